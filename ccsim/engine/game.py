@@ -1,0 +1,125 @@
+"""One game end to end, and its result row: the compiled entry points."""
+import numpy as np
+from numba import njit
+
+from ccsim.layout import (SETUP, SETUP_SIZE, LOG, EV_W, N_RNG, PUB_RULES,
+                          PUB_END, PUB_TURN, PUB_WON, PUB_NPLAYED, PUB_NVETOED, H_BONUS, H_ERROR,
+                          H_REPLAY, H_NLOG, H_LOG_CAP, H_REC, H_REC_LEN)
+from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_BONUS_THRESHOLD
+from ccsim.rng import seed_game_nb
+from ccsim.engine.setup import deal_nb, reset_nb
+from ccsim.engine.turn import play_nb
+from ccsim.engine.score import vp_nb, winner_nb, has_majority_nb
+
+# result row: one int16 per column (rules.END_* for `end`, -1 for a draw / no error)
+RESULT_COLUMNS = (
+    ("winner", "0 cleopatra, 1 caesar, -1 draw (R10.5)"),
+    ("end", "end reason code, rules.END_NAMES"),
+    ("turns", "turns taken"),
+    ("vp_cleopatra", "R10 score"),
+    ("vp_caesar", "R10 score"),
+    *((f"pat_cleopatra_{g}", f"patricians of {g} won") for g in
+      ("senator", "praetor", "quaestor", "censor", "aedile")),
+    *((f"pat_caesar_{g}", f"patricians of {g} won") for g in
+      ("senator", "praetor", "quaestor", "censor", "aedile")),
+    ("bonus_cleopatra", "bonus group (R2.3)"),
+    ("bonus_caesar", "bonus group (R2.3)"),
+    ("majorities_cleopatra", "bit g set: majority of group g (R10.2)"),
+    ("majorities_caesar", "bit g set: majority of group g (R10.2)"),
+    ("alls_cleopatra", "bit g set: every patrician of group g (R10.3)"),
+    ("alls_caesar", "bit g set: every patrician of group g (R10.3)"),
+    ("bonus_hit_cleopatra", "1 if the bonus scored (R10.4)"),
+    ("bonus_hit_caesar", "1 if the bonus scored (R10.4)"),
+    *((f"played_cleopatra_{a}", f"{a} cards played") for a in
+      ("assassination", "spy", "castling", "scout", "wrath", "veto")),
+    *((f"played_caesar_{a}", f"{a} cards played") for a in
+      ("assassination", "spy", "castling", "scout", "wrath", "veto")),
+    *((f"vetoed_cleopatra_{a}", f"own {a} cards vetoed") for a in
+      ("assassination", "spy", "castling", "scout", "wrath", "veto")),
+    *((f"vetoed_caesar_{a}", f"own {a} cards vetoed") for a in
+      ("assassination", "spy", "castling", "scout", "wrath", "veto")),
+    ("error", "engine error code, 0 = none (layout.ERR_*)"),
+)
+N_RESULT = len(RESULT_COLUMNS)
+R_WINNER, R_END, R_TURNS, R_VP = 0, 1, 2, 3
+R_PAT = 5
+R_BONUS = 15
+R_MAJ = 17
+R_ALL = 19
+R_BONUS_HIT = 21
+R_PLAYED = 23
+R_VETOED = 35
+R_ERROR = 47
+assert N_RESULT == 48
+
+
+@njit(cache=True)
+def play_seeded_nb(st, rng, sp, rules, sids, seed, game, orders):
+    """Game ``game`` of run seed ``seed``: deal (R2) from its own streams, then play."""
+    reset_nb(st, rules, sids)
+    seed_game_nb(rng, seed, game)
+    deal_nb(st, orders, rng)
+    play_nb(st, rng, sp)
+
+
+@njit(cache=True)
+def result_row_nb(st, out):
+    """Write the game's result row (RESULT_COLUMNS) into ``out``."""
+    out[R_WINNER] = winner_nb(st)
+    out[R_END] = st[PUB_END]
+    out[R_TURNS] = st[PUB_TURN]
+    for p in range(2):
+        bonus = st[H_BONUS + p]
+        out[R_VP + p] = vp_nb(st, bonus, p)
+        out[R_BONUS + p] = bonus
+        maj = 0
+        alls = 0
+        for g in range(N_GROUPS):
+            won = st[PUB_WON + p * 5 + g]
+            out[R_PAT + p * 5 + g] = won
+            if has_majority_nb(st, p, g):
+                maj |= 1 << g
+            if won == st[PUB_RULES + RP_GROUP_SIZE + g]:
+                alls |= 1 << g
+        out[R_MAJ + p] = maj
+        out[R_ALL + p] = alls
+        out[R_BONUS_HIT + p] = 1 if st[PUB_WON + p * 5 + bonus] >= st[PUB_RULES + RP_BONUS_THRESHOLD] else 0
+        for a in range(6):
+            out[R_PLAYED + p * 6 + a] = st[PUB_NPLAYED + p * 6 + a]
+            out[R_VETOED + p * 6 + a] = st[PUB_NVETOED + p * 6 + a]
+    out[R_ERROR] = st[H_ERROR]
+
+
+@njit(cache=True)
+def record_game_nb(st, rng, sp, rules, sids, seed, game, orders, setup_out, result_out):
+    """Play one game keeping its event log (``st`` sized by ``layout.state_size``);
+    returns the number of events, found at ``st[LOG:]``."""
+    st[H_LOG_CAP] = (st.shape[0] - LOG) // EV_W
+    play_seeded_nb(st, rng, sp, rules, sids, seed, game, orders)
+    setup_out[:] = st[SETUP:SETUP + SETUP_SIZE]
+    result_row_nb(st, result_out)
+    return st[H_NLOG]
+
+
+@njit(cache=True)
+def replay_game_nb(st, rules, setup, rec, n_log, result_out):
+    """Replay a recorded game: its setup, every decision and every reshuffle from
+    the record ``rec`` (events x EV_W).  ``st`` holds n_log log events then the
+    record.  Returns the number of events the engine logged; ``result_out[R_ERROR]``
+    is non-zero if a recorded event was illegal at its moment."""
+    rng = np.zeros(N_RNG, np.uint64)
+    sp = np.zeros((2, 1), np.float64)
+    sids = np.zeros(2, np.int64)
+    st[H_LOG_CAP] = n_log
+    st[H_REC] = LOG + n_log * EV_W
+    st[H_REC_LEN] = rec.shape[0]
+    st[H_REPLAY] = 1
+    reset_nb(st, rules, sids)
+    r = st[H_REC]
+    for k in range(rec.shape[0]):
+        for j in range(EV_W):
+            st[r + k * EV_W + j] = rec[k, j]
+    st[SETUP:SETUP + SETUP_SIZE] = setup
+    play_nb(st, rng, sp)
+    result_row_nb(st, result_out)
+    return st[H_NLOG]

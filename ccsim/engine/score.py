@@ -1,0 +1,54 @@
+"""R10 scoring and the tie-break."""
+from numba import njit
+
+from ccsim.layout import PUB_WON, PUB_REMAIN, PUB_RULES, H_BONUS
+from ccsim.rules import (N_GROUPS, RP_GROUP_SIZE, RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS,
+                         RP_BONUS_THRESHOLD, RP_VARIANTS, V_MAJORITY_NEEDS_COMPLETE)
+
+
+@njit(cache=True)
+def has_majority_nb(pub, p, g):
+    """R10.2: more than half of the group's full size (R11: maybe only once complete)."""
+    if pub[PUB_WON + p * 5 + g] * 2 <= pub[PUB_RULES + RP_GROUP_SIZE + g]:
+        return False
+    if (pub[PUB_RULES + RP_VARIANTS] & V_MAJORITY_NEEDS_COMPLETE) != 0 and pub[PUB_REMAIN + g] > 0:
+        return False
+    return True
+
+
+@njit(cache=True)
+def vp_nb(pub, bonus, p):
+    """R10.1–R10.4: the victory points of player p whose bonus group is ``bonus``."""
+    vp = 0
+    for g in range(N_GROUPS):
+        won = pub[PUB_WON + p * 5 + g]
+        vp += won * pub[PUB_RULES + RP_VP_PATRICIAN]
+        if has_majority_nb(pub, p, g):
+            vp += pub[PUB_RULES + RP_VP_MAJORITY]
+        if won == pub[PUB_RULES + RP_GROUP_SIZE + g]:
+            vp += pub[PUB_RULES + RP_VP_ALL]
+    if pub[PUB_WON + p * 5 + bonus] >= pub[PUB_RULES + RP_BONUS_THRESHOLD]:
+        vp += pub[PUB_RULES + RP_VP_BONUS]
+    return vp
+
+
+@njit(cache=True)
+def patricians_nb(pub, p):
+    n = 0
+    for g in range(N_GROUPS):
+        n += pub[PUB_WON + p * 5 + g]
+    return n
+
+
+@njit(cache=True)
+def winner_nb(st):
+    """R10.5: most VP; then most patricians; else a draw (-1)."""
+    v0 = vp_nb(st, st[H_BONUS], 0)
+    v1 = vp_nb(st, st[H_BONUS + 1], 1)
+    if v0 != v1:
+        return 0 if v0 > v1 else 1
+    n0 = patricians_nb(st, 0)
+    n1 = patricians_nb(st, 1)
+    if n0 != n1:
+        return 0 if n0 > n1 else 1
+    return -1

@@ -1,0 +1,130 @@
+"""R2 setup: what chance deals, then the state every game starts from."""
+from numba import njit
+
+from ccsim.layout import (S_IDECK, S_IDECK_LEN, S_ADECK, S_ADECK_LEN, S_VOC, S_VOC_LEN, S_BONUS, S_PLACEMENT,
+                          SETUP, OPTS, LOG, PRIV, PRIV_SIZE, PUB_RULES, PUB_REMAIN, PUB_IDECKN, PUB_ADECKN,
+                          PUB_VOC_DECKN, PUB_VOC_BOX, PUB_ACTION, PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2,
+                          PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PR_BONUS, PR_SPY_TURN,
+                          H_IDECK, H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, H_ACTION_EV,
+                          H_LOG_CAP, H_REC, H_REC_LEN, H_REPLAY, H_SID)
+from ccsim.rules import (RP_GROUP_SIZE, RP_DECK_COUNT, RP_ACTION_COUNT, RP_ORGIES, RP_VARIANTS, V_TWO_ORGIES,
+                         ORGY, ORGY_RESHUFFLE, ACTION_BASE, N_GROUPS, BONUS_GROUPS, N_RULE_PARAMS)
+from ccsim.decisions import PLACEMENT, PERMS
+from ccsim.rng import shuffle_nb, RNG_CHANCE, RNG_ORDERS
+from ccsim.engine.core import hand_add_nb, put_at_nb, decide_nb
+
+
+@njit(cache=True)
+def reset_nb(st, rules, sids):
+    """Clear the state for a new game, keeping its log and replay settings."""
+    cap = st[H_LOG_CAP]
+    rec = st[H_REC]
+    rec_len = st[H_REC_LEN]
+    replay = st[H_REPLAY]
+    st[:LOG] = 0
+    st[H_LOG_CAP] = cap
+    st[H_REC] = rec
+    st[H_REC_LEN] = rec_len
+    st[H_REPLAY] = replay
+    for k in range(N_RULE_PARAMS):
+        st[PUB_RULES + k] = rules[k]
+    st[H_SID] = sids[0]
+    st[H_SID + 1] = sids[1]
+
+
+@njit(cache=True)
+def deal_nb(st, orders, rng):
+    """Chance's part of R2 into the setup block: influence decks (R2.1), action
+    decks (R2.2: the given order, or shuffled where ``orders[p, 0] < 0``), bonus
+    cards (R2.3) and the VoC deck (R2.4).  Placement is left at -1 (R2.5 is
+    the players' choice)."""
+    for p in range(2):
+        n = 0
+        for c in range(6):
+            for _ in range(st[PUB_RULES + RP_DECK_COUNT + c]):
+                st[SETUP + S_IDECK + p * 64 + n] = c
+                n += 1
+        st[SETUP + S_IDECK_LEN + p] = n
+        shuffle_nb(rng, RNG_CHANCE, st, SETUP + S_IDECK + p * 64, n)
+    for i in range(6):  # the option buffer is free scratch before the first decision
+        st[OPTS + i] = BONUS_GROUPS[i]
+    shuffle_nb(rng, RNG_CHANCE, st, OPTS, 6)
+    st[SETUP + S_BONUS] = st[OPTS]
+    st[SETUP + S_BONUS + 1] = st[OPTS + 1]
+    n = 0
+    for g in range(N_GROUPS):
+        st[SETUP + S_VOC + n] = g
+        n += 1
+    orgies = st[PUB_RULES + RP_ORGIES]
+    if (st[PUB_RULES + RP_VARIANTS] & V_TWO_ORGIES) != 0:
+        orgies -= 1  # R11 two_orgies: one plain orgy boxed before the game
+    for _ in range(orgies):
+        st[SETUP + S_VOC + n] = ORGY
+        n += 1
+    st[SETUP + S_VOC + n] = ORGY_RESHUFFLE
+    n += 1
+    st[SETUP + S_VOC_LEN] = n
+    shuffle_nb(rng, RNG_CHANCE, st, SETUP + S_VOC, n)
+    for p in range(2):
+        n = 0
+        if orders[p, 0] < 0:
+            for a in range(6):
+                for _ in range(st[PUB_RULES + RP_ACTION_COUNT + a]):
+                    st[SETUP + S_ADECK + p * 32 + n] = ACTION_BASE + a
+                    n += 1
+            shuffle_nb(rng, RNG_ORDERS, st, SETUP + S_ADECK + p * 32, n)
+        else:
+            n = orders.shape[1]
+            for i in range(n):
+                st[SETUP + S_ADECK + p * 32 + i] = ACTION_BASE + orders[p, i]
+        st[SETUP + S_ADECK_LEN + p] = n
+    for i in range(10):
+        st[SETUP + S_PLACEMENT + i] = -1
+
+
+@njit(cache=True)
+def start_nb(st, rng, sp):
+    """Lay out the game of the setup block: decks, bonus, patricians, hands, and
+    the initial placement chosen by each player (R2.5)."""
+    for g in range(N_GROUPS):
+        st[PUB_REMAIN + g] = st[PUB_RULES + RP_GROUP_SIZE + g]
+    for p in range(2):
+        b = PRIV + p * PRIV_SIZE
+        n = st[SETUP + S_IDECK_LEN + p]
+        for i in range(n):
+            st[H_IDECK + p * 64 + i] = st[SETUP + S_IDECK + p * 64 + i]
+        st[H_IDECK_LEN + p] = n
+        st[H_IDECK_TOP + p] = 0
+        st[PUB_IDECKN + p] = n
+        n = st[SETUP + S_ADECK_LEN + p]
+        for i in range(n):
+            st[b + PR_ADECK + i] = st[SETUP + S_ADECK + p * 32 + i]
+        st[b + PR_ADECK_LEN] = n
+        st[b + PR_ADECK_TOP] = 0
+        st[PUB_ADECKN + p] = n
+        st[b + PR_BONUS] = st[SETUP + S_BONUS + p]
+        st[H_BONUS + p] = st[SETUP + S_BONUS + p]
+        st[b + PR_SPY_TURN] = -1
+    n = st[SETUP + S_VOC_LEN]
+    for i in range(n):
+        st[H_VOC + i] = st[SETUP + S_VOC + i]
+    st[H_VOC_TOP] = 0
+    st[H_VOC_LEN] = n
+    st[PUB_VOC_DECKN] = n
+    if (st[PUB_RULES + RP_VARIANTS] & V_TWO_ORGIES) != 0:
+        st[PUB_VOC_BOX + ORGY] = 1
+    st[PUB_ACTION] = -1
+    st[PUB_CTX_CARD] = -1
+    st[PUB_CTX_G1] = -1
+    st[PUB_CTX_G2] = -1
+    st[H_ACTION_EV] = -1
+    for p in range(2):
+        for i in range(PERMS.shape[0]):
+            st[OPTS + i] = i
+        choice = decide_nb(st, rng, sp, p, PLACEMENT, PERMS.shape[0])
+        for g in range(N_GROUPS):
+            c = PERMS[choice, g]
+            put_at_nb(st, g, p, c, False)
+            st[SETUP + S_PLACEMENT + p * 5 + g] = c
+        for c in range(5):  # R2.5: the other five set-aside cards are her hand
+            hand_add_nb(st, p, c)

@@ -1,0 +1,240 @@
+"""R3–R5 turns, R9 the end of the game, and one whole game."""
+from numba import njit
+
+from ccsim.layout import (PRIV, PRIV_SIZE, OPTS, PUB_RULES, PUB_TURN, PUB_CUR, PUB_OUT, PUB_END, PUB_MODE, PUB_NPLACED, PUB_PLACED_UP, PUB_ACTION,
+                          PUB_QUIET, PUB_HANDN, PR_HAND, EV_TURN, EV_PLACE, EV_DISCARD)
+from ccsim.rules import (N_GROUPS, RP_HAND_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_MAX_TURNS, RP_VARIANTS,
+                         V_LONE_PLAYER_NO_DRAW, END_NO_INFLUENCE, END_STALEMATE, END_TRUNCATED)
+from ccsim.decisions import (MODE, STEP, DRAW, DISCARD, T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END,
+                             step_code, step_type, step_card, step_group)
+from ccsim.observe import room, side_n, group_n
+from ccsim.engine.core import (log_nb, hand_remove_nb, discard_nb, put_at_nb, draw_nb,
+                               draw_options_nb, decide_nb, over_nb, has_influence_nb, hand_influence_nb)
+from ccsim.engine.actions import action_options_nb, any_freeing_action_nb, play_action_nb
+from ccsim.engine.vote import exceptional_votes_nb, voc_draw_nb
+from ccsim.engine.setup import start_nb
+
+
+@njit(cache=True)
+def can_place_nb(st, p):
+    """Some group can take one of p's influence cards now (R3.2)."""
+    if hand_influence_nb(st, p) == 0:
+        return False
+    for g in range(N_GROUPS):
+        if room(st, g, p) > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def second_fits_nb(st, p, g, n_room):
+    """R4.2.4: after one card on g, could a second face-up card go somewhere?
+
+    ``n_room`` is the number of groups where p has room now.
+    """
+    if hand_influence_nb(st, p) < 2:
+        return False
+    if n_room >= 2:
+        return True
+    return min(st[PUB_RULES + RP_SIDE_LIMIT] - side_n(st, g, p), st[PUB_RULES + RP_GROUP_LIMIT] - group_n(st, g)) >= 2
+
+
+@njit(cache=True)
+def can_be_active_nb(st, p):
+    """R3.2: she can place now, or will after an action card played first."""
+    if hand_influence_nb(st, p) == 0:
+        return False
+    return can_place_nb(st, p) or any_freeing_action_nb(st, p)
+
+
+@njit(cache=True)
+def step_options_nb(st, p):
+    """The legal next steps of p's active turn (R4.1, R4.2, R3.3, R3.4) into the option buffer."""
+    placed = st[PUB_NPLACED]
+    up = st[PUB_PLACED_UP]
+    placeable = can_place_nb(st, p)
+    n = 0
+    if st[PUB_ACTION] < 0:
+        # R3.3: before the first placement an action card is offered only if a
+        # placement remains possible after it
+        n = action_options_nb(st, p, n, placed == 0 and not placeable)
+    if placed == 0 or (placed == 1 and up == 1):
+        n_room = 0
+        has_room = 0
+        for g in range(N_GROUPS):
+            if room(st, g, p) > 0:
+                n_room += 1
+                has_room |= 1 << g
+        for g in range(N_GROUPS):
+            if (has_room >> g) & 1 == 0:
+                continue
+            up_ok = placed == 1 or second_fits_nb(st, p, g, n_room)
+            for c in range(6):
+                if st[PRIV + p * PRIV_SIZE + PR_HAND + c] == 0:
+                    continue
+                if placed == 0:
+                    st[OPTS + n] = step_code(T_PLACE_DOWN, c, g, 0)
+                    n += 1
+                if up_ok:
+                    st[OPTS + n] = step_code(T_PLACE_UP, c, g, 0)
+                    n += 1
+    done_placing = placed == 2 or (placed == 1 and up == 0)
+    # R3.4: a vetoed action before any placement may leave nothing placeable
+    stuck = placed == 0 and not placeable and st[PUB_ACTION] >= 0
+    if done_placing or stuck:
+        st[OPTS + n] = step_code(T_END, 0, 0, 0)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def place_nb(st, p, code):
+    """R4.2: one influence card onto a group, face-down (alone) or face-up (one of two)."""
+    c = step_card(code)
+    g = step_group(code)
+    up = step_type(code) == T_PLACE_UP
+    hand_remove_nb(st, p, c)
+    put_at_nb(st, g, p, c, up)
+    st[PUB_NPLACED] += 1
+    st[PUB_PLACED_UP] = 1 if up else 0
+    log_nb(st, EV_PLACE, p, c, g, 1 if up else 0, 0, 0)
+
+
+@njit(cache=True)
+def refill_nb(st, rng, sp, p):
+    """R4.4: draw to the hand size, each card from the deck of p's choice; returns cards drawn."""
+    if (st[PUB_RULES + RP_VARIANTS] & V_LONE_PLAYER_NO_DRAW) != 0 and st[PUB_OUT + 1 - p] != 0:
+        return 0  # R11 lone_player_no_draw
+    drawn = 0
+    while st[PUB_HANDN + p] < st[PUB_RULES + RP_HAND_SIZE] and not over_nb(st):
+        n = draw_options_nb(st, p, False)
+        if n == 0:
+            break
+        draw_nb(st, p, decide_nb(st, rng, sp, p, DRAW, n))
+        drawn += 1
+    return drawn
+
+
+@njit(cache=True)
+def active_turn_nb(st, rng, sp, p):
+    """R4: action card and placements in the order p chooses, then R4.3–R4.5."""
+    st[PUB_NPLACED] = 0
+    st[PUB_PLACED_UP] = 0
+    st[PUB_ACTION] = -1
+    while not over_nb(st):
+        n = step_options_nb(st, p)
+        code = decide_nb(st, rng, sp, p, STEP, n)
+        if over_nb(st):
+            return
+        t = step_type(code)
+        if t == T_END:
+            break
+        if t == T_ACTION:
+            play_action_nb(st, rng, sp, p, code)
+        else:
+            place_nb(st, p, code)
+    exceptional_votes_nb(st)  # R4.3
+    if over_nb(st):
+        return
+    refill_nb(st, rng, sp, p)  # R4.4
+    if over_nb(st):
+        return
+    voc_draw_nb(st, rng, sp)  # R4.5
+
+
+@njit(cache=True)
+def discard_options_nb(st, p):
+    """R5.1: every distinct multiset of hand cards (none to all) as a DISCARD code."""
+    n = 1
+    st[OPTS + 0] = 0  # discard nothing
+    for c in range(12):  # extend every multiset so far by 1..m cards of code c
+        m = st[PRIV + p * PRIV_SIZE + PR_HAND + c]
+        if m == 0:
+            continue
+        prev = n
+        for i in range(prev):
+            code = st[OPTS + i]
+            for k in range(1, m + 1):
+                cnt = code & 7
+                code = ((code & ~7) | (c << (4 + 4 * cnt))) | (cnt + 1)
+                st[OPTS + n] = code
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def passive_turn_nb(st, rng, sp, p):
+    """R5: discard 0..5 cards, then refill; returns True if nothing changed (R9.4)."""
+    n = discard_options_nb(st, p)
+    code = decide_nb(st, rng, sp, p, DISCARD, n)
+    if over_nb(st):
+        return False
+    cnt = code & 7
+    for i in range(cnt):
+        c = (code >> (4 + 4 * i)) & 15
+        hand_remove_nb(st, p, c)
+        discard_nb(st, p, c)
+    if cnt > 0:
+        log_nb(st, EV_DISCARD, p, code, 0, 0, 0, 0)
+    drawn = refill_nb(st, rng, sp, p)
+    return cnt == 0 and drawn == 0
+
+
+@njit(cache=True)
+def take_turn_nb(st, rng, sp, p):
+    """R3: active or passive; returns True for a quiet turn (R9.4)."""
+    st[OPTS + 0] = 0
+    n = 1
+    if can_be_active_nb(st, p):
+        st[OPTS + 1] = 1
+        n = 2
+    mode = decide_nb(st, rng, sp, p, MODE, n)
+    if over_nb(st):
+        return False
+    st[PUB_MODE] = mode
+    log_nb(st, EV_TURN, p, st[PUB_TURN], mode, 0, 0, 0)
+    if mode == 1:
+        active_turn_nb(st, rng, sp, p)
+        return False
+    return passive_turn_nb(st, rng, sp, p)
+
+
+@njit(cache=True)
+def end_of_turn_nb(st):
+    """R9.2, R11 lone_player_no_draw, R9.4, R9.5 — the first that applies names the end (R9.6)."""
+    i0 = has_influence_nb(st, 0)
+    i1 = has_influence_nb(st, 1)
+    if not i0 and not i1:
+        return END_NO_INFLUENCE
+    if (st[PUB_RULES + RP_VARIANTS] & V_LONE_PLAYER_NO_DRAW) != 0:
+        if (not i0 and hand_influence_nb(st, 1) == 0) or (not i1 and hand_influence_nb(st, 0) == 0):
+            return END_NO_INFLUENCE
+    if st[PUB_QUIET] >= 2:
+        return END_STALEMATE
+    if st[PUB_TURN] >= st[PUB_RULES + RP_MAX_TURNS]:
+        return END_TRUNCATED
+    return 0
+
+
+@njit(cache=True)
+def play_nb(st, rng, sp):
+    """One whole game from the setup block (placement still to choose) to its end."""
+    start_nb(st, rng, sp)
+    cur = 0  # R2.6: cleopatra first
+    while not over_nb(st):
+        for q in range(2):  # R9.3: out from the start of a turn on
+            if st[PUB_OUT + q] == 0 and not has_influence_nb(st, q):
+                st[PUB_OUT + q] = 1
+        if st[PUB_OUT + cur] != 0:
+            cur = 1 - cur
+        st[PUB_TURN] += 1
+        st[PUB_CUR] = cur
+        quiet = take_turn_nb(st, rng, sp, cur)
+        if over_nb(st):
+            break
+        st[PUB_QUIET] = st[PUB_QUIET] + 1 if quiet else 0
+        end = end_of_turn_nb(st)
+        if end != 0:
+            st[PUB_END] = end
+            break
+        cur = 1 - cur

@@ -1,0 +1,130 @@
+"""`greedy`: plays to win the vote most likely to come next.
+
+Each option is scored by how much it raises the chance of winning the votes
+weighted by how likely each group is to vote next (its VoC card still in the
+deck, or the group about to fill up); the best option is taken.
+"""
+from numba import njit
+
+from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, DISCARD, PERMS,
+                             T_PLACE_DOWN, T_PLACE_UP, T_END, step_type, step_card, step_group, step_x)
+from ccsim.layout import PR_HAND, PR_BONUS, PUB_RULES
+from ccsim.rules import (CARD_VALUE, PHIL, ASSASSINATION, SPY, SCOUT, WRATH, VETO as VETO_CARD,
+                         N_GROUPS, RP_GROUP_SIZE)
+from ccsim.observe import hand_influence
+from strategies.features import margin, win_prob, next_vote_weight, group_stake
+
+NAME = "greedy"
+DESCRIPTION = "plays to win the vote most likely to come next"
+FAMILY = "baseline"
+
+
+@njit(cache=True)
+def card_gain(pub, own, me, g, c):
+    """Gain in weighted win chance at g from adding my card c there."""
+    m = margin(pub, own, me, g)
+    w = next_vote_weight(pub, g) * group_stake(pub, own, me, g)
+    if c == PHIL:
+        # a philosopher reverses when the counts differ (R6.3): useful when losing
+        p_now = win_prob(m)
+        return w * ((1.0 - p_now) - p_now) * 0.5
+    return w * (win_prob(m + CARD_VALUE[c]) - win_prob(m))
+
+
+@njit(cache=True)
+def best_other_gain(pub, own, me, skip_c):
+    best = 0.0
+    for c in range(6):
+        k = own[PR_HAND + c] - (1 if c == skip_c else 0)
+        if k <= 0:
+            continue
+        for g in range(N_GROUPS):
+            v = card_gain(pub, own, me, g, c)
+            if v > best:
+                best = v
+    return best
+
+
+@njit(cache=True)
+def step_value(pub, own, me, code):
+    t = step_type(code)
+    if t == T_END:
+        return 0.0
+    c = step_card(code)
+    g = step_group(code)
+    if t == T_PLACE_DOWN:
+        return card_gain(pub, own, me, g, c) + 1e-3 * CARD_VALUE[c]
+    if t == T_PLACE_UP:
+        return card_gain(pub, own, me, g, c) + 0.8 * best_other_gain(pub, own, me, c) - 1e-3
+    # action cards
+    w = next_vote_weight(pub, g) * group_stake(pub, own, me, g)
+    m = margin(pub, own, me, g)
+    if c == ASSASSINATION:
+        v = CARD_VALUE[step_x(code)]
+        return w * (win_prob(m + v) - win_prob(m)) - 0.01
+    if c == WRATH:
+        return w * (0.5 - win_prob(m)) - 0.02
+    if c == SPY:
+        return 0.004
+    if c == SCOUT:
+        return 0.002
+    return -1.0  # castling: the greedy player does not reshuffle her own cards
+
+
+@njit(cache=True)
+def argmax_step(pub, own, me, opts, n):
+    best = 0
+    bv = -1e9
+    for i in range(n):
+        v = step_value(pub, own, me, opts[i])
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def best_placement(pub, own, n):
+    """R2.5: high cards on the big groups and on my bonus group."""
+    best = 0
+    bv = -1e9
+    for i in range(n):
+        v = 0.0
+        for g in range(N_GROUPS):
+            wt = pub[PUB_RULES + RP_GROUP_SIZE + g] + (3.0 if own[PR_BONUS] == g else 0.0)
+            v += wt * (PERMS[i, g] + 1)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def choose_greedy_nb(params, kind, opts, n, pub, own, mem, me, rng):
+    if kind == STEP:
+        return argmax_step(pub, own, me, opts, n)
+    if kind == MODE:
+        return n - 1  # active whenever possible
+    if kind == PLACEMENT:
+        return best_placement(pub, own, n)
+    if kind == VETO:
+        return n - 1  # veto every action card played against me
+    if kind == SPY_PICK:
+        best = 0
+        bv = -1
+        for i in range(n):
+            c = opts[i]
+            v = CARD_VALUE[c] if c < 6 else (6 if c == VETO_CARD else 0)
+            if v > bv:
+                bv = v
+                best = i
+        return best
+    if kind == DRAW or kind == VETO_DRAW:
+        want = 1 if hand_influence(own) < 3 else 2
+        for i in range(n):
+            if opts[i] == want:
+                return i
+        return n - 1
+    if kind == DISCARD:
+        return 0  # keep the hand
+    return 0  # CASTLE: as many cards as allowed on the second group

@@ -1,0 +1,13 @@
+"""`random`: uniform over the legal options at every decision."""
+from numba import njit
+
+from ccsim.rng import below_nb
+
+NAME = "random"
+DESCRIPTION = "uniformly random over the legal options at every decision"
+FAMILY = "baseline"
+
+
+@njit(cache=True)
+def choose_random_nb(params, kind, opts, n, pub, own, mem, me, rng):
+    return below_nb(rng, 0, n)
