@@ -44,7 +44,7 @@ T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END = 1, 2, 3, 4
 # DRAW / VETO_DRAW options
 DRAW_NONE, DRAW_INFLUENCE, DRAW_ACTION = 0, 1, 2
 
-PERMS = np.array(list(itertools.permutations(range(5))), dtype=np.int8)  # 120 x 5
+PERMS = np.array(list(itertools.permutations(range(5))), dtype=np.int32)  # 120 x 5
 
 
 @njit(cache=True)

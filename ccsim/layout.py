@@ -89,6 +89,8 @@ H_LOG_CAP = HID + 158   # events the log region can hold (0: no log kept)
 H_REC = HID + 159       # index in st of the replayed record's first event
 H_REC_LEN = HID + 160   # events in the replayed record
 H_SID = HID + 161       # [2] strategy id of each seat (strategies.registry)
+H_CHECK = HID + 163     # 1: check the state's invariants after every turn (tests)
+H_BROKEN = HID + 164    # code of the invariant found broken (engine.invariants), 0 none
 HID_SIZE = 168
 
 ERR_NO_OPTION = 1       # a decision with no legal option (must never happen)
@@ -96,9 +98,10 @@ ERR_REPLAY_ILLEGAL = 2  # replay: the recorded event is not a legal option here
 ERR_LOG_FULL = 3        # the event log buffer overflowed
 ERR_REPLAY_CHANCE = 4   # replay: the record's chance event (reshuffle) does not fit
 ERR_BAD_CHOICE = 5      # a strategy returned an index outside its options
+ERR_INVARIANT = 6       # a state invariant was broken (checked runs only)
 ERROR_NAMES = {0: "ok", ERR_NO_OPTION: "no legal option", ERR_REPLAY_ILLEGAL: "illegal event",
                ERR_LOG_FULL: "event log full", ERR_REPLAY_CHANCE: "bad reshuffle",
-               ERR_BAD_CHOICE: "strategy chose outside its options"}
+               ERR_BAD_CHOICE: "strategy chose outside its options", ERR_INVARIANT: "invariant broken"}
 
 # ---------------------------------------------------------------- setup ------
 # What chance and the players fixed before the first turn (R2); the engine

@@ -49,9 +49,15 @@ def recorded_step_nb(st, ev):
 
 @njit(cache=True)
 def replay_choose_nb(st, p, kind, n):
+    """The index of the option the record took at this decision, or -1 if none fits.
+
+    Past the record's last event only "nothing happened" options fit (no
+    further step, no veto, no draw, no discard): a record stops at its end.
+    """
     k = st[H_NLOG]
-    has_next = k < st[H_REC_LEN]
-    ev = st[H_REC] + k * EV_W  # index of the recorded event k in st
+    ev = st[H_REC] + k * EV_W  # index in st of the recorded event k
+    t = st[ev] if k < st[H_REC_LEN] else 0  # 0: no such event
+    who = st[ev + 1] if t != 0 else -1
     if kind == PLACEMENT:
         for i in range(n):
             ok = True
@@ -61,34 +67,30 @@ def replay_choose_nb(st, p, kind, n):
             if ok:
                 return i
         return -1
-    if not has_next:
-        return -1
-    if kind == MODE:
-        if st[ev] != EV_TURN or st[ev + 1] != p:
-            return -1
-        return find_option_nb(st, n, st[ev + 3])
-    if kind == STEP:
-        if (st[ev] == EV_PLACE or st[ev] == EV_ACTION) and st[ev + 1] != p:
-            return -1
-        return find_option_nb(st, n, recorded_step_nb(st, ev))
-    if kind == VETO:
-        return find_option_nb(st, n, 1 if (st[ev] == EV_VETO and st[ev + 1] == p) else 0)
     if kind == SPY_PICK:
         return find_option_nb(st, n, st[action_event_nb(st) + 4])
     if kind == CASTLE:
         # the first castling group is the lower group index; its split is field d
         want = (st[action_event_nb(st) + 5] >> (3 * st[PUB_CTX_CARD])) & 7
         return find_option_nb(st, n, want)
+    if kind == MODE:
+        if t != EV_TURN or who != p:
+            return -1
+        return find_option_nb(st, n, st[ev + 3])
+    if kind == STEP:
+        if t == EV_PLACE or t == EV_ACTION:
+            if who != p:
+                return -1
+            return find_option_nb(st, n, recorded_step_nb(st, ev))
+        return find_option_nb(st, n, step_code(T_END, 0, 0, 0))
+    if kind == VETO:
+        return find_option_nb(st, n, 1 if (t == EV_VETO and who == p) else 0)
     if kind == DRAW:
-        if st[ev] != EV_DRAW or st[ev + 1] != p:
+        if t != EV_DRAW or who != p:
             return -1
         return find_option_nb(st, n, st[ev + 2])
     if kind == VETO_DRAW:
-        if st[ev] == EV_DRAW and st[ev + 1] == p:
-            return find_option_nb(st, n, st[ev + 2])
-        return find_option_nb(st, n, 0)
+        return find_option_nb(st, n, st[ev + 2] if (t == EV_DRAW and who == p) else 0)
     if kind == DISCARD:
-        if st[ev] == EV_DISCARD and st[ev + 1] == p:
-            return find_option_nb(st, n, st[ev + 2])
-        return find_option_nb(st, n, 0)
+        return find_option_nb(st, n, st[ev + 2] if (t == EV_DISCARD and who == p) else 0)
     return -1

@@ -1,7 +1,7 @@
 """R3–R5 turns, R9 the end of the game, and one whole game."""
 from numba import njit
 
-from ccsim.layout import (PRIV, PRIV_SIZE, OPTS, PUB_RULES, PUB_TURN, PUB_CUR, PUB_OUT, PUB_END, PUB_MODE, PUB_NPLACED, PUB_PLACED_UP, PUB_ACTION,
+from ccsim.layout import (H_CHECK, H_BROKEN, PRIV, PRIV_SIZE, OPTS, PUB_RULES, PUB_TURN, PUB_CUR, PUB_OUT, PUB_END, PUB_MODE, PUB_NPLACED, PUB_PLACED_UP, PUB_ACTION,
                           PUB_QUIET, PUB_HANDN, PR_HAND, EV_TURN, EV_PLACE, EV_DISCARD)
 from ccsim.rules import (N_GROUPS, RP_HAND_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_MAX_TURNS, RP_VARIANTS,
                          V_LONE_PLAYER_NO_DRAW, END_NO_INFLUENCE, END_STALEMATE, END_TRUNCATED)
@@ -13,6 +13,7 @@ from ccsim.engine.core import (log_nb, hand_remove_nb, discard_nb, put_at_nb, dr
 from ccsim.engine.actions import action_options_nb, any_freeing_action_nb, play_action_nb
 from ccsim.engine.vote import exceptional_votes_nb, voc_draw_nb
 from ccsim.engine.setup import start_nb
+from ccsim.engine.invariants import enforce_invariants_nb
 
 
 @njit(cache=True)
@@ -183,9 +184,10 @@ def passive_turn_nb(st, rng, sp, p):
 @njit(cache=True)
 def take_turn_nb(st, rng, sp, p):
     """R3: active or passive; returns True for a quiet turn (R9.4)."""
-    st[OPTS + 0] = 0
+    active_ok = can_be_active_nb(st, p)  # (this uses the option buffer as scratch)
+    st[OPTS] = 0
     n = 1
-    if can_be_active_nb(st, p):
+    if active_ok:
         st[OPTS + 1] = 1
         n = 2
     mode = decide_nb(st, rng, sp, p, MODE, n)
@@ -230,6 +232,8 @@ def play_nb(st, rng, sp):
         st[PUB_TURN] += 1
         st[PUB_CUR] = cur
         quiet = take_turn_nb(st, rng, sp, cur)
+        if st[H_CHECK] != 0:
+            st[H_BROKEN] = enforce_invariants_nb(st)
         if over_nb(st):
             break
         st[PUB_QUIET] = st[PUB_QUIET] + 1 if quiet else 0
