@@ -14,9 +14,9 @@ import numpy as np
 
 from ccsim import rules as R
 from ccsim.layout import (EV_W, EV_TURN, EV_PLACE, EV_ACTION, EV_VETO, EV_DISCARD, EV_DRAW, EV_VOTE, EV_VOC,
-                          EV_RESHUFFLE, EVENT_NAMES, SETUP_SIZE, S_IDECK, S_IDECK_LEN, S_ADECK, S_ADECK_LEN, S_VOC,
+                          EV_RESHUFFLE, SETUP_SIZE, S_IDECK, S_IDECK_LEN, S_ADECK, S_ADECK_LEN, S_VOC,
                           S_VOC_LEN, S_BONUS, S_PLACEMENT, LOG, ERROR_NAMES, max_events, state_size)
-from ccsim.engine.game import (RESULT_COLUMNS, N_RESULT, R_WINNER, R_END, R_TURNS, R_VP, R_PAT, R_ERROR,
+from ccsim.engine.game import (N_RESULT, R_WINNER, R_END, R_TURNS, R_VP, R_PAT, R_ERROR,
                                replay_game_nb)
 
 FORMAT = "ccsim-game/1"
@@ -246,17 +246,27 @@ class Replay:
     mismatch_at: int | None = None  # first event index where record and engine differ
 
 
-def replay(rec: dict) -> Replay:
-    """Replay a record: every event must be legal and every claim true (GAME_RECORD.md)."""
+def replay_state(rec: dict, stop_at: int | None = None):
+    """Run the engine on a record; returns (state vector, events logged, result row).
+
+    With ``stop_at=j`` the engine stops as it is about to log event j: for a
+    ``turn`` event, that is the position at the start of that turn.
+    """
     if rec.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} record (format={rec.get('format')!r})")
     rules = rules_for(rec.get("variants", []))
     setup = encode_setup(rec)
     ev = encode_events(rec["events"])
-    n_log = max_events(rules)
+    n_log = max_events(rules) if stop_at is None else stop_at
     st = np.zeros(state_size(n_log, len(ev)), np.int32)
     row = np.zeros(N_RESULT, np.int16)
     k = replay_game_nb(st, rules, setup, ev, n_log, row)
+    return st, k, row, ev
+
+
+def replay(rec: dict) -> Replay:
+    """Replay a record: every event must be legal and every claim true (GAME_RECORD.md)."""
+    st, k, row, ev = replay_state(rec)
     log = st[LOG:LOG + k * EV_W].reshape(k, EV_W)
     events = decode_events(log)
     result = result_dict(row)

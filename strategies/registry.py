@@ -42,3 +42,17 @@ def choose_nb(st, rng, sp, me, kind, n):
     params = sp[me]
     mine = rng[1 + me:2 + me]
     return choose_greedy_nb(params, kind, opts, n, pub, own, mem, me, mine)
+
+
+def available() -> list[dict]:
+    """Every registered strategy: name, id, family and one-line description."""
+    return [{"name": m.NAME, "id": sid, "family": m.FAMILY, "description": m.DESCRIPTION} for m, sid in _ENTRIES]
+
+
+def strategy_id(name: str) -> int:
+    """The kernel id of a strategy name; KeyError lists the known names."""
+    for m, sid in _ENTRIES:
+        if m.NAME == name:
+            return sid
+    known = ", ".join(m.NAME for m, _ in _ENTRIES)
+    raise KeyError(f"unknown strategy {name!r} (known: {known})")

@@ -1,0 +1,153 @@
+"""The ``ccsim`` command line: thin — parse, call the API, print.
+
+Usage errors print one line, ``ccsim: error: ...``, and exit with status 2;
+never a traceback.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ccsim.config import ConfigError, RunConfig, load_toml
+from ccsim import rules as R
+
+
+def _fail(msg: str) -> None:
+    raise click.UsageError(msg)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ccsim")
+def cli():
+    """ccsim — simulate and analyse Caesar & Cleopatra."""
+
+
+@cli.command("run")
+@click.option("--games", "-n", type=int, default=None, help="Games to play [default: 100000].")
+@click.option("--seed", type=int, default=None, help="Run seed: game i of seed s is the same game everywhere [1].")
+@click.option("--cleopatra", default=None, metavar="STRATEGY", help="Cleopatra's strategy [greedy].")
+@click.option("--caesar", default=None, metavar="STRATEGY", help="Caesar's strategy [greedy].")
+@click.option("--cleopatra-order", default=None, metavar="ORDER", help="13 letters top first, a preset, or shuffled.")
+@click.option("--caesar-order", default=None, metavar="ORDER", help="13 letters top first, a preset, or shuffled.")
+@click.option("--variant", "variants", multiple=True, metavar="NAME",
+              help="Rule variant (R11), repeatable: " + ", ".join(R.VARIANTS))
+@click.option("--swap-seats/--no-swap-seats", default=None, help="Play every seed twice, seats swapped.")
+@click.option("--threads", type=int, default=None, help="Threads (0: all cores).")
+@click.option("--chunk-size", type=int, default=None, help="Games per compiled call [50000].")
+@click.option("--record", default=None, metavar="FILE.jsonl", help="Write game records (ccsim-game/1).")
+@click.option("--record-games", type=int, default=None, metavar="K", help="Record only the first K games.")
+@click.option("--out", default=None, metavar="DIR", help="Write games.parquet and summary.json under DIR.")
+@click.option("--config", "config_path", default=None, metavar="FILE.toml", help="Run configuration (flags override).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
+def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, variants, swap_seats, threads, chunk_size,
+            record, record_games, out, config_path, as_json, progress):
+    """Play a batch of games and print a summary."""
+    from ccsim.run import run, write_records
+    from ccsim.summary import format_summary
+
+    flags = dict(games=games, seed=seed, cleopatra=cleopatra, caesar=caesar, cleopatra_order=cleopatra_order,
+                 caesar_order=caesar_order, variants=tuple(variants) or None, swap_seats=swap_seats, threads=threads,
+                 chunk_size=chunk_size, record=record, record_games=record_games, out=out)
+    try:
+        if config_path:
+            cfg = load_toml(config_path, **flags)
+        else:
+            cfg = RunConfig(**{k: v for k, v in flags.items() if v is not None}).validated()
+        if cfg.record:
+            _check_writable(cfg.record)
+        show = sys.stderr.isatty() if progress is None else progress
+        summary, _ = run(cfg, progress=show)
+        if cfg.record and not summary.get("interrupted"):
+            summary["recorded_games"] = write_records(cfg, cfg.record, cfg.record_games)
+    except ConfigError as e:
+        _fail(str(e))
+    click.echo(json.dumps(summary) if as_json else format_summary(summary))
+    if summary.get("interrupted"):
+        sys.exit(130)
+
+
+def _check_writable(path: str):
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        raise ConfigError(f"--record {path}: cannot write ({e.strerror})") from None
+
+
+@cli.command("replay")
+@click.argument("path", metavar="FILE.jsonl")
+@click.option("--game", "index", type=int, default=0, help="Which record of the file (0-based line) [0].")
+@click.option("--check", is_flag=True, help="Only check every record of the file; print one line per failure.")
+def replay_cmd(path, index, check):
+    """Show a recorded game turn by turn (or --check a whole file)."""
+    from ccsim.record import read_records, replay, RecordError
+    from ccsim.narrate import narrate
+
+    try:
+        records = read_records(path)
+    except OSError as e:
+        _fail(f"cannot read {path}: {e.strerror}")
+    except json.JSONDecodeError as e:
+        _fail(f"{path}: not JSON Lines ({e.msg} at line {e.lineno})")
+    if check:
+        bad = 0
+        for i, rec in enumerate(records):
+            try:
+                res = replay(rec)
+            except (RecordError, KeyError, ValueError) as e:
+                click.echo(f"record {i}: malformed: {e}")
+                bad += 1
+                continue
+            if not res.ok:
+                bad += 1
+                click.echo(f"record {i}: {res.message}")
+        click.echo(f"{len(records) - bad} passed, {bad} failed")
+        sys.exit(1 if bad else 0)
+    if not 0 <= index < len(records):
+        _fail(f"--game {index}: {path} holds {len(records)} records (0..{len(records) - 1})")
+    try:
+        click.echo(narrate(records[index]))
+    except (RecordError, KeyError, ValueError) as e:
+        _fail(f"{path} record {index}: malformed: {e}")
+
+
+@cli.command("strategies")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+def strategies_cmd(as_json):
+    """List the registered strategies."""
+    from strategies.registry import available
+
+    items = available()
+    if as_json:
+        click.echo(json.dumps(items))
+        return
+    width = max(len(s["name"]) for s in items)
+    fam = max(len(s["family"]) for s in items)
+    for s in items:
+        click.echo(f"{s['name']:<{width}}  {s['family']:<{fam}}  {s['description']}")
+
+
+def main(argv=None):
+    """Entry point: one line and exit 2 for usage errors, never a traceback."""
+    try:
+        rv = cli.main(args=argv, prog_name="ccsim", standalone_mode=False)
+    except click.UsageError as e:
+        if type(e).__name__ == "NoArgsIsHelpError":  # bare `ccsim`: help, not an error
+            click.echo(e.ctx.get_help())
+            sys.exit(0)
+        click.echo(f"ccsim: error: {e.format_message()}", err=True)
+        sys.exit(2)
+    except click.ClickException as e:
+        click.echo(f"ccsim: error: {e.format_message()}", err=True)
+        sys.exit(e.exit_code if e.exit_code else 1)
+    except click.Abort:
+        click.echo("ccsim: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(rv or 0)
+
+
+if __name__ == "__main__":
+    main()

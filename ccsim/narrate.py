@@ -1,0 +1,98 @@
+"""A recorded game told turn by turn in plain words (``ccsim replay``).
+
+Positions come from the engine itself (``record.replay_state`` stopped at each
+turn), so the story shows exactly what the rules made of the record.
+"""
+from __future__ import annotations
+
+from ccsim import rules as R
+from ccsim.layout import PRIV, PRIV_SIZE, PR_HAND, PR_FD, PUB_FU, PUB_REMAIN, PUB_WON
+from ccsim.record import replay, replay_state
+
+
+def _hand(st, p) -> str:
+    b = PRIV + p * PRIV_SIZE + PR_HAND
+    cards = [R.CARD_NAMES[c] for c in range(12) for _ in range(int(st[b + c]))]
+    return " ".join(cards) if cards else "(empty)"
+
+
+def _side(st, g, p) -> str:
+    up = [R.CARD_NAMES[c] for c in range(6) for _ in range(int(st[PUB_FU + (g * 2 + p) * 6 + c]))]
+    down = [R.CARD_NAMES[c] for c in range(6) for _ in range(int(st[PRIV + p * PRIV_SIZE + PR_FD + g * 6 + c]))]
+    parts = up + [f"[{c}]" for c in down]
+    return " ".join(parts) if parts else "-"
+
+
+def table(st) -> str:
+    """Every group: patricians left, won (cleopatra/caesar), both sides ([x] = face-down)."""
+    rows = []
+    for g, name in enumerate(R.GROUPS):
+        left = int(st[PUB_REMAIN + g])
+        won = f"{int(st[PUB_WON + g])}/{int(st[PUB_WON + 5 + g])}"
+        state = f"{left} left" if left else "out of play"
+        rows.append(f"    {name:9} {state:12} won {won:5}  cleopatra: {_side(st, g, 0):22} caesar: {_side(st, g, 1)}")
+    return "\n".join(rows)
+
+
+def _event(e: dict) -> str:
+    k = e["e"]
+    if k == "place":
+        return f"  places {e['card']} on {e['group']} face-{e['face']}"
+    if k == "action":
+        what = {"assassination": lambda: f"assassinates {e['target']} at {e['group']}",
+                "spy": lambda: f"spies and takes {e['target']}" if "target" in e else "plays spy",
+                "castling": lambda: f"castles {' and '.join(e['groups'])}" + (
+                    ": " + "; ".join(f"{g} <- {' '.join(c) or 'nothing'}" for g, c in e["split"].items())
+                    if "split" in e else ""),
+                "scout": lambda: f"scouts {e['group']}", "wrath": lambda: f"calls the wrath of God on {e['group']}"}
+        return f"  {e['p']} {what[e['card']]()}"
+    if k == "veto":
+        return f"  {e['p']} vetoes it"
+    if k == "discard":
+        return f"  discards {' '.join(e['cards'])}"
+    if k == "draw":
+        return f"  {e['p']} draws {e['card']} ({e['from']} deck)"
+    if k == "voc":
+        return f"  vote-of-confidence card: {e['card']}"
+    if k == "reshuffle":
+        return "  the VoC deck is reshuffled"
+    if k == "vote":
+        s = e["sums"]
+        why = "philosophers differ, so the vote is reversed" if e["reversed"] else "higher sum wins"
+        if e["winner"] is None:
+            res = "tie: nothing happens"
+        else:
+            res = f"{e['winner']} wins a patrician ({why})"
+        trig = "8 cards" if e["trigger"] == "eight" else "card"
+        return f"  VOTE on {e['group']} ({trig}): cleopatra {s['cleopatra']} vs caesar {s['caesar']} -> {res}"
+    return f"  {e}"
+
+
+def narrate(rec: dict) -> str:
+    """The whole game as text."""
+    check = replay(rec)
+    events = rec["events"]
+    p = rec["players"]
+    out = [f"Game {rec.get('game')} ({rec.get('seed', '')}); variants: {', '.join(rec['variants']) or 'none'}",
+           f"cleopatra: {p['cleopatra']['strategy']} {p['cleopatra']['ordering']}   "
+           f"caesar: {p['caesar']['strategy']} {p['caesar']['ordering']}",
+           f"bonus: cleopatra {rec['setup']['bonus']['cleopatra']}, caesar {rec['setup']['bonus']['caesar']}"]
+    if not check.ok:
+        out.append(f"WARNING: this record does not replay cleanly: {check.message}")
+    for j, e in enumerate(events):
+        if e["e"] == "turn":
+            st, *_ = replay_state(rec, stop_at=j)
+            if j:
+                out.append("  table now:")
+                out.append(table(st))
+            who = R.PLAYERS.index(e["p"])
+            out.append(f"\nTurn {e['n']}: {e['p']} ({e['mode']}), hand: {_hand(st, who)}")
+        else:
+            out.append(_event(e))
+    r = rec["result"]
+    out.append("\nFinal table:")
+    st, *_ = replay_state(rec)
+    out.append(table(st))
+    out.append(f"\nEnd: {r['end']} after {r['turns']} turns.  VP cleopatra {r['vp']['cleopatra']}, "
+               f"caesar {r['vp']['caesar']}.  Winner: {r['winner'] or 'draw'}")
+    return "\n".join(out)

@@ -1,0 +1,114 @@
+"""Shared fixtures: the compiled kernels, built once per test session.
+
+numba compiles the game kernel on first use (about a minute on a 2-core
+machine with a cold cache; ccsim keys its on-disk cache by the source of
+``ccsim`` and ``strategies``, so after any edit there the first run is cold
+again).  The session fixtures below pay that once, before any timed test, and
+every test file shares them.
+
+``play_checked_nb`` is the checked batch loop of the random-play property
+tests: it plays games with the state invariants enforced after every turn
+(``st[H_CHECK] = 1``, ccsim.engine.invariants) and also checks each final
+state, so an invariant, an empty option list or an illegal strategy choice
+shows up as a non-zero ``error`` in the game's result row.
+"""
+import time
+
+import numba
+import numpy as np
+import pytest
+from numba import njit, prange
+
+from ccsim import rules as R
+from ccsim.layout import BASE_SIZE, N_RNG, H_CHECK, H_BROKEN, MAX_PARAMS
+from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT
+from ccsim.engine.invariants import check_state_nb
+from ccsim.orderings import to_codes
+from strategies.registry import _ENTRIES
+
+STRATEGY_IDS = tuple(sid for _, sid in _ENTRIES)
+STRATEGY_NAMES = {sid: m.NAME for m, sid in _ENTRIES}
+ALL_VARIANTS = sum(R.VARIANTS.values())
+
+
+@njit(parallel=True, cache=True)
+def play_checked_nb(seed, first_game, n_games, n_blocks, rules, sids, sp, orders, out, broken, final):
+    """Games ``first_game ..`` of run ``seed`` with invariants checked after every turn.
+
+    ``out[i]`` gets the result row, ``broken[i]`` the code the in-game check
+    last returned (non-zero only for the turn that broke an invariant) and
+    ``final[i]`` the check of the final state (end reason set).
+    """
+    for b in prange(n_blocks):
+        st = np.zeros(BASE_SIZE, np.int32)
+        rng = np.zeros(N_RNG, np.uint64)
+        st[H_CHECK] = 1  # reset_nb keeps it from game to game
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
+        for i in range(lo, hi):
+            play_seeded_nb(st, rng, sp, rules, sids, seed, first_game + i, orders)
+            result_row_nb(st, out[i])
+            broken[i] = st[H_BROKEN]
+            final[i] = check_state_nb(st)
+
+
+def make_rules(variants=0, **params):
+    """A rules vector: the defaults of RULES.md, R11 variant bits, named overrides."""
+    rules = R.DEFAULT_RULES.copy()
+    rules[R.RP_VARIANTS] = variants
+    for name, value in params.items():
+        rules[R.RULE_PARAM_NAMES[name]] = value
+    return rules
+
+
+def make_orders(cleopatra="shuffled", caesar="shuffled"):
+    """The kernel's (2, 13) int8 action-deck orders; a row of -1 is `shuffled` (R2.2)."""
+    codes = np.full((2, R.ACTION_DECK_SIZE), -1, np.int8)
+    for p, o in enumerate((cleopatra, caesar)):
+        if o != "shuffled":
+            codes[p] = to_codes(o)
+    return codes
+
+
+def make_seats(s0, s1):
+    """(sids, sp) as the run configuration builds them (same types: one cached kernel)."""
+    return np.array([s0, s1], np.int64), np.zeros((2, MAX_PARAMS), np.float64)
+
+
+def run_checked(seed, n_games, sids, rules=None, orders=None, first_game=0, n_blocks=None):
+    """(rows, broken, final) of n_games checked games."""
+    rules = make_rules() if rules is None else rules
+    orders = make_orders() if orders is None else orders
+    sids, sp = make_seats(*sids)
+    out = np.zeros((n_games, N_RESULT), np.int16)
+    broken = np.zeros(n_games, np.int32)
+    final = np.zeros(n_games, np.int32)
+    if n_blocks is None:
+        n_blocks = max(1, min(n_games, numba.get_num_threads() * 4))
+    play_checked_nb(np.int64(seed), np.int64(first_game), np.int64(n_games), np.int64(n_blocks), rules, sids, sp,
+                    orders, out, broken, final)
+    return out, broken, final
+
+
+@pytest.fixture(scope="session")
+def compiled():
+    """Compile (or load from numba's disk cache) every kernel the tests use, once.
+
+    Returns the seconds it took, for the curious (-s shows it).
+    """
+    t0 = time.perf_counter()
+    for s0 in STRATEGY_IDS:
+        for s1 in STRATEGY_IDS:
+            rows, broken, final = run_checked(1, 2, (s0, s1))
+            assert (rows[:, -1] == 0).all()
+    st = np.zeros(BASE_SIZE, np.int32)
+    check_state_nb(st)
+    dt = time.perf_counter() - t0
+    print(f"\n[conftest] kernels ready in {dt:.1f} s (numba cache: {numba.config.CACHE_DIR})")
+    return dt
+
+
+@pytest.fixture(scope="session")
+def checked(compiled):
+    """The checked batch runner ``run_checked(seed, n_games, sids, rules, orders, ...)``."""
+    return run_checked
