@@ -14,12 +14,24 @@ from pathlib import Path
 _KEEP = 3  # cache folders of other source versions kept before pruning
 
 
+# modules without compiled functions whose constants compiled code freezes in
+_CONSTANT_MODULES = {"rules.py", "layout.py"}
+
+
+def _reaches_kernel(path: Path, text: bytes) -> bool:
+    return b"njit" in text or path.name in _CONSTANT_MODULES
+
+
 def source_hash(roots) -> str:
+    """Hash of every source file compiled code can reach (pure-Python edge modules excluded,
+    so editing the CLI or the reports keeps the cache)."""
     h = hashlib.sha256()
     for root in roots:
         for path in sorted(Path(root).rglob("*.py")):
-            h.update(str(path.relative_to(root)).encode())
-            h.update(path.read_bytes())
+            text = path.read_bytes()
+            if _reaches_kernel(path, text):
+                h.update(str(path.relative_to(root)).encode())
+                h.update(text)
     return h.hexdigest()[:16]
 
 

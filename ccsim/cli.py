@@ -39,18 +39,22 @@ def cli():
 @click.option("--record", default=None, metavar="FILE.jsonl", help="Write game records (ccsim-game/1).")
 @click.option("--record-games", type=int, default=None, metavar="K", help="Record only the first K games.")
 @click.option("--out", default=None, metavar="DIR", help="Write games.parquet and summary.json under DIR.")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default=None, help="Where chunks run [local].")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (default: a local cluster).")
+@click.option("--workers", type=int, default=None, help="Workers of a local Dask cluster [2].")
 @click.option("--config", "config_path", default=None, metavar="FILE.toml", help="Run configuration (flags override).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
 def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, variants, swap_seats, threads, chunk_size,
-            record, record_games, out, config_path, as_json, progress):
+            record, record_games, out, backend, scheduler, workers, config_path, as_json, progress):
     """Play a batch of games and print a summary."""
     from ccsim.run import run, write_records
     from ccsim.summary import format_summary
 
     flags = dict(games=games, seed=seed, cleopatra=cleopatra, caesar=caesar, cleopatra_order=cleopatra_order,
                  caesar_order=caesar_order, variants=tuple(variants) or None, swap_seats=swap_seats, threads=threads,
-                 chunk_size=chunk_size, record=record, record_games=record_games, out=out)
+                 chunk_size=chunk_size, record=record, record_games=record_games, out=out, backend=backend,
+                 scheduler=scheduler, workers=workers)
     try:
         if config_path:
             cfg = load_toml(config_path, **flags)
@@ -128,6 +132,11 @@ def strategies_cmd(as_json):
     fam = max(len(s["family"]) for s in items)
     for s in items:
         click.echo(f"{s['name']:<{width}}  {s['family']:<{fam}}  {s['description']}")
+
+
+from ccsim.cli_orderings import orderings  # noqa: E402  (a command group of its own module)
+
+cli.add_command(orderings)
 
 
 def main(argv=None):

@@ -14,7 +14,7 @@ import numpy as np
 from ccsim import rules as R
 from ccsim.layout import MAX_PARAMS
 from ccsim.orderings import OrderingError, parse_ordering, to_codes, SHUFFLED
-from strategies.registry import strategy_id
+from strategies.registry import resolve
 
 MAX_GAMES = 10**10  # beyond this a run would take days; almost surely a typo
 MAX_THREADS = 256
@@ -39,6 +39,9 @@ class RunConfig:
     record: str | None = None   # JSONL path for game records
     record_games: int | None = None
     out: str | None = None      # Parquet output folder
+    backend: str = "local"      # "local" (numba threads) or "dask"
+    scheduler: str | None = None  # Dask scheduler address; none: a local cluster
+    workers: int = 0            # Dask local cluster workers (0: 2)
     rules: dict = field(default_factory=dict)  # overrides of the rules vector, by rules.RULE_PARAM_NAMES
 
     def validated(self) -> "RunConfig":
@@ -55,7 +58,7 @@ class RunConfig:
             raise ConfigError(f"chunk_size must be 1 .. 10000000, got {self.chunk_size!r}")
         for seat in ("cleopatra", "caesar"):
             try:
-                strategy_id(getattr(self, seat))
+                resolve(getattr(self, seat))
             except KeyError as e:
                 raise ConfigError(f"--{seat}: {e.args[0]}") from None
         orders = {}
@@ -67,6 +70,10 @@ class RunConfig:
         for v in self.variants:
             if v not in R.VARIANTS:
                 raise ConfigError(f"unknown variant {v!r} (known: {', '.join(R.VARIANTS)})")
+        if self.backend not in ("local", "dask"):
+            raise ConfigError(f"unknown backend {self.backend!r} (local, dask)")
+        if not isinstance(self.workers, int) or not 0 <= self.workers <= MAX_THREADS:
+            raise ConfigError(f"workers must be 0 .. {MAX_THREADS}, got {self.workers!r}")
         if self.record_games is not None and (not isinstance(self.record_games, int) or self.record_games < 0):
             raise ConfigError(f"record_games must be a non-negative integer, got {self.record_games!r}")
         cfg = replace(self, variants=tuple(dict.fromkeys(self.variants)), **orders)
@@ -92,8 +99,10 @@ class RunConfig:
         if swapped:
             names.reverse()
             orders.reverse()
-        sids = np.array([strategy_id(n) for n in names], np.int64)
+        sids = np.zeros(2, np.int64)
         sp = np.zeros((2, MAX_PARAMS), np.float64)
+        for p, n in enumerate(names):
+            sids[p], sp[p] = resolve(n)
         codes = np.full((2, R.ACTION_DECK_SIZE), -1, np.int8)
         for p, o in enumerate(orders):
             if o != SHUFFLED:

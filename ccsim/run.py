@@ -19,7 +19,7 @@ from ccsim.config import RunConfig, ConfigError
 from ccsim.engine.game import RESULT_COLUMNS, N_RESULT, record_game_nb
 from ccsim.layout import LOG, EV_W, SETUP_SIZE, max_events, state_size, N_RNG
 from ccsim.record import make_record
-from ccsim.simulate import simulate_rows
+from ccsim.backends import LocalBackend, make_backend, plan_chunks
 from ccsim.summary import Summary
 
 _COLS = [c for c, _ in RESULT_COLUMNS]
@@ -47,24 +47,16 @@ def results_frame(rows: np.ndarray, first_game: int, seed: int, names, orders, s
     return out
 
 
-def _play_chunk(cfg: RunConfig, rules, first: int, n: int, swapped: bool):
-    names, sids, sp, codes, orders = cfg.seats(swapped)
-    rows = simulate_rows(cfg.seed, first, n, rules, sids, sp, codes)
-    return rows, names, orders
-
-
-def iter_chunks(cfg: RunConfig):
-    """Yield (first_game, rows, names, orders, swapped) chunk by chunk.
+def iter_chunks(cfg: RunConfig, backend=None):
+    """Yield (first_game, rows, names, orders, swapped) chunk by chunk, in plan order.
 
     With ``swap_seats`` every game index is played twice, the second time
     with the seats swapped: a paired game on the same deal.
     """
-    rules = cfg.rules_vector()
-    for first in range(0, cfg.games, cfg.chunk_size):
-        n = min(cfg.chunk_size, cfg.games - first)
-        for swapped in ((False, True) if cfg.swap_seats else (False,)):
-            rows, names, orders = _play_chunk(cfg, rules, first, n, swapped)
-            yield first, rows, names, orders, swapped
+    backend = backend or LocalBackend()
+    for chunk, rows in backend.map(cfg, plan_chunks(cfg.games, cfg.chunk_size, cfg.swap_seats)):
+        names, _, _, _, orders = cfg.seats(chunk.swapped)
+        yield chunk.first, rows, names, orders, chunk.swapped
 
 
 class ParquetSink:
@@ -95,7 +87,7 @@ class ParquetSink:
         (self.folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
 
 
-def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False):
+def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backend=None):
     """Play a whole run; returns (summary dict, DataFrame or None).
 
     Ctrl-C between chunks ends the run early: the finished chunks are kept,
@@ -105,6 +97,9 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False):
     if cfg.threads:
         numba.set_num_threads(min(cfg.threads, numba.config.NUMBA_NUM_THREADS))
     sink = ParquetSink(cfg.out) if cfg.out else None
+    own_backend = backend is None and cfg.backend != "local"
+    if own_backend:
+        backend = make_backend(cfg.backend, cfg.scheduler, cfg.workers or None)
     summary = Summary()
     frames = []
     total = cfg.games * (2 if cfg.swap_seats else 1)
@@ -112,7 +107,7 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False):
     interrupted = False
     t0 = time.perf_counter()
     try:
-        for first, rows, names, orders, swapped in iter_chunks(cfg):
+        for first, rows, names, orders, swapped in iter_chunks(cfg, backend):
             summary.add_rows(rows)
             if sink or keep_frames:
                 df = results_frame(rows, first, cfg.seed, names, orders, swapped)
@@ -127,6 +122,8 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False):
     finally:
         if bar:
             bar.close()
+        if own_backend:
+            backend.close()
     summary.seconds = time.perf_counter() - t0
     out = summary.to_dict(cfg, interrupted)
     if sink:

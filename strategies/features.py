@@ -4,7 +4,6 @@ Everything here reads only a player's observation (``pub`` and her own
 ``own`` array, R8), so any strategy built on it respects hidden information
 by construction.
 """
-import math
 
 from numba import njit
 
@@ -52,8 +51,13 @@ def margin(pub, own, me, g):
 
 @njit(cache=True)
 def win_prob(m):
-    """A smooth guess of winning a vote at margin m (about one card's worth of noise)."""
-    return 1.0 / (1.0 + math.exp(-m / 2.5))
+    """A smooth guess of winning a vote at margin m (about one card's worth of noise).
+
+    A rational sigmoid: as good a guess as the logistic and ten times cheaper
+    than exp(), which dominated the heuristic players' run time.
+    """
+    x = m / 2.5
+    return 0.5 + 0.5 * x / (1.0 + abs(x))
 
 
 @njit(cache=True)

@@ -2,15 +2,17 @@
 
 Each option is scored by how much it raises the chance of winning the votes
 weighted by how likely each group is to vote next (its VoC card still in the
-deck, or the group about to fill up); the best option is taken.
+deck, or the group about to fill up); the best option is taken.  The per-group
+margins and the gain of each hand card on each group are computed once per
+decision, so scoring an option is a table look-up.
 """
+import numpy as np
 from numba import njit
 
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_END, step_type, step_card, step_group, step_x)
 from ccsim.layout import PR_HAND, PR_BONUS, PUB_RULES
-from ccsim.rules import (CARD_VALUE, PHIL, ASSASSINATION, SPY, SCOUT, WRATH, VETO as VETO_CARD,
-                         N_GROUPS, RP_GROUP_SIZE)
+from ccsim.rules import CARD_VALUE, PHIL, ASSASSINATION, SPY, SCOUT, WRATH, VETO as VETO_CARD, N_GROUPS, RP_GROUP_SIZE
 from ccsim.observe import hand_influence
 from strategies.features import margin, win_prob, next_vote_weight, group_stake
 
@@ -20,50 +22,49 @@ FAMILY = "baseline"
 
 
 @njit(cache=True)
-def card_gain(pub, own, me, g, c):
-    """Gain in weighted win chance at g from adding my card c there."""
-    m = margin(pub, own, me, g)
-    w = next_vote_weight(pub, g) * group_stake(pub, own, me, g)
-    if c == PHIL:
-        # a philosopher reverses when the counts differ (R6.3): useful when losing
-        p_now = win_prob(m)
-        return w * ((1.0 - p_now) - p_now) * 0.5
-    return w * (win_prob(m + CARD_VALUE[c]) - win_prob(m))
+def gain_table(pub, own, me, m, w, gain):
+    """m[g], w[g]: margin and weight of each group; gain[c, g]: the gain of my card c on g."""
+    for g in range(N_GROUPS):
+        m[g] = margin(pub, own, me, g)
+        w[g] = next_vote_weight(pub, g) * group_stake(pub, own, me, g)
+    for g in range(N_GROUPS):
+        p_now = win_prob(m[g])
+        for c in range(6):
+            if c == PHIL:  # a philosopher reverses when the counts differ (R6.3): useful when losing
+                gain[c, g] = w[g] * ((1.0 - p_now) - p_now) * 0.5
+            else:
+                gain[c, g] = w[g] * (win_prob(m[g] + CARD_VALUE[c]) - p_now)
 
 
 @njit(cache=True)
-def best_other_gain(pub, own, me, skip_c):
+def best_other(own, gain, skip_c):
+    """The best gain of another card in hand than one copy of skip_c."""
     best = 0.0
     for c in range(6):
-        k = own[PR_HAND + c] - (1 if c == skip_c else 0)
-        if k <= 0:
+        if own[PR_HAND + c] - (1 if c == skip_c else 0) <= 0:
             continue
         for g in range(N_GROUPS):
-            v = card_gain(pub, own, me, g, c)
-            if v > best:
-                best = v
+            if gain[c, g] > best:
+                best = gain[c, g]
     return best
 
 
 @njit(cache=True)
-def step_value(pub, own, me, code):
+def step_value(own, code, m, w, gain, other):
     t = step_type(code)
     if t == T_END:
         return 0.0
     c = step_card(code)
     g = step_group(code)
     if t == T_PLACE_DOWN:
-        return card_gain(pub, own, me, g, c) + 1e-3 * CARD_VALUE[c]
+        return gain[c, g] + 1e-3 * CARD_VALUE[c]
     if t == T_PLACE_UP:
-        return card_gain(pub, own, me, g, c) + 0.8 * best_other_gain(pub, own, me, c) - 1e-3
-    # action cards
-    w = next_vote_weight(pub, g) * group_stake(pub, own, me, g)
-    m = margin(pub, own, me, g)
+        return gain[c, g] + 0.8 * other[c] - 1e-3
     if c == ASSASSINATION:
         v = CARD_VALUE[step_x(code)]
-        return w * (win_prob(m + v) - win_prob(m)) - 0.01
+        return w[g] * (win_prob(m[g] + v) - win_prob(m[g])) - 0.01
     if c == WRATH:
-        return w * (0.5 - win_prob(m)) - 0.02
+        return w[g] * (0.5 - win_prob(m[g])) - 0.02
     if c == SPY:
         return 0.004
     if c == SCOUT:
@@ -73,10 +74,17 @@ def step_value(pub, own, me, code):
 
 @njit(cache=True)
 def argmax_step(pub, own, me, opts, n):
+    m = np.empty(N_GROUPS)
+    w = np.empty(N_GROUPS)
+    gain = np.empty((6, N_GROUPS))
+    gain_table(pub, own, me, m, w, gain)
+    other = np.empty(6)
+    for c in range(6):
+        other[c] = best_other(own, gain, c) if own[PR_HAND + c] > 0 else 0.0
     best = 0
     bv = -1e9
     for i in range(n):
-        v = step_value(pub, own, me, opts[i])
+        v = step_value(own, opts[i], m, w, gain, other)
         if v > bv:
             bv = v
             best = i
@@ -127,4 +135,4 @@ def choose_greedy_nb(params, kind, opts, n, pub, own, mem, me, rng):
         return n - 1
     if kind == DISCARD:
         return 0  # keep the hand
-    return 0  # CASTLE: as many cards as allowed on the second group
+    return 0  # CASTLE: as few cards as allowed on the first group

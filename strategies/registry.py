@@ -12,9 +12,10 @@ only its player's observation (``pub``, ``own``: views of the state's public
 block and her private block), its own memory, its seat's parameters and its
 own random stream (``rng[0]``).
 """
+import numpy as np
 from numba import njit
 
-from ccsim.layout import PUB, PUB_SIZE, PRIV, PRIV_SIZE, OPTS, MEM, MEM_SIZE, H_SID
+from ccsim.layout import PUB, PUB_SIZE, PRIV, PRIV_SIZE, OPTS, MEM, MEM_SIZE, H_SID, MAX_PARAMS
 from ccsim.rng import below_nb
 from strategies import greedy, random_play
 from strategies.greedy import choose_greedy_nb
@@ -51,8 +52,20 @@ def available() -> list[dict]:
 
 def strategy_id(name: str) -> int:
     """The kernel id of a strategy name; KeyError lists the known names."""
+    return resolve(name)[0]
+
+
+def resolve(name: str):
+    """(kernel id, parameter vector of MAX_PARAMS floats) for a strategy name.
+
+    KeyError (with a one-line message listing the known names) if unknown.
+    """
     for m, sid in _ENTRIES:
         if m.NAME == name:
-            return sid
+            params = np.zeros(MAX_PARAMS, np.float64)
+            default = getattr(m, "DEFAULT_PARAMS", None)
+            if default is not None:
+                params[:len(default)] = default
+            return sid, params
     known = ", ".join(m.NAME for m, _ in _ENTRIES)
     raise KeyError(f"unknown strategy {name!r} (known: {known})")

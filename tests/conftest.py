@@ -29,6 +29,14 @@ from strategies.registry import _ENTRIES
 STRATEGY_IDS = tuple(sid for _, sid in _ENTRIES)
 STRATEGY_NAMES = {sid: m.NAME for m, sid in _ENTRIES}
 ALL_VARIANTS = sum(R.VARIANTS.values())
+SUMMARY = []  # lines the tests want shown at the end of the run (end-reason counts, timings)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if SUMMARY:
+        terminalreporter.section("ccsim random-play summary")
+        for line in SUMMARY:
+            terminalreporter.write_line(line)
 
 
 @njit(parallel=True, cache=True)
@@ -90,6 +98,24 @@ def run_checked(seed, n_games, sids, rules=None, orders=None, first_game=0, n_bl
     return out, broken, final
 
 
+def _record_and_replay_one():
+    """Compile the recording and replaying kernels (ccsim.engine.game) with one game."""
+    from ccsim.layout import state_size, max_events, SETUP_SIZE
+    from ccsim.engine.game import record_game_nb
+    from ccsim.record import make_record, replay
+
+    rules = make_rules()
+    sids, sp = make_seats(0, 1)
+    st = np.zeros(state_size(max_events(rules), 0), np.int32)
+    setup = np.zeros(SETUP_SIZE, np.int32)
+    row = np.zeros(N_RESULT, np.int16)
+    k = record_game_nb(st, np.zeros(N_RNG, np.uint64), sp, rules, sids, np.int64(1), np.int64(0), make_orders(),
+                       setup, row)
+    from ccsim.layout import LOG, EV_W
+    rec = make_record(0, "warm-up", [], ["random", "greedy"], setup, st[LOG:LOG + k * EV_W].reshape(k, EV_W), row)
+    assert replay(rec).ok
+
+
 @pytest.fixture(scope="session")
 def compiled():
     """Compile (or load from numba's disk cache) every kernel the tests use, once.
@@ -103,6 +129,7 @@ def compiled():
             assert (rows[:, -1] == 0).all()
     st = np.zeros(BASE_SIZE, np.int32)
     check_state_nb(st)
+    _record_and_replay_one()
     dt = time.perf_counter() - t0
     print(f"\n[conftest] kernels ready in {dt:.1f} s (numba cache: {numba.config.CACHE_DIR})")
     return dt

@@ -1,0 +1,110 @@
+"""The command line: summaries, JSON keys, records, Parquet, and one-line usage errors."""
+import json
+
+import pandas as pd
+import pytest
+
+from ccsim.cli import main
+from ccsim.summary import summarize_frame
+
+
+def run_cli(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["run", "--games", "0"], "games"),
+    (["run", "--games", "-5"], "games"),
+    (["run", "--games", "99999999999999"], "absurd"),
+    (["run", "--cleopatra", "nobody"], "unknown strategy 'nobody'"),
+    (["run", "--caesar-order", "AAXASSCCRRWVV"], "unknown letter 'X'"),
+    (["run", "--cleopatra-order", "AAAAASCCRRWVV"], "needs A=4 S=2"),
+    (["run", "--variant", "no_such_variant"], "unknown variant"),
+    (["run", "--games", "5", "--record", "/nonexistent-dir/x.jsonl"], "--record"),
+    (["run", "--games", "5", "--out", "/proc/forbidden"], "--out"),
+    (["run", "--games", "abc"], "not a valid integer"),
+    (["replay", "/nonexistent.jsonl"], "cannot read"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("ccsim: error: ")
+    assert needle in err
+    assert "Traceback" not in err + out
+
+
+def test_bad_config_file(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("games = [1,\n")
+    code, _, err = run_cli(capsys, "run", "--config", str(bad))
+    assert code == 2 and "not valid TOML" in err
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text("gmaes = 10\n")
+    code, _, err = run_cli(capsys, "run", "--config", str(unknown))
+    assert code == 2 and "unknown key 'gmaes'" in err
+
+
+def test_run_json_has_the_promised_keys(capsys, compiled):
+    code, out, _ = run_cli(capsys, "run", "--games", "300", "--cleopatra", "greedy", "--caesar", "random", "--json")
+    assert code == 0
+    d = json.loads(out)
+    for key in ("games", "wins", "draws", "truncated", "win_rate", "mean_vp", "mean_turns", "end_reasons",
+                "games_per_s"):
+        assert key in d
+    assert d["games"] == 300
+    assert d["wins"]["cleopatra"] + d["wins"]["caesar"] + d["draws"] == 300
+    lo, hi = d["win_rate"]["cleopatra"]["ci95"]
+    assert lo <= d["win_rate"]["cleopatra"]["rate"] <= hi
+    assert sum(d["end_reasons"].values()) == 300
+    assert d["engine_errors"] == 0
+
+
+def test_run_table_is_readable(capsys, compiled):
+    code, out, _ = run_cli(capsys, "run", "--games", "200")
+    assert code == 0
+    assert "win rate" in out and "95% CI" in out and "end reasons" in out
+
+
+def test_recorded_games_are_the_same_games_and_replay(capsys, tmp_path, compiled):
+    path = tmp_path / "g.jsonl"
+    code, out, _ = run_cli(capsys, "run", "--games", "40", "--seed", "9", "--json", "--caesar", "random",
+                           "--record", str(path), "--record-games", "6")
+    assert code == 0
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(recs) == 6 and [r["game"] for r in recs] == list(range(6))
+    from ccsim.run import simulate
+    df = simulate("greedy", "random", games=6, seed=9)
+    for r, (_, row) in zip(recs, df.iterrows()):
+        assert r["result"]["turns"] == row["turns"]
+        assert r["result"]["winner"] == row["winner"]
+        assert r["result"]["vp"]["cleopatra"] == row["vp_cleopatra"]
+    code, out, _ = run_cli(capsys, "replay", str(path), "--check")
+    assert code == 0 and "6 passed, 0 failed" in out
+    code, out, _ = run_cli(capsys, "replay", str(path), "--game", "2")
+    assert code == 0 and "Turn 1: cleopatra" in out and "VOTE on" in out and "Winner:" in out
+
+
+def test_parquet_reads_back_to_the_printed_summary(capsys, tmp_path, compiled):
+    code, out, _ = run_cli(capsys, "run", "--games", "500", "--chunk-size", "128", "--out", str(tmp_path),
+                           "--json", "--caesar", "random")
+    assert code == 0
+    printed = json.loads(out)
+    df = pd.read_parquet(tmp_path / "games.parquet")
+    assert len(df) == 500 and df["game"].tolist() == list(range(500))
+    again = summarize_frame(df)
+    for key in ("games", "wins", "draws", "truncated", "win_rate", "mean_vp", "mean_turns", "end_reasons"):
+        assert again[key] == printed[key], key
+    saved = json.loads((tmp_path / "summary.json").read_text())
+    assert saved["wins"] == printed["wins"]
+
+
+def test_strategies_json(capsys):
+    code, out, _ = run_cli(capsys, "strategies", "--json")
+    assert code == 0
+    items = json.loads(out)
+    names = {s["name"] for s in items}
+    assert {"random", "greedy"} <= names
+    assert all(s["description"] for s in items)
