@@ -10,7 +10,6 @@ import json
 import time
 from pathlib import Path
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -20,6 +19,7 @@ from ccsim.engine.game import RESULT_COLUMNS, N_RESULT, record_game_nb
 from ccsim.layout import LOG, EV_W, SETUP_SIZE, max_events, state_size, N_RNG
 from ccsim.record import make_record
 from ccsim.backends import LocalBackend, make_backend, plan_chunks
+from ccsim.simulate import set_threads
 from ccsim.summary import Summary
 
 _COLS = [c for c, _ in RESULT_COLUMNS]
@@ -94,8 +94,7 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
     summarised and written, and the summary says ``interrupted``.
     """
     cfg = cfg.validated()
-    if cfg.threads:
-        numba.set_num_threads(min(cfg.threads, numba.config.NUMBA_NUM_THREADS))
+    set_threads(cfg.threads)
     sink = ParquetSink(cfg.out) if cfg.out else None
     own_backend = backend is None and cfg.backend != "local"
     if own_backend:

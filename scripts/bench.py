@@ -22,10 +22,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def games_per_s(cleo, caes, games, threads, repeats=3):
-    import numba
     from ccsim.config import RunConfig
-    from ccsim.simulate import simulate_rows
-    numba.set_num_threads(threads)
+    from ccsim.simulate import simulate_rows, set_threads
+    set_threads(threads)
     cfg = RunConfig(games=games, cleopatra=cleo, caesar=caes).validated()
     rules = cfg.rules_vector()
     _, sids, sp, codes, _ = cfg.seats()

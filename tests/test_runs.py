@@ -1,14 +1,13 @@
 """Batch runs: determinism across threads, chunks, seat swaps and backends; interrupts; configs."""
 import json
 
-import numba
-import numpy as np
 import pandas as pd
 import pytest
 
 from ccsim.backends import LocalBackend, plan_chunks
 from ccsim.config import ConfigError, RunConfig, load_toml
 from ccsim.run import run, simulate
+from ccsim.simulate import set_threads
 from ccsim.summary import summarize_frame
 
 BASE = dict(games=600, seed=11, cleopatra="greedy", caesar="random")
@@ -29,13 +28,14 @@ def test_same_games_whatever_the_chunk_size(compiled):
 
 
 def test_same_games_whatever_the_thread_count(compiled):
-    before = numba.get_num_threads()
     try:
         one = rows_of(threads=1)
         two = rows_of(threads=2)
+        three = rows_of(threads=3)
     finally:
-        numba.set_num_threads(before)
+        set_threads(0)
     same_games(one, two)
+    same_games(one, three)
 
 
 def test_swap_seats_adds_the_swapped_twin_of_every_game(compiled):
