@@ -272,12 +272,12 @@ def replay(rec: dict) -> Replay:
     result = result_dict(row)
     err = int(row[R_ERROR])
     diff = next((i for i in range(min(k, len(ev))) if not np.array_equal(log[i], ev[i])), None)
-    if err:
-        return Replay(False, f"event {k}: {ERROR_NAMES.get(err, err)} ({_describe(rec['events'], k)})",
-                      events, result, k)
     if diff is not None:
         return Replay(False, f"event {diff}: record says {rec['events'][diff]}, engine found {events[diff]}",
                       events, result, diff)
+    if err:
+        return Replay(False, f"event {k}: {ERROR_NAMES.get(err, err)} ({_describe(rec['events'], k)})",
+                      events, result, k)
     if k != len(ev):
         what = "missing events: the engine went on with" if k > len(ev) else "extra events after the end:"
         i = min(k, len(ev))

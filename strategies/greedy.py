@@ -11,14 +11,16 @@ from numba import njit
 
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_END, step_type, step_card, step_group, step_x)
-from ccsim.layout import PR_HAND, PR_BONUS, PUB_RULES
-from ccsim.rules import CARD_VALUE, PHIL, ASSASSINATION, SPY, SCOUT, WRATH, VETO as VETO_CARD, N_GROUPS, RP_GROUP_SIZE
-from ccsim.observe import hand_influence
+from ccsim.layout import PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PUB_RULES, PUB_ADECKN
+from ccsim.rules import CARD_VALUE, PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD, N_GROUPS, RP_GROUP_SIZE
+from ccsim.observe import hand_influence, room
 from strategies.features import margin, win_prob, next_vote_weight, group_stake
 
 NAME = "greedy"
 DESCRIPTION = "plays to win the vote most likely to come next"
 FAMILY = "baseline"
+
+PAIR_COST = 0.06  # in weighted win chance: what keeping a card for later is worth
 
 
 @njit(cache=True)
@@ -59,7 +61,8 @@ def step_value(own, code, m, w, gain, other):
     if t == T_PLACE_DOWN:
         return gain[c, g] + 1e-3 * CARD_VALUE[c]
     if t == T_PLACE_UP:
-        return gain[c, g] + 0.8 * other[c] - 1e-3
+        # a second card must earn its keep: cards spent early are missing when the last votes come
+        return gain[c, g] + other[c] - PAIR_COST
     if c == ASSASSINATION:
         v = CARD_VALUE[step_x(code)]
         return w[g] * (win_prob(m[g] + v) - win_prob(m[g])) - 0.01
@@ -108,6 +111,48 @@ def best_placement(pub, own, n):
 
 
 @njit(cache=True)
+def is_dead_card(c):
+    """Cards greedy never plays (castling) or that cannot win a vote (spy, scout)."""
+    return c == CASTLING or c == SPY or c == SCOUT
+
+
+@njit(cache=True)
+def stuck(pub, me):
+    """No group has room for me (R4.2): only a wrath or an assassination can change that."""
+    for g in range(N_GROUPS):
+        if room(pub, g, me) > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def discard_choice(opts, n, pub, own, me):
+    """R5.1: when forced to pass, throw away every dead card; if there is none and every
+    group is full, the lowest influence card, so that the refill can bring a wrath or an
+    assassination from the action deck (otherwise both players may wait forever, R9.4)."""
+    want = np.zeros(12, np.int64)
+    for c in range(12):
+        if is_dead_card(c):
+            want[c] = own[PR_HAND + c]
+    if want.sum() == 0 and stuck(pub, me) and pub[PUB_ADECKN + me] > 0:
+        for c in range(5):
+            if own[PR_HAND + c] > 0:
+                want[c] = 1
+                break
+    for i in range(n):
+        code = opts[i]
+        k = code & 7
+        if k != want.sum():
+            continue
+        got = np.zeros(12, np.int64)
+        for j in range(k):
+            got[(code >> (4 + 4 * j)) & 15] += 1
+        if (got == want).all():
+            return i
+    return 0
+
+
+@njit(cache=True)
 def choose_greedy_nb(params, kind, opts, n, pub, own, mem, me, rng):
     if kind == STEP:
         return argmax_step(pub, own, me, opts, n)
@@ -128,11 +173,13 @@ def choose_greedy_nb(params, kind, opts, n, pub, own, mem, me, rng):
                 best = i
         return best
     if kind == DRAW or kind == VETO_DRAW:
-        want = 1 if hand_influence(own) < 3 else 2
+        # influence first; an action card only with enough influence in hand and a useful card on top
+        top = own[PR_ADECK + own[PR_ADECK_TOP]] if own[PR_ADECK_TOP] < own[PR_ADECK_LEN] else -1
+        want = 2 if (hand_influence(own) >= 4 or stuck(pub, me)) and top >= 0 and top != CASTLING else 1
         for i in range(n):
             if opts[i] == want:
                 return i
         return n - 1
     if kind == DISCARD:
-        return 0  # keep the hand
+        return discard_choice(opts, n, pub, own, me)
     return 0  # CASTLE: as few cards as allowed on the first group

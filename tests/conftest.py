@@ -12,12 +12,14 @@ tests: it plays games with the state invariants enforced after every turn
 state, so an invariant, an empty option list or an illegal strategy choice
 shows up as a non-zero ``error`` in the game's result row.
 """
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
 import pytest
-from numba import njit, prange
+from numba import njit
 
 from ccsim import rules as R
 from ccsim.layout import BASE_SIZE, N_RNG, H_CHECK, H_BROKEN, MAX_PARAMS
@@ -39,25 +41,26 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(line)
 
 
-@njit(parallel=True, cache=True)
-def play_checked_nb(seed, first_game, n_games, n_blocks, rules, sids, sp, orders, out, broken, final):
-    """Games ``first_game ..`` of run ``seed`` with invariants checked after every turn.
+@njit(nogil=True, cache=True)
+def play_checked_block_nb(seed, first_game, lo, hi, rules, sids, sp, orders, out, broken, final):
+    """Games ``first_game + lo .. first_game + hi - 1`` of run ``seed``, invariants checked after every turn.
 
     ``out[i]`` gets the result row, ``broken[i]`` the code the in-game check
     last returned (non-zero only for the turn that broke an invariant) and
-    ``final[i]`` the check of the final state (end reason set).
+    ``final[i]`` the check of the final state (end reason set).  Releases the
+    GIL, like ccsim.simulate's block kernel, so blocks run on Python threads.
     """
-    for b in prange(n_blocks):
-        st = np.zeros(BASE_SIZE, np.int32)
-        rng = np.zeros(N_RNG, np.uint64)
-        st[H_CHECK] = 1  # reset_nb keeps it from game to game
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        for i in range(lo, hi):
-            play_seeded_nb(st, rng, sp, rules, sids, seed, first_game + i, orders)
-            result_row_nb(st, out[i])
-            broken[i] = st[H_BROKEN]
-            final[i] = check_state_nb(st)
+    st = np.zeros(BASE_SIZE, np.int32)
+    rng = np.zeros(N_RNG, np.uint64)
+    st[H_CHECK] = 1  # reset_nb keeps it from game to game
+    for i in range(lo, hi):
+        play_seeded_nb(st, rng, sp, rules, sids, seed, first_game + i, orders)
+        result_row_nb(st, out[i])
+        broken[i] = st[H_BROKEN]
+        final[i] = check_state_nb(st)
+
+
+_POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="ccsim-test")
 
 
 def make_rules(variants=0, **params):
@@ -92,9 +95,13 @@ def run_checked(seed, n_games, sids, rules=None, orders=None, first_game=0, n_bl
     broken = np.zeros(n_games, np.int32)
     final = np.zeros(n_games, np.int32)
     if n_blocks is None:
-        n_blocks = max(1, min(n_games, numba.get_num_threads() * 4))
-    play_checked_nb(np.int64(seed), np.int64(first_game), np.int64(n_games), np.int64(n_blocks), rules, sids, sp,
-                    orders, out, broken, final)
+        n_blocks = max(1, min(n_games // 64, (os.cpu_count() or 1) * 4))
+    args = (np.int64(seed), np.int64(first_game))
+    jobs = [_POOL.submit(play_checked_block_nb, *args, np.int64(b * n_games // n_blocks),
+                         np.int64((b + 1) * n_games // n_blocks), rules, sids, sp, orders, out, broken, final)
+            for b in range(n_blocks)]
+    for j in jobs:
+        j.result()
     return out, broken, final
 
 
@@ -130,6 +137,8 @@ def compiled():
     st = np.zeros(BASE_SIZE, np.int32)
     check_state_nb(st)
     _record_and_replay_one()
+    from ccsim.simulate import simulate_rows  # the production batch kernel
+    simulate_rows(1, 0, 2, make_rules(), *make_seats(1, 0), make_orders())
     dt = time.perf_counter() - t0
     print(f"\n[conftest] kernels ready in {dt:.1f} s (numba cache: {numba.config.CACHE_DIR})")
     return dt

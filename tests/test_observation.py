@@ -11,7 +11,6 @@ every registered strategy picks the same option at the same decision from the
 same random stream.  The converse tests show that the comparison has teeth.
 """
 import numpy as np
-import pytest
 from hypothesis import given, settings, HealthCheck, strategies as hs
 
 from ccsim import rules as R

@@ -89,6 +89,7 @@ def veto_nb(st, rng, sp, p, card):
         return False
     hand_remove_nb(st, o, VETO)
     discard_nb(st, o, VETO)
+    st[PUB_NPLAYED + o * 6 + VETO - ACTION_BASE] += 1  # a veto is played too, on the opponent's turn
     log_nb(st, EV_VETO, o, 0, 0, 0, 0, 0)
     st[PUB_NVETOED + p * 6 + card - ACTION_BASE] += 1
     n = draw_options_nb(st, o, True)

@@ -309,13 +309,17 @@ def _check_misc_nb(st):
                 if st[PRIV + p * PRIV_SIZE + PR_HAND + c] != 0:
                     return INV_OUT
     for p in range(2):
+        cancelled = 0
         for a in range(6):
             played = st[PUB_NPLAYED + p * 6 + a]
             if st[PUB_NVETOED + p * 6 + a] > played:
                 return INV_PLAYED
             # a played card goes to its owner's discard (R7), vetoed or not; spied cards add to it
-            if ACTION_BASE + a != VETO and played > st[PUB_DISC + p * 12 + ACTION_BASE + a]:
+            if played > st[PUB_DISC + p * 12 + ACTION_BASE + a]:
                 return INV_PLAYED
+            cancelled += st[PUB_NVETOED + (1 - p) * 6 + a]
+        if st[PUB_NPLAYED + p * 6 + VETO - ACTION_BASE] != cancelled:  # R7.6: one veto, one cancelled card
+            return INV_PLAYED
     cur = st[PUB_CUR]
     if cur != 0 and cur != 1:
         return INV_TURN_STATE
