@@ -89,7 +89,6 @@ H_LOG_CAP = HID + 158   # events the log region can hold (0: no log kept)
 H_REC = HID + 159       # index in st of the replayed record's first event
 H_REC_LEN = HID + 160   # events in the replayed record
 H_SID = HID + 161       # [2] strategy id of each seat (strategies.registry)
-H_CHECK = HID + 163     # 1: check the state's invariants after every turn (tests)
 H_BROKEN = HID + 164    # code of the invariant found broken (engine.invariants), 0 none
 HID_SIZE = 168
 

@@ -8,7 +8,7 @@ every test file shares them.
 
 ``play_checked_nb`` is the checked batch loop of the random-play property
 tests: it plays games with the state invariants enforced after every turn
-(``st[H_CHECK] = 1``, ccsim.engine.invariants) and also checks each final
+(``play_seeded_nb(..., checked=1)``, ccsim.engine.invariants) and also checks each final
 state, so an invariant, an empty option list or an illegal strategy choice
 shows up as a non-zero ``error`` in the game's result row.
 """
@@ -22,7 +22,7 @@ import pytest
 from numba import njit
 
 from ccsim import rules as R
-from ccsim.layout import BASE_SIZE, N_RNG, H_CHECK, H_BROKEN, MAX_PARAMS
+from ccsim.layout import BASE_SIZE, N_RNG, H_BROKEN, MAX_PARAMS
 from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT
 from ccsim.engine.invariants import check_state_nb
 from ccsim.orderings import to_codes
@@ -52,7 +52,6 @@ def play_checked_block_nb(seed, first_game, lo, hi, rules, sids, sp, orders, out
     """
     st = np.zeros(BASE_SIZE, np.int32)
     rng = np.zeros(N_RNG, np.uint64)
-    st[H_CHECK] = 1  # reset_nb keeps it from game to game
     for i in range(lo, hi):
         play_seeded_nb(st, rng, sp, rules, sids, seed, first_game + i, orders)
         result_row_nb(st, out[i])

@@ -75,15 +75,14 @@ def test_conformance_record_replays(compiled, line):
 
 
 def checked_replay(rec):
-    """Replay a record as ccsim.record.replay does, with st[H_CHECK] set:
+    """Replay a record as ccsim.record.replay does, with invariants checked after every turn:
     (error code, invariant code found during play, invariant code of the final state)."""
     rules = rules_for(rec.get("variants", []))
     ev = encode_events(rec["events"])
     n_log = L.max_events(rules)
     st = np.zeros(L.state_size(n_log, len(ev)), np.int32)
-    st[L.H_CHECK] = 1  # reset_nb keeps it
     row = np.zeros(N_RESULT, np.int16)
-    replay_game_nb(st, rules, encode_setup(rec), ev, n_log, row)
+    replay_game_nb(st, rules, encode_setup(rec), ev, n_log, row, 1)
     return int(row[R_ERROR]), int(st[L.H_BROKEN]), int(check_state_nb(st))
 
 
@@ -94,11 +93,11 @@ def play_record(sids, variants, orders, seed, game):
     rules = make_rules(bits)
     s, sp = make_seats(*sids)
     st = np.zeros(L.state_size(L.max_events(rules), 0), np.int32)
-    st[L.H_CHECK] = 1  # the recorded game is a checked game too
     rng = np.zeros(L.N_RNG, np.uint64)
     setup = np.zeros(L.SETUP_SIZE, np.int32)
     row = np.zeros(N_RESULT, np.int16)
-    k = record_game_nb(st, rng, sp, rules, s, np.int64(seed), np.int64(game), make_orders(*orders), setup, row)
+    k = record_game_nb(st, rng, sp, rules, s, np.int64(seed), np.int64(game), make_orders(*orders), setup, row,
+                       1)  # the recorded game is a checked game too
     assert row[R_ERROR] == 0, f"game {game}: engine error {L.ERROR_NAMES.get(int(row[R_ERROR]))}"
     log = st[L.LOG:L.LOG + k * L.EV_W].reshape(k, L.EV_W)
     names = [STRATEGY_NAMES[sids[0]], STRATEGY_NAMES[sids[1]]]

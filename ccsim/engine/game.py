@@ -54,12 +54,13 @@ assert N_RESULT == 48
 
 
 @njit(cache=True)
-def play_seeded_nb(st, rng, sp, rules, sids, seed, game, orders):
-    """Game ``game`` of run seed ``seed``: deal (R2) from its own streams, then play."""
+def play_seeded_nb(st, rng, sp, rules, sids, seed, game, orders, checked=None):
+    """Game ``game`` of run seed ``seed``: deal (R2) from its own streams, then play
+    (with invariants checked after every turn if ``checked`` is given)."""
     reset_nb(st, rules, sids)
     seed_game_nb(rng, seed, game)
     deal_nb(st, orders, rng)
-    play_nb(st, rng, sp)
+    play_nb(st, rng, sp, checked)
 
 
 @njit(cache=True)
@@ -91,18 +92,18 @@ def result_row_nb(st, out):
 
 
 @njit(cache=True)
-def record_game_nb(st, rng, sp, rules, sids, seed, game, orders, setup_out, result_out):
+def record_game_nb(st, rng, sp, rules, sids, seed, game, orders, setup_out, result_out, checked=None):
     """Play one game keeping its event log (``st`` sized by ``layout.state_size``);
     returns the number of events, found at ``st[LOG:]``."""
     st[H_LOG_CAP] = (st.shape[0] - LOG) // EV_W
-    play_seeded_nb(st, rng, sp, rules, sids, seed, game, orders)
+    play_seeded_nb(st, rng, sp, rules, sids, seed, game, orders, checked)
     setup_out[:] = st[SETUP:SETUP + SETUP_SIZE]
     result_row_nb(st, result_out)
     return st[H_NLOG]
 
 
 @njit(cache=True)
-def replay_game_nb(st, rules, setup, rec, n_log, result_out):
+def replay_game_nb(st, rules, setup, rec, n_log, result_out, checked=None):
     """Replay a recorded game: its setup, every decision and every reshuffle from
     the record ``rec`` (events x EV_W).  ``st`` holds n_log log events then the
     record.  Returns the number of events the engine logged; ``result_out[R_ERROR]``
@@ -120,6 +121,6 @@ def replay_game_nb(st, rules, setup, rec, n_log, result_out):
         for j in range(EV_W):
             st[r + k * EV_W + j] = rec[k, j]
     st[SETUP:SETUP + SETUP_SIZE] = setup
-    play_nb(st, rng, sp)
+    play_nb(st, rng, sp, checked)
     result_row_nb(st, result_out)
     return st[H_NLOG]

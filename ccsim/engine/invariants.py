@@ -1,4 +1,4 @@
-"""Invariants of a game state, checked after every turn in test runs (H_CHECK).
+"""Invariants of a game state, checked after every turn in test runs (``play_nb(..., checked=1)``).
 
 ``check_state_nb(st)`` returns 0 for a consistent state, else the code of the
 first broken invariant; ``INVARIANT_NAMES`` says what each code means.  The
@@ -336,7 +336,7 @@ def _check_misc_nb(st):
 def check_state_nb(st):
     """Return 0 if the state is consistent, else a code naming the first broken
     invariant (``INVARIANT_NAMES``).  Meant for turn boundaries (play_nb calls it
-    after every turn when st[H_CHECK] is set)."""
+    after every turn when called with ``checked``)."""
     code = _check_bounds_nb(st)
     if code != 0:
         return code

@@ -6,7 +6,7 @@ from ccsim.layout import (S_IDECK, S_IDECK_LEN, S_ADECK, S_ADECK_LEN, S_VOC, S_V
                           PUB_VOC_DECKN, PUB_VOC_BOX, PUB_ACTION, PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2,
                           PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PR_BONUS, PR_SPY_TURN,
                           H_IDECK, H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, H_ACTION_EV,
-                          H_LOG_CAP, H_REC, H_REC_LEN, H_REPLAY, H_SID, H_CHECK)
+                          H_LOG_CAP, H_REC, H_REC_LEN, H_REPLAY, H_SID)
 from ccsim.rules import (RP_GROUP_SIZE, RP_DECK_COUNT, RP_ACTION_COUNT, RP_ORGIES, RP_VARIANTS, V_TWO_ORGIES,
                          ORGY, ORGY_RESHUFFLE, ACTION_BASE, N_GROUPS, BONUS_GROUPS, N_RULE_PARAMS)
 from ccsim.decisions import PLACEMENT, PERMS
@@ -21,9 +21,7 @@ def reset_nb(st, rules, sids):
     rec = st[H_REC]
     rec_len = st[H_REC_LEN]
     replay = st[H_REPLAY]
-    check = st[H_CHECK]
     st[:LOG] = 0
-    st[H_CHECK] = check
     st[H_LOG_CAP] = cap
     st[H_REC] = rec
     st[H_REC_LEN] = rec_len

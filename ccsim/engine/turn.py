@@ -1,7 +1,7 @@
 """R3–R5 turns, R9 the end of the game, and one whole game."""
 from numba import njit
 
-from ccsim.layout import (H_CHECK, H_BROKEN, PRIV, PRIV_SIZE, OPTS, PUB_RULES, PUB_TURN, PUB_CUR, PUB_OUT, PUB_END, PUB_MODE, PUB_NPLACED, PUB_PLACED_UP, PUB_ACTION,
+from ccsim.layout import (H_BROKEN, PRIV, PRIV_SIZE, OPTS, PUB_RULES, PUB_TURN, PUB_CUR, PUB_OUT, PUB_END, PUB_MODE, PUB_NPLACED, PUB_PLACED_UP, PUB_ACTION,
                           PUB_QUIET, PUB_HANDN, PR_HAND, EV_TURN, EV_PLACE, EV_DISCARD)
 from ccsim.rules import (N_GROUPS, RP_HAND_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_MAX_TURNS, RP_VARIANTS,
                          V_LONE_PLAYER_NO_DRAW, END_NO_INFLUENCE, END_STALEMATE, END_TRUNCATED)
@@ -219,8 +219,12 @@ def end_of_turn_nb(st):
 
 
 @njit(cache=True)
-def play_nb(st, rng, sp):
-    """One whole game from the setup block (placement still to choose) to its end."""
+def play_nb(st, rng, sp, checked=None):
+    """One whole game from the setup block (placement still to choose) to its end.
+
+    With ``checked`` given (tests), the state's invariants are checked after
+    every turn; left out, that code is not even compiled into the kernel.
+    """
     start_nb(st, rng, sp)
     cur = 0  # R2.6: cleopatra first
     while not over_nb(st):
@@ -232,7 +236,7 @@ def play_nb(st, rng, sp):
         st[PUB_TURN] += 1
         st[PUB_CUR] = cur
         quiet = take_turn_nb(st, rng, sp, cur)
-        if st[H_CHECK] != 0:
+        if checked is not None:
             st[H_BROKEN] = enforce_invariants_nb(st)
         if over_nb(st):
             break
