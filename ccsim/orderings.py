@@ -23,6 +23,8 @@ import math
 import numba
 import numpy as np
 
+from ccsim.engine.game import N_RESULT, R_ERROR, R_WINNER, play_seeded_nb, result_row_nb
+from ccsim.layout import BASE_SIZE, N_RNG
 from ccsim.rules import ACTION_COUNTS, ACTION_LETTERS
 
 __all__ = [
@@ -44,6 +46,7 @@ __all__ = [
     "random_orderings",
     "swap_neighbours",
     "describe",
+    "play_grid_nb",
 ]
 
 LETTERS: str = ACTION_LETTERS
@@ -444,3 +447,50 @@ def describe(ordering: str) -> str:
     names = [k for k, (v, _) in PRESETS.items() if v == s and k != "default"]
     tail = f" ({', '.join(names)})" if names else ""
     return f"{s}: {' '.join(parts)}{tail}"
+
+
+# --- playing many orderings on common deals ------------------------------------
+
+@numba.njit(parallel=True, cache=True)
+def play_grid_nb(seed, first_game, n_deals, deal_off, cand, opp, rules, sids2, sp2, n_blocks, out):
+    """Every candidate ordering on its deals, at both seats: the kernel of ccsim.study.
+
+    Candidate ``k`` (code row ``cand[k]``, a row of -1 = shuffled) plays games
+    ``first_game + deal_off[k] + i`` (i < n_deals) of run ``seed`` twice: at
+    seat ``s`` = 0 (cleopatra) and 1 (caesar), the opponent holding ``opp``.
+    ``sids2[s]``, ``sp2[s]`` are the seats' strategy ids and parameters with the
+    candidate at seat ``s``.  ``out[k, i, s]`` gets the candidate's points
+    doubled: 2 win, 1 draw (R10.5), 0 loss; -1 if the engine reported an error.
+    The same (seed, game) deals the same cards whatever the orderings, so
+    candidates with equal ``deal_off`` play on common random numbers.
+    """
+    n_cand = cand.shape[0]
+    length = cand.shape[1]
+    per = n_deals * 2
+    total = n_cand * per
+    for b in numba.prange(n_blocks):
+        st = np.zeros(BASE_SIZE, np.int32)
+        rng = np.zeros(N_RNG, np.uint64)
+        row = np.zeros(N_RESULT, np.int16)
+        orders = np.empty((2, length), np.int8)
+        lo = b * total // n_blocks
+        hi = (b + 1) * total // n_blocks
+        for j in range(lo, hi):
+            k = j // per
+            r = j - k * per
+            i = r // 2
+            s = r - i * 2
+            for c in range(length):
+                orders[s, c] = cand[k, c]
+                orders[1 - s, c] = opp[c]
+            play_seeded_nb(st, rng, sp2[s], rules, sids2[s], seed, first_game + deal_off[k] + i, orders)
+            result_row_nb(st, row)
+            w = row[R_WINNER]
+            if row[R_ERROR] != 0:
+                out[k, i, s] = -1
+            elif w == s:
+                out[k, i, s] = 2
+            elif w < 0:
+                out[k, i, s] = 1
+            else:
+                out[k, i, s] = 0
