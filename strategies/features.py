@@ -5,10 +5,16 @@ Everything here reads only a player's observation (``pub`` and her own
 by construction.
 """
 
+import math
+
+import numpy as np
 from numba import njit
 
-from ccsim.layout import (PUB_FU, PUB_FDN, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN, PR_FD, PR_BONUS, PUB_RULES)
-from ccsim.rules import CARD_VALUE, PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE
+from ccsim.layout import (PUB_FU, PUB_FDN, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN, PR_FD, PR_BONUS, PUB_RULES,
+                          PUB_REMAIN, PUB_WON, PUB_DISC, PUB_ADECKN, PUB_OUT, PUB_SIDEN, PR_HAND)
+from ccsim.rules import (CARD_VALUE, PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_DECK_COUNT,
+                         RP_ACTION_COUNT, RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD,
+                         ACTION_BASE, N_GROUPS, VETO as VETO_CARD_CODE)
 from ccsim.observe import group_n, in_play
 
 # mean value of an unseen influence card of the default deck: (5*(1+2+3+4+5) + 2*0) / 27
@@ -89,3 +95,424 @@ def group_stake(pub, own, me, g):
     if own[PR_BONUS] == g:
         v += 2.0 / 3.0
     return v
+
+
+# =============================================================================
+# Per-decision tables shared by the heuristic strategies (weighted, majority,
+# trickster, tactician, oracle, counter, defender).
+#
+# ``fill_tables`` computes, once per decision, a small float64 table ``T``
+# (``new_tables()``, shape (N_ROWS, 5)): one column per group, one row per
+# feature below, then the gain of each of my hand cards on each group.  Options
+# are then scored by look-ups in it.  Everything is read from the player's
+# observation (pub, own) only.
+#
+# The vote model.  For group g let D be my influence there minus the
+# opponent's visible influence minus her face-down cards at the mean value of
+# her unseen influence cards (card counting, R8.1: her discards and face-up
+# cards are public).  A vote is won (R6.5) by the larger sum unless the
+# philosopher counts differ (R6.3); she may hide a philosopher face-down.  With
+# s the spread of her hidden and future influence,
+#
+#     E(D) = (1 - 2 P(reversed)) * (F((D - 0.5) / s) - F((-D - 0.5) / s))
+#
+# is P(I win) - P(she wins) (a tie, R6.4, counts 0), F a cheap algebraic
+# sigmoid (no exp).  A group's weight W is the VP swing of its next patrician
+# (``stake``: patrician, majority, all, bonus, R10) times how soon it may vote
+# (its VoC card still in the deck, R4.5; a group near 8 cards, R4.3).  A
+# position is worth sum_g W_g E_g; a card's gain is the change it makes.
+# =============================================================================
+
+# ---- rows of the table T (each holds one value per group) -------------------
+R_D = 0        # D: my influence minus the opponent's expected influence
+R_INV = 1      # 1 / spread of a later vote (her hidden cards and her next placements)
+R_INVH = 2     # 1 / spread of a vote right now (her hidden cards only): exceptional votes I trigger
+R_PREV = 3     # P(the vote is reversed by philosophers), as things are
+R_PREVP = 4    # the same if I add one philosopher
+R_W = 5        # weight: stake x timing (0 for a group out of play)
+R_E = 6        # E now: P(win) - P(lose) of a vote
+R_ROOM = 7     # cards I may still put there (R4.2.1, R4.2.2)
+R_N = 8        # cards at the group, both sides
+R_STAKE = 9    # VP swing of its next patrician (R10), majority part scaled by w[P_MAJ]
+R_NEXT = 10    # P(its VoC card is the next one drawn)
+R_SOON = 11    # P(it votes within the next few VoC draws)
+R_MY = 12      # my influence there (all my cards, I know my face-down ones)
+R_OPPV = 13    # her visible influence there
+R_OPPFD = 14   # her face-down cards there
+R_MYUP = 15    # my face-up cards there (what an assassination can hit)
+R_GAIN = 16    # rows 16..21: gain of one of my cards of code c (0..5) on g, face-down, before costs
+R_SC = 22      # scalars, row 22: see S_* below
+R_SC2 = 23     # scalars, row 23
+R_MYPH = 24    # my philosophers there
+R_OPPPH = 25   # her visible philosophers there
+R_HID = 26     # P(she hides a philosopher among her face-down cards there)
+R_B1 = 27      # best value of a face-up card there (gain - cost), -1e9 if none
+R_B1C = 28     # its card code
+R_B2 = 29      # best value there of a card other than one copy of that code
+R_SEC = 30     # R_SEC[c]: best value of a second face-up card after my card c (any group)
+R_SECG = 31    # R_SECG[c]: the group of that best second card; R_SEC2 = R_SECG + 1: the best elsewhere
+R_SEC2 = 32
+R_DOWN = 33    # rows 33..38: score of my card c face-down on g (gain - cost), -1e9 if impossible
+R_UP = 39      # rows 39..44: score of my card c face-up on g (with the best second card, if it is the first)
+N_ROWS = 45    # (rows 30..32 use a column per card code: allocate N_ROWS x 6)
+# scalars: T[R_SC, k] / T[R_SC2, k]
+S_MU = 0       # mean value of the opponent's unseen influence cards
+S_Q = 1        # share of philosophers among them
+S_PVETO = 2    # P(the opponent holds a veto now)
+S_DECKMEAN = 3  # mean value of my own influence deck (I know its contents, not its order)
+S_HANDINF = 4   # influence cards in my hand
+S2_OPP_ACT = 0  # action cards in the opponent's hand (exact: drawn minus discarded)
+S2_PASSN = 1    # assassinations she has not played yet
+S2_WRATHN = 2   # wraths she has not played yet
+S2_BESTFREE = 3  # best gain of a single face-down card this turn (after costs), -1e9 if none
+S2_ALONE = 4    # 1 if the opponent is out (R9.3)
+
+# ---- parameter vector (the `weighted` family; every heuristic fills one) ----
+P_VERSION = 0    # 1.0 marks a filled vector (an all-zero one means "the defaults")
+P_NEXT = 1       # weight of the next VoC draw
+P_SOON = 2       # weight of the next few VoC draws
+P_LONG = 3       # weight of the patricians left at a group (lasting influence)
+P_NOISE = 4      # spread (influence points) of her next placements before a later vote
+P_MAJ = 5        # weight of majority, all and bonus in a group's stake (1 = their VP)
+P_CARD = 6       # cost of each influence card placed (conserve cards)
+P_UP = 7         # extra cost of each face-up card (seen, assassinable)
+P_VALUE = 8      # cost per point of value placed (keep high cards)
+P_PHIL = 9       # extra gain of a face-down philosopher where a reversal helps
+P_TRIGGER = 10   # weight of an exceptional vote I trigger by filling a group (R4.3)
+P_ACTION = 11    # multiplier of the gain of assassination, wrath, castling
+P_ACT_COST = 12  # cost of spending an action card
+P_SPY = 13       # value of a spy
+P_SCOUT = 14     # value of scouting one of her face-down cards (times the group weight)
+P_VETO = 15      # damage (in position value) that justifies a veto
+P_PASSIVE = 16   # go passive when the best placement gains less than this and the hand can improve
+P_FISH = 17      # discard an influence card this far below my deck's mean value
+P_DRAW_INF = 18  # influence cards wanted in hand before drawing action cards
+P_DRAW_ACT = 19  # value of the next action card that makes me draw it
+P_PLACE_BIG = 20  # initial placement (R2.5): weight of a group's size
+P_PLACE_BONUS = 21  # initial placement: weight of my bonus group
+P_HIDDEN = 22    # how much I fear a hidden philosopher of hers (1 = card-counting odds)
+P_MATERIAL = 23  # value per influence point removed from the table (wrath, assassination)
+P_CASTLE = 24    # multiplier of castling's gain
+P_HORIZON = 25   # VoC draws counted as "soon"
+P_SAME = 26      # second face-up card on the same group: share of its gain kept
+P_SPREAD = 27    # initial placement: extra weight of small groups (cheap majorities)
+P_KNOB = 28      # 28..31: four knobs of a named heuristic's own twist (see its module); unused by `weighted`
+N_PARAMS = 32
+
+PARAM_NAMES = ("version", "next", "soon", "long", "noise", "majority", "card_cost", "up_cost", "value_cost",
+               "philosopher", "trigger", "action", "action_cost", "spy", "scout", "veto", "passive", "fish",
+               "draw_influence", "draw_action", "place_big", "place_bonus", "hidden_phil", "material",
+               "castle", "horizon", "same_group", "place_small", "knob1", "knob2", "knob3", "knob4")
+assert len(PARAM_NAMES) == N_PARAMS
+
+# P(Bin(r, 1/2) >= k) for r < 11, k < 12: the chance to win k of r coin-flip votes
+_BT = np.zeros((11, 12))
+for _r in range(11):
+    for _k in range(12):
+        _BT[_r, _k] = sum(math.comb(_r, j) for j in range(_k, _r + 1)) / 2.0 ** _r if _k <= _r else 0.0
+BINTAIL = _BT
+HALF_POW = 0.5 ** np.arange(16.0)  # 0.5 ** r without pow()
+VAL = np.array(CARD_VALUE, np.float64)  # card values as a constant array: a plain load in compiled code
+
+
+def new_tables():
+    """A fresh table (for tools; the strategies allocate with new_tables_nb)."""
+    return np.zeros((N_ROWS, 6))
+
+
+@njit(cache=True)
+def new_tables_nb():
+    """One table per decision: N_ROWS x 6 (a column per group; rows R_SEC.. use one per card code)."""
+    return np.empty((N_ROWS, 6))
+
+
+@njit(cache=True)
+def sig(x):
+    """A cheap sigmoid in [0, 1], close to the normal CDF (within 0.03): the cubic
+    smoothstep of x / 2.5, clamped; no exp, sqrt or division."""
+    y = x * 0.4
+    if y >= 1.0:
+        return 1.0
+    if y <= -1.0:
+        return 0.0
+    return 0.5 + y * (0.75 - 0.25 * y * y)
+
+
+@njit(cache=True)
+def e_val(d, inv, prev):
+    """P(win) - P(lose) of a vote at margin d, spread 1/inv, reversal chance prev."""
+    return (1.0 - 2.0 * prev) * (sig((d - 0.5) * inv) - sig((-d - 0.5) * inv))
+
+
+@njit(cache=True)
+def rev_prob(mine, theirs, hid):
+    """P(the philosopher counts differ, R6.3) when she may hide one more (with prob hid)."""
+    a = 1.0 if mine != theirs else 0.0
+    b = 1.0 if mine != theirs + 1 else 0.0
+    return a * (1.0 - hid) + b * hid
+
+
+@njit(cache=True)
+def tail(r, k):
+    """P(winning at least k of r votes at even odds)."""
+    if k <= 0:
+        return 1.0
+    if r < 0 or k > r or r > 10:
+        return 0.0
+    return BINTAIL[r, k]
+
+
+@njit(cache=True)
+def outlook(pub, me, g, wm, wo, r, bonus_me):
+    """Expected (my - her) VP from majority, all and bonus of g with wm/wo won and r left."""
+    size = pub[PUB_RULES + RP_GROUP_SIZE + g]
+    thr = size // 2 + 1
+    v = pub[PUB_RULES + RP_VP_MAJORITY] * (tail(r, thr - wm) - tail(r, thr - wo))
+    if wo == 0 and wm + r == size:
+        v += pub[PUB_RULES + RP_VP_ALL] * HALF_POW[r]
+    if wm == 0 and wo + r == size:
+        v -= pub[PUB_RULES + RP_VP_ALL] * HALF_POW[r]
+    bt = pub[PUB_RULES + RP_BONUS_THRESHOLD]
+    if bonus_me == g:
+        v += pub[PUB_RULES + RP_VP_BONUS] * tail(r, bt - wm)
+    if g < 3:  # her bonus is one of the five cards I do not hold (R1.3, R2.3)
+        pb = 0.2 if bonus_me == g else 0.4
+        v -= pb * pub[PUB_RULES + RP_VP_BONUS] * tail(r, bt - wo)
+    return v
+
+
+@njit(cache=True)
+def stake_of(pub, own, me, g, wmaj):
+    """VP swing between me and her winning g's next patrician (halved: W*E is in VP)."""
+    r = pub[PUB_REMAIN + g]
+    if r <= 0:
+        return 0.0
+    wm = pub[PUB_WON + me * 5 + g]
+    wo = pub[PUB_WON + (1 - me) * 5 + g]
+    b = own[PR_BONUS]
+    x = outlook(pub, me, g, wm + 1, wo, r - 1, b) - outlook(pub, me, g, wm, wo + 1, r - 1, b)
+    return pub[PUB_RULES + RP_VP_PATRICIAN] + wmaj * 0.5 * x
+
+
+@njit(cache=True)
+def opp_unseen(pub, me):
+    """(count, mean value, share of philosophers) of her influence cards I have not seen:
+    her hand, deck and face-down cards (R8: her discards and face-up cards are public)."""
+    o = 1 - me
+    tot = 0.0
+    s = 0.0
+    ph = 0.0
+    for c in range(6):
+        k = pub[PUB_RULES + RP_DECK_COUNT + c] + (2 if c < 5 else 0) - pub[PUB_DISC + o * 12 + c]
+        for g in range(N_GROUPS):
+            k -= pub[PUB_FU + (g * 2 + o) * 6 + c]
+        if k < 0:
+            k = 0
+        tot += k
+        s += k * VAL[c]
+        if c == PHIL:
+            ph += k
+    if tot <= 0:
+        return 0.0, MEAN_HIDDEN_VALUE, 0.0
+    return tot, s / tot, ph / tot
+
+
+@njit(cache=True)
+def opp_hand_actions(pub, me):
+    """Action cards in her hand: those she drew (deck size minus what is left) minus those discarded."""
+    o = 1 - me
+    drawn = 0
+    for a in range(6):
+        drawn += pub[PUB_RULES + RP_ACTION_COUNT + a]
+    drawn -= pub[PUB_ADECKN + o]
+    for a in range(6):
+        drawn -= pub[PUB_DISC + o * 12 + ACTION_BASE + a]
+    return drawn if drawn > 0 else 0
+
+
+@njit(cache=True)
+def p_opp_holds(pub, me, card, k):
+    """P(her hand holds at least one action card ``card``), given k action cards in her hand
+    drawn from the unseen ones (hand and action deck) at random."""
+    o = 1 - me
+    if k <= 0 or pub[PUB_OUT + o] != 0:
+        return 0.0
+    u = pub[PUB_RULES + RP_ACTION_COUNT + card - ACTION_BASE] - pub[PUB_DISC + o * 12 + card]
+    if u <= 0:
+        return 0.0
+    pool = k + pub[PUB_ADECKN + o]
+    p_none = 1.0
+    for i in range(k):
+        num = pool - u - i
+        if num <= 0:
+            return 1.0
+        p_none *= num / (pool - i)
+    return 1.0 - p_none
+
+
+@njit(cache=True)
+def my_deck_mean(pub, own, me):
+    """Mean value of my influence deck: everything I own minus what I have seen of it."""
+    tot = 0.0
+    s = 0.0
+    for c in range(6):
+        k = pub[PUB_RULES + RP_DECK_COUNT + c] + (2 if c < 5 else 0) - pub[PUB_DISC + me * 12 + c] - own[PR_HAND + c]
+        for g in range(N_GROUPS):
+            k -= pub[PUB_FU + (g * 2 + me) * 6 + c] + own[PR_FD + g * 6 + c]
+        if k > 0:
+            tot += k
+            s += k * VAL[c]
+    if tot <= 0:
+        return 0.0
+    return s / tot
+
+
+@njit(cache=True)
+def voc_timing(pub, g, horizon):
+    """(P(next VoC card is g), P(g's card comes within ``horizon`` draws)) from the VoC discard
+    and box (R4.5): a card already drawn comes back only after the reshuffle card."""
+    n = pub[PUB_VOC_DECKN]
+    if n <= 0:
+        n = 1
+    if voc_card_in_deck(pub, g):
+        nxt = 1.0 / n
+        soon = horizon / n
+        if soon > 1.0:
+            soon = 1.0
+        return nxt, soon
+    # back only after the reshuffle card (always in the deck), then among all non-boxed cards
+    m = n
+    for v in range(7):
+        m += pub[PUB_VOC_DISC + v]
+    pr = horizon / n
+    if pr > 1.0:
+        pr = 1.0
+    return 0.0, pr * 0.5 * horizon / m
+
+
+@njit(cache=True)
+def fill_tables(w, pub, own, me, T):
+    """Fill T (rows R_*) for player me with parameters w; see the block comment above."""
+    fill_groups(w, pub, own, me, T)
+    fill_gains(w, pub, own, T)
+
+
+@njit(cache=True)
+def fill_groups(w, pub, own, me, T):
+    """Every row of T but the gains: a strategy may reweigh R_W before ``fill_gains``."""
+    o = 1 - me
+    tot, mu, q = opp_unseen(pub, me)
+    var = 2.0  # variance of one unseen card (values 0..5), a fixed round figure
+    hid_q = q * w[P_HIDDEN]
+    glim = pub[PUB_RULES + RP_GROUP_LIMIT]
+    slim = pub[PUB_RULES + RP_SIDE_LIMIT]
+    noise2 = w[P_NOISE] * w[P_NOISE]
+    hinf = 0
+    for c in range(6):
+        hinf += own[PR_HAND + c]
+    alone = pub[PUB_OUT + o] != 0
+    if alone:
+        noise2 = 0.0  # she will place nothing more (R9.3)
+    for g in range(N_GROUPS):
+        my = 0.0
+        myph = 0
+        myup = 0
+        for c in range(6):
+            fu = pub[PUB_FU + (g * 2 + me) * 6 + c]
+            k = fu + own[PR_FD + g * 6 + c]
+            my += k * VAL[c]
+            myup += fu
+            if c == PHIL:
+                myph = k
+        ov = 0.0
+        for c in range(5):
+            ov += pub[PUB_FU + (g * 2 + o) * 6 + c] * VAL[c]
+        oph = pub[PUB_FU + (g * 2 + o) * 6 + PHIL]
+        ofd = pub[PUB_FDN + g * 2 + o]
+        d = my - ov - ofd * mu
+        hv = ofd * var
+        T[R_D, g] = d
+        T[R_INV, g] = 1.0 / math.sqrt(hv + noise2 + 0.25)
+        T[R_INVH, g] = 1.0 / math.sqrt(hv + 0.25)
+        keep = 1.0
+        for _ in range(ofd):
+            keep *= 1.0 - hid_q
+        hid = 1.0 - keep
+        if hid > 1.0:
+            hid = 1.0
+        if hid < 0.0:
+            hid = 0.0
+        T[R_PREV, g] = rev_prob(myph, oph, hid)
+        T[R_MYPH, g] = myph
+        T[R_OPPPH, g] = oph
+        T[R_HID, g] = hid
+        T[R_PREVP, g] = rev_prob(myph + 1, oph, hid)
+        gn = pub[PUB_SIDEN + g * 2] + pub[PUB_SIDEN + g * 2 + 1]
+        T[R_N, g] = gn
+        T[R_MY, g] = my
+        T[R_OPPV, g] = ov
+        T[R_OPPFD, g] = ofd
+        T[R_MYUP, g] = myup
+        if pub[PUB_REMAIN + g] <= 0:
+            T[R_W, g] = 0.0
+            T[R_STAKE, g] = 0.0
+            T[R_NEXT, g] = 0.0
+            T[R_SOON, g] = 0.0
+            T[R_ROOM, g] = 0.0
+            T[R_E, g] = 0.0
+            continue
+        a = slim - pub[PUB_SIDEN + g * 2 + me]
+        b = glim - gn
+        r = a if a < b else b
+        T[R_ROOM, g] = r if r > 0 else 0
+        st = stake_of(pub, own, me, g, w[P_MAJ])
+        nxt, soon = voc_timing(pub, g, w[P_HORIZON])
+        if gn >= glim - 1:
+            soon += 0.5  # one card from an exceptional vote (R4.3)
+            if soon > 1.0:
+                soon = 1.0
+        frac = pub[PUB_REMAIN + g] / pub[PUB_RULES + RP_GROUP_SIZE + g]
+        T[R_STAKE, g] = st
+        T[R_NEXT, g] = nxt
+        T[R_SOON, g] = soon
+        T[R_W, g] = st * (w[P_NEXT] * nxt + w[P_SOON] * soon + w[P_LONG] * frac)
+        T[R_E, g] = e_val(d, T[R_INV, g], T[R_PREV, g])
+    pk = opp_hand_actions(pub, me)
+    T[R_SC, S_MU] = mu
+    T[R_SC, S_Q] = q
+    T[R_SC, S_PVETO] = p_opp_holds(pub, me, VETO_CARD_CODE, pk)
+    T[R_SC, S_DECKMEAN] = 0.0  # filled where needed (passive turns): my_deck_mean
+    T[R_SC, S_HANDINF] = hinf
+    T[R_SC2, S2_OPP_ACT] = pk
+    T[R_SC2, S2_PASSN] = pub[PUB_RULES + RP_ACTION_COUNT + 0] - pub[PUB_DISC + o * 12 + ACTION_BASE + 0]
+    T[R_SC2, S2_WRATHN] = pub[PUB_RULES + RP_ACTION_COUNT + 4] - pub[PUB_DISC + o * 12 + ACTION_BASE + 4]
+    T[R_SC2, S2_BESTFREE] = -1e9
+    T[R_SC2, S2_ALONE] = 1.0 if alone else 0.0
+
+
+@njit(cache=True)
+def fill_gains(w, pub, own, T):
+    """Rows R_GAIN + c: the gain of one of my cards of code c on each group (R4.2), from
+    the rows fill_groups made; a card that fills a group to its limit votes at once (R4.3)."""
+    glim = pub[PUB_RULES + RP_GROUP_LIMIT]
+    for c in range(6):
+        for g in range(N_GROUPS):
+            T[R_GAIN + c, g] = -1e9
+        if own[PR_HAND + c] <= 0:
+            continue
+        for g in range(N_GROUPS):
+            if T[R_ROOM, g] <= 0:
+                continue
+            if c == PHIL:
+                e1 = e_val(T[R_D, g], T[R_INV, g], T[R_PREVP, g])
+            else:
+                e1 = e_val(T[R_D, g] + VAL[c], T[R_INV, g], T[R_PREV, g])
+            gain = T[R_W, g] * (e1 - T[R_E, g])
+            if T[R_N, g] + 1 == glim:  # this card fills the group: a vote right now (R4.3)
+                if c == PHIL:
+                    eh = e_val(T[R_D, g], T[R_INVH, g], T[R_PREVP, g])
+                else:
+                    eh = e_val(T[R_D, g] + VAL[c], T[R_INVH, g], T[R_PREV, g])
+                gain += w[P_TRIGGER] * T[R_STAKE, g] * eh
+            T[R_GAIN + c, g] = gain
+

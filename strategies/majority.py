@@ -1,0 +1,68 @@
+"""`majority`: the majority hunter — values each group by the VP at stake.
+
+Groups are weighed by what their next patrician is worth to the final score
+(R10): the patrician, the majority (R10.2), all of them (R10.3) and my bonus
+(R10.4), with majority/all/bonus weighted three times as much as the plain
+vote model does.  On top of that it *focuses*: a group whose majority is
+still open between us counts up to 2.5 times, a group whose majority is
+settled counts half (only its patrician is left to win), and my bonus group
+counts extra while the bonus is within reach.  Its initial placement (R2.5)
+puts the high cards on the small groups (2 of 3 is a majority) and on the
+bonus group.  Everything else is the weighted core.
+"""
+from numba import njit
+
+from ccsim.layout import PUB_RULES, PUB_WON, PR_BONUS
+from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_BONUS_THRESHOLD
+from ccsim.layout import PUB_REMAIN
+from strategies.features import new_tables_nb, fill_groups, tail, R_W
+from strategies.features import P_VERSION, P_KNOB
+from strategies.weighted import light_policy, table_policy, params_with
+
+NAME = "majority"
+FAMILY = "heuristic"
+DESCRIPTION = "majority hunter: weighs groups by VP at stake (majority, all, own bonus), focuses on open majorities"
+
+W = DEFAULT_PARAMS = params_with(majority=3.0, long=1.6, place_big=0.0, place_bonus=6.0, place_small=8.0,
+                                 knob1=1.8, knob2=0.5, knob3=0.5)  # focus, settled, bonus
+
+
+@njit(cache=True)
+def focus(w, pub, own, me, T):
+    """Reweigh R_W: open majorities up, settled ones down, the reachable bonus up."""
+    bt = pub[PUB_RULES + RP_BONUS_THRESHOLD]
+    for g in range(N_GROUPS):
+        if T[R_W, g] <= 0.0:
+            continue
+        size = pub[PUB_RULES + RP_GROUP_SIZE + g]
+        thr = size // 2 + 1
+        wm = pub[PUB_WON + me * 5 + g]
+        wo = pub[PUB_WON + (1 - me) * 5 + g]
+        r = pub[PUB_REMAIN + g]
+        if wm >= thr or wo >= thr:
+            f = w[P_KNOB + 1]
+        else:
+            pm = tail(r, thr - wm)
+            po = tail(r, thr - wo)
+            f = 0.7 + w[P_KNOB] * 4.0 * pm * po if pm > 0.0 else 0.8  # open race: up; lost race: deny only
+        if own[PR_BONUS] == g and wm < bt <= wm + r:
+            f += w[P_KNOB + 2]
+        T[R_W, g] *= f
+
+
+@njit(cache=True)
+def majority_policy(w, kind, opts, n, pub, own, mem, me, rng):
+    i = light_policy(w, kind, opts, n, pub, own, mem, me)
+    if i >= 0:
+        return i
+    T = new_tables_nb()
+    fill_groups(w, pub, own, me, T)
+    focus(w, pub, own, me, T)
+    return table_policy(w, T, kind, opts, n, pub, own, mem, me)
+
+
+@njit(cache=True)
+def choose_majority_nb(params, kind, opts, n, pub, own, mem, me, rng):
+    if params[P_VERSION] == 1.0:  # a filled vector (resolve gives DEFAULT_PARAMS): experiments
+        return majority_policy(params, kind, opts, n, pub, own, mem, me, rng)
+    return majority_policy(W, kind, opts, n, pub, own, mem, me, rng)

@@ -1,0 +1,117 @@
+"""`oracle`: the vote-odds player — which group votes next, and when.
+
+The VoC deck (R4.5) is public in part: its size, the discard pile and the box
+(R8.1).  A group whose card was already drawn cannot vote by card until the
+reshuffle card comes; a group one or two cards short of its limit can be made
+to vote by whoever fills it (R4.3).  The oracle weighs each group by
+
+    stake x (3 P(it votes after my turn) + 1.5 P(it votes after hers) + P(soon) + long-term share)
+
+where "after my turn" is my own VoC draw (or an exceptional vote I trigger,
+counted in the gains), and "after hers" adds the exceptional votes she can
+trigger: a group at 7 cards where she leads is almost sure to vote on her
+turn, one at 6 cards likely.  It also refuses a bad draw: when the expected
+outcome of my VoC draw after my best placement is clearly against me and a
+passive discard would improve my hand, it stays passive (R5) and lets the
+draw wait.
+"""
+from numba import njit
+
+from ccsim.decisions import MODE
+from ccsim.layout import PUB_RULES, PUB_VOC_DECKN, PUB_REMAIN, PUB_QUIET, PUB_IDECKN, PR_HAND
+from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_GROUP_LIMIT, PHIL
+from strategies.features import (new_tables_nb, fill_groups, fill_gains, voc_card_in_deck, e_val, VAL, my_deck_mean,
+                                 R_SC, S_DECKMEAN,
+                                 R_W, R_E, R_N, R_STAKE, R_NEXT, R_SOON, R_D, R_INV, R_PREV, R_PREVP, R_GAIN,
+                                 R_SC2, S2_ALONE, P_NEXT, P_SOON, P_LONG)
+from strategies.features import P_VERSION, P_KNOB
+from strategies.weighted import light_policy, table_policy, params_with, card_cost, hand_can_improve
+
+NAME = "oracle"
+FAMILY = "heuristic"
+DESCRIPTION = "vote-odds player: reads the VoC discard and box for who votes next, counts exceptional votes"
+
+W = DEFAULT_PARAMS = params_with(next=3.0, soon=1.0, horizon=3.0, trigger=5.0, passive=0.0,
+                                 knob1=1.5, knob2=1.0)  # vote after her turn, bad-draw threshold
+
+
+@njit(cache=True)
+def timing(w, pub, T):
+    """Reweigh R_W with the two coming VoC draws and the exceptional votes either of us can force."""
+    n = pub[PUB_VOC_DECKN]
+    if n <= 0:
+        n = 1
+    glim = pub[PUB_RULES + RP_GROUP_LIMIT]
+    for g in range(N_GROUPS):
+        if pub[PUB_REMAIN + g] <= 0:
+            continue
+        in_deck = voc_card_in_deck(pub, g)
+        p_my = 1.0 / n if in_deck else 0.0
+        p_her = p_my
+        cnt = T[R_N, g]
+        if cnt >= glim - 1:
+            p_her = max(p_her, 0.8 if T[R_E, g] < 0.0 else 0.3)
+        elif cnt == glim - 2:
+            p_her = max(p_her, 0.35 if T[R_E, g] < 0.0 else 0.1)
+        T[R_NEXT, g] = p_my
+        frac = pub[PUB_REMAIN + g] / pub[PUB_RULES + RP_GROUP_SIZE + g]
+        T[R_W, g] = T[R_STAKE, g] * (w[P_NEXT] * p_my + w[P_KNOB] * p_her + w[P_SOON] * T[R_SOON, g] + w[P_LONG] * frac)
+
+
+@njit(cache=True)
+def draw_outlook(w, T, own):
+    """Expected VP outcome of my coming VoC draw after my best single face-down card."""
+    best = -1e9
+    bg = -1
+    be = 0.0
+    for c in range(6):
+        if own[PR_HAND + c] <= 0:
+            continue
+        for g in range(N_GROUPS):
+            v = T[R_GAIN + c, g]
+            if v < -1e8:
+                continue
+            v -= card_cost(w, c, False)
+            if v > best:
+                best = v
+                bg = g
+                if c == PHIL:
+                    be = e_val(T[R_D, g], T[R_INV, g], T[R_PREVP, g])
+                else:
+                    be = e_val(T[R_D, g] + VAL[c], T[R_INV, g], T[R_PREV, g])
+    ev = 0.0
+    for g in range(N_GROUPS):
+        e = be if g == bg else T[R_E, g]
+        ev += T[R_NEXT, g] * T[R_STAKE, g] * e
+    return ev
+
+
+@njit(cache=True)
+def oracle_mode(w, T, pub, own, me):
+    if T[R_SC2, S2_ALONE] > 0 or pub[PUB_QUIET] >= 1 or pub[PUB_IDECKN + me] <= 0:
+        return 1
+    if draw_outlook(w, T, own) < -w[P_KNOB + 1] and hand_can_improve(w, T, pub, own, me):
+        return 0
+    return 1
+
+
+@njit(cache=True)
+def oracle_policy(w, kind, opts, n, pub, own, mem, me, rng):
+    i = light_policy(w, kind, opts, n, pub, own, mem, me)
+    if i >= 0:
+        return i
+    T = new_tables_nb()
+    fill_groups(w, pub, own, me, T)
+    timing(w, pub, T)
+    if kind == MODE:
+        fill_gains(w, pub, own, T)
+        T[R_SC, S_DECKMEAN] = my_deck_mean(pub, own, me)
+        return n - 1 if oracle_mode(w, T, pub, own, me) == 1 else 0
+    return table_policy(w, T, kind, opts, n, pub, own, mem, me)
+
+
+@njit(cache=True)
+def choose_oracle_nb(params, kind, opts, n, pub, own, mem, me, rng):
+    if params[P_VERSION] == 1.0:  # a filled vector (resolve gives DEFAULT_PARAMS): experiments
+        return oracle_policy(params, kind, opts, n, pub, own, mem, me, rng)
+    return oracle_policy(W, kind, opts, n, pub, own, mem, me, rng)

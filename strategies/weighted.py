@@ -1,0 +1,727 @@
+"""`weighted`: the parametric heuristic family; its feature weights are data.
+
+Every decision is scored with the shared tables of ``strategies.features``
+(one pass per decision: each group's margin, vote odds, stake and the gain of
+each hand card there) and a parameter vector ``w`` (``features.P_*``, names in
+``features.PARAM_NAMES``).  The named heuristics (majority, trickster, ...)
+reuse these scorers with their own constant vectors and their own twists;
+``weighted`` itself reads ``w`` from its seat's parameters, so a TOML file of
+weights (strategies/params/*.toml) is a new strategy without any code.
+
+Decisions, in short:
+
+* PLACEMENT (R2.5): high cards where ``place_big * size + place_bonus * [bonus] +
+  place_small / size`` is largest (rearrangement: any positive weights sort).
+* MODE (R3): active, unless the best single card gains less than ``passive``
+  and a passive discard would improve the hand (and the game is not stalling).
+* STEP (R4): argmax over the options of gain - cost; a first face-up card is
+  valued with the best second one (R4.2); actions by their effect on the
+  position times P(not vetoed); ending the turn is worth 0.
+* VETO (R7.6): the target is not public at that moment, so the damage is that
+  of the opponent's best target; veto if it exceeds ``veto``.
+* SPY_PICK: her most dangerous card; CASTLE (R7.3): a greedy best split of my
+  cards over the two groups; DRAW (R4.4): action card if the next one of my own
+  deck is worth it and my hand holds enough influence; DISCARD (R5.1): cards
+  below my deck's mean by ``fish``, never a quiet turn after a quiet turn.
+"""
+import numpy as np
+from numba import njit
+
+from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
+                             T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, DRAW_INFLUENCE, DRAW_ACTION)
+from ccsim.layout import (PUB_RULES, PUB_FU, PUB_FDN, PUB_SIDEN, PUB_NPLACED, PUB_ACTION,
+                          PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_QUIET,
+                          PUB_REMAIN, PR_HAND, PR_FD, PR_BONUS, PR_ADECK, PR_ADECK_TOP)
+from ccsim.rules import (PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD,
+                         N_GROUPS, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_HAND_SIZE)
+from ccsim.observe import room
+from strategies.features import (
+    new_tables_nb, fill_groups, fill_gains, VAL, R_DOWN, R_UP, e_val, rev_prob, my_deck_mean,
+    R_D, R_INV, R_PREV, R_W, R_E, R_ROOM, R_N, R_MY, R_OPPV, R_OPPFD, R_MYUP, R_GAIN,
+    R_SC, R_SC2, R_MYPH, R_OPPPH, R_HID, R_B1, R_B1C, R_B2, R_SEC, R_SECG, R_SEC2,
+    S_MU, S_PVETO, S_DECKMEAN, S_HANDINF, S2_ALONE,
+    P_VERSION, P_CARD, P_UP, P_VALUE, P_PHIL, P_ACTION, P_ACT_COST, P_SPY, P_SCOUT, P_VETO, P_PASSIVE,
+    P_FISH, P_DRAW_INF, P_DRAW_ACT, P_PLACE_BIG, P_PLACE_BONUS, P_MATERIAL, P_CASTLE, P_SAME, P_SPREAD, N_PARAMS)
+
+NAME = "weighted"
+FAMILY = "weighted"
+DESCRIPTION = "parametric: scores every option by weighted features; weights from a TOML file (default: balanced)"
+
+# the `balanced` weights (strategies/params/balanced.toml holds the same); also what an
+# all-zero parameter vector falls back to
+BALANCED = np.array([
+    1.0,    # version
+    2.0,    # next
+    2.0,    # soon
+    1.2,    # long
+    2.0,    # noise
+    1.5,    # majority
+    0.03,   # card_cost
+    0.0,    # up_cost
+    0.005,  # value_cost
+    0.0,    # philosopher
+    4.0,    # trigger
+    1.0,    # action
+    0.0,    # action_cost
+    0.05,   # spy
+    0.2,    # scout
+    0.5,    # veto
+    -1.0,   # passive
+    1.0,    # fish
+    2.0,    # draw_influence
+    0.2,    # draw_action
+    0.25,   # place_big
+    2.0,    # place_bonus
+    0.5,    # hidden_phil
+    0.01,   # material
+    3.0,    # castle
+    5.0,    # horizon
+    0.7,    # same_group
+    0.0,    # place_small
+    0.0,    # knob1 (the named heuristics' own twists; unused here)
+    0.0,    # knob2
+    0.0,    # knob3
+    0.0,    # knob4
+])
+assert BALANCED.shape[0] == N_PARAMS
+DEFAULT_PARAMS = BALANCED
+
+
+# ------------------------------------------------------------------ costs ----
+@njit(cache=True)
+def card_cost(w, c, up):
+    """What placing my card c costs: a card spent, its value, face-up exposure."""
+    k = w[P_CARD] + w[P_VALUE] * VAL[c]
+    if up:
+        k += w[P_UP] * (2.0 if c == PHIL else 1.0)
+    elif c == PHIL:
+        k -= w[P_PHIL]
+    return k
+
+
+@njit(cache=True)
+def up_value(w, own, T, c, g):
+    """Gain - cost of my card c face-up on g (-1e9 if I hold none or it does not fit)."""
+    if own[PR_HAND + c] <= 0 or T[R_GAIN + c, g] < -1e8:
+        return -1e9
+    return T[R_GAIN + c, g] - card_cost(w, c, True)
+
+
+@njit(cache=True)
+def fill_best(w, own, T):
+    """Rows R_B1/R_B1C/R_B2: per group the best face-up card, and the best one left
+    when one copy of that card is gone; rows R_SEC/R_SECG/R_SEC2: per first card c the
+    best second face-up card (R4.2), its group and the best on another group."""
+    for g in range(N_GROUPS):
+        b1 = -1e9
+        b1c = -1
+        for c in range(6):
+            v = up_value(w, own, T, c, g)
+            if v > b1:
+                b1 = v
+                b1c = c
+        b2 = -1e9
+        for c in range(6):
+            if c == b1c and own[PR_HAND + c] < 2:
+                continue
+            v = up_value(w, own, T, c, g)
+            if v > b2:
+                b2 = v
+        T[R_B1, g] = b1
+        T[R_B1C, g] = b1c
+        T[R_B2, g] = b2
+    for c in range(6):
+        t1 = -1e9
+        t1g = -1
+        t2 = -1e9
+        if own[PR_HAND + c] > 0:
+            for g2 in range(N_GROUPS):
+                if T[R_B1C, g2] < 0:
+                    continue
+                if int(T[R_B1C, g2]) == c and own[PR_HAND + c] < 2:
+                    v = T[R_B2, g2]
+                else:
+                    v = T[R_B1, g2]
+                if v > t1:
+                    t2 = t1
+                    t1 = v
+                    t1g = g2
+                elif v > t2:
+                    t2 = v
+        T[R_SEC, c] = t1
+        T[R_SECG, c] = t1g
+        T[R_SEC2, c] = t2
+
+
+@njit(cache=True)
+def second_up(w, own, T, c, g):
+    """Best value of the second face-up card after my card c on g (R4.2: it must follow);
+    a second card on the same group keeps ``same_group`` of its gain."""
+    if int(T[R_SECG, c]) == g:
+        best = T[R_SEC2, c]
+        if T[R_ROOM, g] >= 2:
+            k = card_cost(w, c, True)
+            v = w[P_SAME] * (T[R_SEC, c] + k) - k
+            if v > best:
+                best = v
+        return best
+    return T[R_SEC, c]
+
+
+# ------------------------------------------------------------------ actions --
+@njit(cache=True)
+def assassination_gain(w, T, g, x):
+    """Position gain of removing her face-up card x at g (R7.1), before veto and cost."""
+    d2 = T[R_D, g] + VAL[x]
+    prev = T[R_PREV, g]
+    if x == PHIL:
+        prev = rev_prob(T[R_MYPH, g], T[R_OPPPH, g] - 1, T[R_HID, g])
+    e2 = e_val(d2, T[R_INV, g], prev)
+    return T[R_W, g] * (e2 - T[R_E, g]) + w[P_MATERIAL] * VAL[x]
+
+
+@njit(cache=True)
+def wrath_gain(w, T, g):
+    """Position gain of clearing g (R7.5): its vote becomes a tie, both sides lose their cards."""
+    opp = T[R_OPPV, g] + T[R_OPPFD, g] * T[R_SC, S_MU]
+    return -T[R_W, g] * T[R_E, g] + w[P_MATERIAL] * (opp - T[R_MY, g])
+
+
+@njit(cache=True)
+def castle_plan(w, T, pub, own, me, g1, g2, query):
+    """Greedy best split of my cards at g1 and g2 (R7.3): (position value after, cards of code
+    ``query`` that go on g1).  High cards first, each where it adds more; philosophers last."""
+    o = 1 - me
+    slim = pub[PUB_RULES + RP_SIDE_LIMIT]
+    glim = pub[PUB_RULES + RP_GROUP_LIMIT]
+    cap1 = min(slim, glim - pub[PUB_SIDEN + g1 * 2 + o])
+    cap2 = min(slim, glim - pub[PUB_SIDEN + g2 * 2 + o])
+    d1 = T[R_D, g1] - T[R_MY, g1]
+    d2 = T[R_D, g2] - T[R_MY, g2]
+    inv1 = T[R_INV, g1]
+    inv2 = T[R_INV, g2]
+    w1 = T[R_W, g1]
+    w2 = T[R_W, g2]
+    e1 = e_val(d1, inv1, 0.0)
+    e2 = e_val(d2, inv2, 0.0)
+    n1 = 0
+    n2 = 0
+    k_query = 0
+    for c in range(4, -1, -1):
+        k = pub[PUB_FU + (g1 * 2 + me) * 6 + c] + own[PR_FD + g1 * 6 + c] + \
+            pub[PUB_FU + (g2 * 2 + me) * 6 + c] + own[PR_FD + g2 * 6 + c]
+        v = VAL[c]
+        for _ in range(k):
+            if n1 >= cap1:
+                to1 = False
+            elif n2 >= cap2:
+                to1 = True
+            else:
+                a1 = e_val(d1 + v, inv1, 0.0)
+                a2 = e_val(d2 + v, inv2, 0.0)
+                to1 = w1 * (a1 - e1) > w2 * (a2 - e2)
+            if to1:
+                d1 += v
+                n1 += 1
+                e1 = e_val(d1, inv1, 0.0)
+                if c == query:
+                    k_query += 1
+            else:
+                d2 += v
+                n2 += 1
+                e2 = e_val(d2, inv2, 0.0)
+    kp = pub[PUB_FU + (g1 * 2 + me) * 6 + PHIL] + own[PR_FD + g1 * 6 + PHIL] + \
+        pub[PUB_FU + (g2 * 2 + me) * 6 + PHIL] + own[PR_FD + g2 * 6 + PHIL]
+    p1 = 0
+    p2 = 0
+    for _ in range(kp):
+        if n1 >= cap1:
+            to1 = False
+        elif n2 >= cap2:
+            to1 = True
+        else:
+            a = w1 * (e_val(d1, inv1, rev_prob(p1 + 1, T[R_OPPPH, g1], T[R_HID, g1]))
+                      - e_val(d1, inv1, rev_prob(p1, T[R_OPPPH, g1], T[R_HID, g1])))
+            b = w2 * (e_val(d2, inv2, rev_prob(p2 + 1, T[R_OPPPH, g2], T[R_HID, g2]))
+                      - e_val(d2, inv2, rev_prob(p2, T[R_OPPPH, g2], T[R_HID, g2])))
+            to1 = a > b
+        if to1:
+            p1 += 1
+            n1 += 1
+            if query == PHIL:
+                k_query += 1
+        else:
+            p2 += 1
+            n2 += 1
+    if kp == 0 and T[R_OPPPH, g1] == 0 and T[R_OPPPH, g2] == 0 and T[R_HID, g1] == 0 and T[R_HID, g2] == 0:
+        return w1 * e1 + w2 * e2, k_query
+    val = w1 * e_val(d1, inv1, rev_prob(p1, T[R_OPPPH, g1], T[R_HID, g1])) + \
+        w2 * e_val(d2, inv2, rev_prob(p2, T[R_OPPPH, g2], T[R_HID, g2]))
+    return val, k_query
+
+
+@njit(cache=True)
+def castle_gain(w, T, pub, own, me, g1, g2):
+    if T[R_MY, g1] + T[R_MYPH, g1] + T[R_MY, g2] + T[R_MYPH, g2] <= 0:
+        return -1e9  # nothing of mine to move
+    val, _ = castle_plan(w, T, pub, own, me, g1, g2, -1)
+    now = T[R_W, g1] * T[R_E, g1] + T[R_W, g2] * T[R_E, g2]
+    hide = w[P_UP] * (T[R_MYUP, g1] + T[R_MYUP, g2])  # my face-up cards go face-down again
+    return w[P_CASTLE] * (val - now) + hide
+
+
+@njit(cache=True)
+def action_score(w, T, pub, own, me, card, g, x):
+    """Score of playing action card ``card`` with target g (and x): gain x P(no veto) - cost."""
+    pv = 1.0 - T[R_SC, S_PVETO]
+    if card == ASSASSINATION:
+        return w[P_ACTION] * assassination_gain(w, T, g, x) * pv - w[P_ACT_COST]
+    if card == WRATH:
+        return w[P_ACTION] * wrath_gain(w, T, g) * pv - w[P_ACT_COST]
+    if card == SPY:
+        return w[P_SPY] * pub[PUB_HANDN + 1 - me] / 5.0 - w[P_ACT_COST]
+    if card == SCOUT:
+        return w[P_SCOUT] * T[R_OPPFD, g] * T[R_W, g] * pv - w[P_ACT_COST]
+    if card == CASTLING:
+        return w[P_ACTION] * castle_gain(w, T, pub, own, me, g, x) * pv - w[P_ACT_COST]
+    return -1e9
+
+
+# ------------------------------------------------------------------ steps ----
+@njit(cache=True)
+def fill_scores(w, own, T, placed):
+    """Rows R_DOWN/R_UP: the score of each placement option (gain - cost; a first face-up
+    card with its best second one), so that scoring an option is one look-up."""
+    for c in range(6):
+        for g in range(N_GROUPS):
+            T[R_DOWN + c, g] = -1e9
+            T[R_UP + c, g] = -1e9
+        if own[PR_HAND + c] <= 0:
+            continue
+        kd = card_cost(w, c, False)
+        ku = card_cost(w, c, True)
+        for g in range(N_GROUPS):
+            gain = T[R_GAIN + c, g]
+            if gain < -1e8:
+                continue
+            T[R_DOWN + c, g] = gain - kd
+            v = gain - ku
+            if placed == 0:
+                v += second_up(w, own, T, c, g)
+            T[R_UP + c, g] = v
+
+
+@njit(cache=True)
+def step_score(w, T, pub, own, me, code):
+    """Score of one STEP option (see the module docstring); T prepared by prepare_step."""
+    t = code & 15
+    if t == T_END:
+        return 0.0
+    c = (code >> 4) & 15
+    g = (code >> 8) & 15
+    if t == T_PLACE_DOWN:
+        return T[R_DOWN + c, g]
+    if t == T_PLACE_UP:
+        return T[R_UP + c, g]
+    return action_score(w, T, pub, own, me, c, g, (code >> 12) & 15)
+
+
+@njit(cache=True)
+def any_placement(opts, n):
+    for i in range(n):
+        t = opts[i] & 15
+        if t == T_PLACE_DOWN or t == T_PLACE_UP:
+            return True
+    return False
+
+
+@njit(cache=True)
+def prepare_step(w, pub, own, T, opts, n):
+    """Fill what scoring these STEP options needs: the gains and placement scores when a
+    placement is among them.  Returns whether one is."""
+    placing = any_placement(opts, n)
+    if placing:
+        fill_gains(w, pub, own, T)
+        fill_best(w, own, T)
+        fill_scores(w, own, T, pub[PUB_NPLACED])
+    return placing
+
+
+@njit(cache=True)
+def option_score(w, T, pub, own, me, code, placing):
+    """step_score, except that castling waits until the placements are done (it then
+    rearranges the new cards too, and is evaluated once a turn: it is the costly one)."""
+    if placing and (code & 15) == T_ACTION and ((code >> 4) & 15) == CASTLING:
+        return -1e9
+    return step_score(w, T, pub, own, me, code)
+
+
+@njit(cache=True)
+def best_step(w, T, pub, own, me, opts, n):
+    placing = prepare_step(w, pub, own, T, opts, n)
+    best = 0
+    bv = -1e18
+    for i in range(n):
+        code = opts[i]
+        t = code & 15
+        if t == T_PLACE_DOWN:
+            v = T[R_DOWN + ((code >> 4) & 15), (code >> 8) & 15]
+        elif t == T_PLACE_UP:
+            v = T[R_UP + ((code >> 4) & 15), (code >> 8) & 15]
+        elif t == T_END:
+            v = 0.0
+        else:
+            v = option_score(w, T, pub, own, me, code, placing)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def best_single(w, own, T):
+    """Best gain - cost of one face-down card this turn (-1e9 if none fits)."""
+    best = -1e9
+    for c in range(6):
+        if own[PR_HAND + c] <= 0:
+            continue
+        for g in range(N_GROUPS):
+            v = T[R_GAIN + c, g]
+            if v < -1e8:
+                continue
+            v -= card_cost(w, c, False)
+            if v > best:
+                best = v
+    return best
+
+
+# ------------------------------------------------------------------ discards --
+@njit(cache=True)
+def discard_gain(w, T, pub, own, me, c):
+    """What discarding one card of code c (and drawing another) is worth, R5.1."""
+    o = 1 - me
+    idn = pub[PUB_IDECKN + me]
+    if c < 6:
+        if idn <= 0:
+            return -5.0
+        if c == PHIL:
+            return -1.0 - w[P_PHIL]
+        return (T[R_SC, S_DECKMEAN] - VAL[c] - w[P_FISH]) * 0.1
+    need_inf = 0.3 if T[R_SC, S_HANDINF] == 0 and idn > 0 else 0.0
+    if c == ASSASSINATION:
+        any_up = 0
+        for g in range(N_GROUPS):
+            if pub[PUB_REMAIN + g] > 0:
+                any_up += pub[PUB_SIDEN + g * 2 + o] - pub[PUB_FDN + g * 2 + o]
+        return need_inf + (0.05 if any_up == 0 else -0.3)
+    if c == SCOUT:
+        return need_inf + 0.02
+    if c == CASTLING:
+        return need_inf - 0.05
+    if c == SPY:
+        return need_inf - 0.1
+    if c == WRATH:
+        return need_inf - 0.4
+    return need_inf - 0.3  # veto
+
+
+@njit(cache=True)
+def best_discard(w, T, pub, own, me, opts, n, can_place):
+    """The best DISCARD option; at least one card when the turn would otherwise be quiet
+    after a quiet turn (R9.4) or when a full hand cannot be played."""
+    for c in range(12):  # the gain of each card in hand, once: row R_GAIN.., column c % 6
+        if own[PR_HAND + c] > 0:
+            T[R_GAIN + c // 6, c % 6] = discard_gain(w, T, pub, own, me, c)
+    full = pub[PUB_HANDN + me] >= pub[PUB_RULES + RP_HAND_SIZE]
+    decks = pub[PUB_IDECKN + me] + pub[PUB_ADECKN + me]
+    # never a second quiet turn in a row (R9.4); a full hand that cannot be played is refreshed
+    must = pub[PUB_QUIET] >= 1 or (full and decks > 0 and (T[R_SC, S_HANDINF] == 0 or not can_place))
+    best = 0
+    bv = -1e18
+    for i in range(n):
+        code = opts[i]
+        k = code & 7
+        if must and k == 0:
+            continue
+        v = 0.0
+        for j in range(k):
+            c = (code >> (4 + 4 * j)) & 15
+            v += T[R_GAIN + c // 6, c % 6]
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def fill_light(pub, own, me, T):
+    """The scalars a discard needs, without the group tables."""
+    hinf = 0
+    for c in range(6):
+        hinf += own[PR_HAND + c]
+    T[R_SC, S_HANDINF] = hinf
+    T[R_SC, S_DECKMEAN] = my_deck_mean(pub, own, me)
+
+
+@njit(cache=True)
+def can_place_any(pub, own, me):
+    """Is there an influence card in my hand and room for it somewhere (R3.2)?"""
+    hinf = 0
+    for c in range(6):
+        hinf += own[PR_HAND + c]
+    if hinf == 0:
+        return False
+    for g in range(N_GROUPS):
+        if room(pub, g, me) > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def hand_can_improve(w, T, pub, own, me):
+    for c in range(12):
+        if own[PR_HAND + c] > 0 and discard_gain(w, T, pub, own, me, c) > 0:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ others ---
+@njit(cache=True)
+def choose_mode(w, T, pub, own, me):
+    """1 active / 0 passive (R3)."""
+    if T[R_SC2, S2_ALONE] > 0 or pub[PUB_QUIET] >= 1:
+        return 1
+    if pub[PUB_IDECKN + me] <= 0:
+        return 1
+    best = best_single(w, own, T)
+    if best < w[P_PASSIVE] and hand_can_improve(w, T, pub, own, me):
+        return 0
+    return 1
+
+
+@njit(cache=True)
+def veto_damage(w, T, pub, own, me, card):
+    """How much the opponent's action card ``card`` can hurt me at her best target (R7.6)."""
+    dmg = 0.0
+    if card == ASSASSINATION:
+        for g in range(N_GROUPS):
+            if T[R_W, g] <= 0:
+                continue
+            for c in range(6):
+                if pub[PUB_FU + (g * 2 + me) * 6 + c] <= 0:
+                    continue
+                prev = T[R_PREV, g]
+                if c == PHIL:
+                    prev = rev_prob(T[R_MYPH, g] - 1, T[R_OPPPH, g], T[R_HID, g])
+                e2 = e_val(T[R_D, g] - VAL[c], T[R_INV, g], prev)
+                v = T[R_W, g] * (T[R_E, g] - e2) + w[P_MATERIAL] * VAL[c]
+                if v > dmg:
+                    dmg = v
+    elif card == WRATH:
+        for g in range(N_GROUPS):
+            if T[R_W, g] <= 0 or T[R_N, g] <= 0:
+                continue
+            v = -wrath_gain(w, T, g)
+            if v > dmg:
+                dmg = v
+    elif card == SPY:
+        dmg = w[P_SPY]
+    elif card == SCOUT:
+        for g in range(N_GROUPS):
+            v = w[P_SCOUT] * pub[PUB_FDN + g * 2 + me] * T[R_W, g]
+            if v > dmg:
+                dmg = v
+    elif card == CASTLING:
+        for g in range(N_GROUPS):
+            v = 0.5 * T[R_W, g] * (1.0 + T[R_E, g]) * 0.5
+            if v > dmg:
+                dmg = v
+    return dmg
+
+
+@njit(cache=True)
+def choose_veto(w, T, pub, own, me):
+    dmg = veto_damage(w, T, pub, own, me, pub[PUB_ACTION])
+    thr = w[P_VETO]
+    if own[PR_HAND + VETO_CARD] >= 2:
+        thr *= 0.6
+    return 1 if dmg >= thr else 0
+
+
+@njit(cache=True)
+def spy_value(pub, own, me, c):
+    """How much a card of hers hurts me (SPY_PICK, R7.2)."""
+    if c < 5:
+        return VAL[c]
+    if c == PHIL:
+        return 3.5
+    if c == WRATH:
+        return 6.0
+    if c == VETO_CARD:
+        k = 0
+        for a in range(6, 11):
+            k += own[PR_HAND + a]
+        return 3.0 + k
+    if c == ASSASSINATION:
+        up = 0
+        for g in range(N_GROUPS):
+            up += pub[PUB_SIDEN + g * 2 + me] - pub[PUB_FDN + g * 2 + me]
+        return 2.5 + 0.2 * up
+    if c == CASTLING:
+        return 2.0
+    if c == SPY:
+        return 2.0
+    return 1.5  # scout
+
+
+@njit(cache=True)
+def choose_spy(pub, own, me, opts, n):
+    best = 0
+    bv = -1e9
+    for i in range(n):
+        v = spy_value(pub, own, me, opts[i])
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def action_card_value(pub, me, a):
+    """A rough worth (0..1) of holding my action card a now."""
+    o = 1 - me
+    if a == ASSASSINATION:
+        for g in range(N_GROUPS):
+            if pub[PUB_REMAIN + g] > 0 and pub[PUB_SIDEN + g * 2 + o] > pub[PUB_FDN + g * 2 + o]:
+                return 1.0
+        return 0.5
+    if a == WRATH:
+        return 1.0
+    if a == VETO_CARD:
+        return 0.7
+    if a == SPY:
+        return 0.6
+    if a == CASTLING:
+        return 0.4
+    return 0.3
+
+
+@njit(cache=True)
+def choose_draw(w, pub, own, me, opts, n):
+    """Which deck (R4.4, R7.2, R7.6): I know my own action deck's order (R2.7)."""
+    hinf = 0
+    for c in range(6):
+        hinf += own[PR_HAND + c]
+    want = DRAW_INFLUENCE
+    if hinf >= w[P_DRAW_INF] and pub[PUB_ADECKN + me] > 0:
+        a = own[PR_ADECK + own[PR_ADECK_TOP]]
+        if action_card_value(pub, me, a) >= w[P_DRAW_ACT]:
+            want = DRAW_ACTION
+    for i in range(n):
+        if opts[i] == want:
+            return i
+    return n - 1  # the other deck; 'none' (option 0 of VETO_DRAW) only if nothing else
+
+
+@njit(cache=True)
+def choose_placement(w, pub, own, n):
+    """R2.5: my cards 1..5 face-down, the high ones where the weight is largest."""
+    best = 0
+    bv = -1e18
+    b = own[PR_BONUS]
+    for i in range(n):
+        v = 0.0
+        for g in range(N_GROUPS):
+            size = pub[PUB_RULES + RP_GROUP_SIZE + g]
+            wg = w[P_PLACE_BIG] * size + w[P_SPREAD] / size + (w[P_PLACE_BONUS] if b == g else 0.0) + 0.01 * g
+            v += wg * (PERMS[i, g] + 1)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def castle_choice(w, T, pub, own, me, opts, n):
+    """CASTLE: how many cards of value PUB_CTX_CARD go back on the first group (R7.3)."""
+    g1 = pub[PUB_CTX_G1]
+    g2 = pub[PUB_CTX_G2]
+    c = pub[PUB_CTX_CARD]
+    if g1 < 0 or g2 < 0 or c < 0:
+        return 0
+    _, k = castle_plan(w, T, pub, own, me, g1, g2, c)
+    i = k - opts[0]
+    if i < 0:
+        i = 0
+    if i > n - 1:
+        i = n - 1
+    return i
+
+
+# ------------------------------------------------------------------ policy ---
+@njit(cache=True)
+def light_policy(w, kind, opts, n, pub, own, mem, me):
+    """The decisions that need no group tables; -1 for the others."""
+    if kind == DRAW or kind == VETO_DRAW:
+        return choose_draw(w, pub, own, me, opts, n)
+    if kind == SPY_PICK:
+        return choose_spy(pub, own, me, opts, n)
+    if kind == PLACEMENT:
+        return choose_placement(w, pub, own, n)
+    if kind == MODE and w[P_PASSIVE] < -0.5:
+        return n - 1  # never passive by choice
+    if kind == DISCARD:
+        T = new_tables_nb()
+        fill_light(pub, own, me, T)
+        return best_discard(w, T, pub, own, me, opts, n, can_place_any(pub, own, me))
+    return -1
+
+
+@njit(cache=True)
+def table_policy(w, T, kind, opts, n, pub, own, mem, me):
+    """STEP, MODE, VETO and CASTLE from T as ``fill_groups`` left it (the gains are
+    filled here, only where a decision needs them)."""
+    if kind == STEP:
+        return best_step(w, T, pub, own, me, opts, n)
+    if kind == MODE:
+        fill_gains(w, pub, own, T)
+        T[R_SC, S_DECKMEAN] = my_deck_mean(pub, own, me)
+        return n - 1 if choose_mode(w, T, pub, own, me) == 1 else 0
+    if kind == VETO:
+        return n - 1 if choose_veto(w, T, pub, own, me) == 1 else 0
+    if kind == CASTLE:
+        return castle_choice(w, T, pub, own, me, opts, n)
+    return 0
+
+
+@njit(cache=True)
+def policy_nb(w, kind, opts, n, pub, own, mem, me, rng):
+    """The whole weighted policy for parameter vector w."""
+    i = light_policy(w, kind, opts, n, pub, own, mem, me)
+    if i >= 0:
+        return i
+    T = new_tables_nb()
+    fill_groups(w, pub, own, me, T)
+    return table_policy(w, T, kind, opts, n, pub, own, mem, me)
+
+
+@njit(cache=True)
+def choose_weighted_nb(params, kind, opts, n, pub, own, mem, me, rng):
+    """`weighted`: the policy with the seat's parameter vector (all zeros: the balanced one)."""
+    if params[P_VERSION] != 1.0:
+        return policy_nb(BALANCED, kind, opts, n, pub, own, mem, me, rng)
+    return policy_nb(params, kind, opts, n, pub, own, mem, me, rng)
+
+
+def params_with(**weights) -> np.ndarray:
+    """The balanced vector with some weights changed, by name (features.PARAM_NAMES):
+    how the named heuristics build their constant weights (their DEFAULT_PARAMS).
+
+    A named heuristic plays with its constants unless its seat's parameter vector is
+    filled (version 1.0, as ``registry.resolve`` gives its DEFAULT_PARAMS), so that
+    experiments can vary any weight of it without touching code."""
+    from strategies.features import PARAM_NAMES
+    v = BALANCED.copy()
+    for k, x in weights.items():
+        v[PARAM_NAMES.index(k)] = x
+    return v

@@ -1,0 +1,255 @@
+"""The heuristic strategies (strategies/): registry, strength, no stalling, hidden information.
+
+* every registered strategy beats `random` in at least 90% of paired games (seats
+  swapped), without an engine error, and no game is truncated (R9.5);
+* between the heuristics no game ends in a stalemate (R9.4) — they never take a
+  quiet turn after a quiet turn; against `random` and `greedy`, the quiet turn
+  that ends a game in a stalemate is always the baseline's;
+* the strongest heuristic beats `greedy` with the lower end of its 95% interval
+  above 60%;
+* a decision depends on nothing hidden from the player (R8), with the very
+  parameter vectors the registry gives (tests/test_observation.py covers every
+  registered id with random parameter vectors);
+* the registry: names, families, parameter files by name and by path;
+* the card counter's memory of what its spy saw.
+"""
+import numpy as np
+import pytest
+
+from ccsim import rules as R
+from ccsim import layout as L
+from ccsim.config import RunConfig
+from ccsim.decisions import SPY_PICK, KIND_NAMES
+from ccsim.engine.game import record_game_nb, N_RESULT, R_END, R_ERROR
+from ccsim.engine.invariants import check_state_nb
+from ccsim.observe import observation
+from ccsim.run import simulate
+from ccsim.stats import wilson_interval
+from strategies import registry
+from strategies.registry import _ENTRIES, available, resolve, choose_nb, load_params, ParamFileError, WEIGHTED
+from strategies.features import PARAM_NAMES, N_PARAMS, P_VERSION
+
+NAMES = [m.NAME for m, _ in _ENTRIES]
+HEURISTICS = [n for n in NAMES if n not in ("random", "greedy", "weighted")]
+GAMES = 1500  # deals per pairing; each is played twice, seats swapped
+
+
+def score(df, name):
+    """Points of strategy ``name`` (a draw is half) and games, over both seats."""
+    won = ((df["strategy_cleopatra"] == name) & (df["winner"] == "cleopatra")).sum() + \
+          ((df["strategy_caesar"] == name) & (df["winner"] == "caesar")).sum()
+    draws = df["winner"].isna().sum()
+    return won + 0.5 * draws, len(df)
+
+
+@pytest.fixture(scope="module")
+def vs_random(compiled):
+    return {n: simulate(cleopatra=n, caesar="random", games=GAMES, seed=31, swap_seats=True)
+            for n in NAMES if n != "random"}
+
+
+@pytest.fixture(scope="module")
+def vs_balanced(compiled):
+    return {n: simulate(cleopatra=n, caesar="weighted-balanced", games=GAMES // 3, seed=32, swap_seats=True)
+            for n in HEURISTICS}
+
+
+# ------------------------------------------------------------ strength -------
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "random"])
+def test_beats_random(vs_random, name):
+    df = vs_random[name]
+    pts, n = score(df, name)
+    assert n == 2 * GAMES
+    assert pts / n >= 0.90, f"{name} scores only {pts / n:.1%} against random"
+    assert (df["error"] == 0).all()
+    assert (df["end"] != "truncated").all()
+
+
+def test_strongest_heuristic_beats_greedy(compiled):
+    """The issue's target: lower end of the 95% interval above 60% (the tournament has the full numbers)."""
+    best = None
+    for name in ("tactician", "weighted-balanced"):
+        df = simulate(cleopatra=name, caesar="greedy", games=GAMES, seed=33, swap_seats=True)
+        pts, n = score(df, name)
+        lo, _ = wilson_interval(pts, n)
+        best = max(best or 0.0, lo)
+        assert (df["error"] == 0).all()
+    assert best > 0.60, f"best lower bound against greedy {best:.1%}"
+
+
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_no_stalemate_between_heuristics(vs_balanced, name):
+    df = vs_balanced[name]
+    assert (df["error"] == 0).all()
+    ends = df["end"].value_counts()
+    assert ends.get("stalemate", 0) + ends.get("truncated", 0) < max(1, 0.001 * len(df)), ends.to_dict()
+
+
+def _last_turn_players(cleo, caes, seed, game):
+    """Players of the last two turns of one game, replayed with its event log."""
+    cfg = RunConfig(games=1, seed=seed, cleopatra=cleo, caesar=caes)
+    rules = cfg.validated().rules_vector()
+    _, sids, sp, codes, _ = cfg.seats(False)
+    st = np.zeros(L.state_size(L.max_events(rules), 0), np.int32)
+    setup = np.zeros(L.SETUP_SIZE, np.int32)
+    row = np.zeros(N_RESULT, np.int16)
+    k = record_game_nb(st, np.zeros(L.N_RNG, np.uint64), sp, rules, sids, np.int64(seed), np.int64(game), codes,
+                       setup, row)
+    log = st[L.LOG:L.LOG + k * L.EV_W].reshape(k, L.EV_W)
+    turns = [int(e[1]) for e in log if e[0] == L.EV_TURN]
+    return turns[-2:], int(row[R_END]), int(row[R_ERROR])
+
+
+@pytest.mark.parametrize("baseline", ["random", "greedy"])
+def test_stalemates_against_baselines_are_theirs(compiled, baseline):
+    """R9.4 against a baseline: the heuristic never takes a quiet turn after a quiet turn, so the
+    turn that ends a game in a stalemate is always the baseline's (the heuristic is out, or stuck
+    with no room and no card to draw, and the baseline passes without discarding)."""
+    checked = 0
+    for name in ("weighted-balanced", "tactician", "defender", "oracle"):
+        df = simulate(cleopatra=name, caesar=baseline, games=300, seed=34, swap_seats=False)
+        for game in df.index[df["end"] == "stalemate"][:4]:
+            last, end, err = _last_turn_players(name, baseline, 34, int(df.loc[game, "game"]))
+            assert end == R.END_STALEMATE and err == 0
+            assert last[-1] == 1, f"{name} took the second quiet turn of game {game}"
+            checked += 1
+    assert checked > 0  # the baselines do stall, so the check has teeth
+
+
+# ------------------------------------------------------------ hidden info ----
+def _positions(sids, n, turns=(3, 9, 17, 26)):
+    from ccsim.engine.game import play_seeded_nb
+    from conftest import make_rules, make_orders
+    out = []
+    for game in range(200):
+        rules = make_rules(0, max_turns=turns[game % len(turns)])
+        sp = np.stack([resolve(NAMES[s] if isinstance(s, int) else s)[1] for s in sids])
+        s = np.array([resolve(x)[0] for x in sids], np.int64)
+        st = np.zeros(L.BASE_SIZE, np.int32)
+        play_seeded_nb(st, np.zeros(L.N_RNG, np.uint64), sp, rules, s, np.int64(41), np.int64(game), make_orders())
+        if st[L.PUB_END] == R.END_TRUNCATED and st[L.H_ERROR] == 0:
+            st[L.PUB_END] = 0
+            out.append(st)
+        if len(out) == n:
+            break
+    return out
+
+
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_decisions_ignore_hidden_information(compiled, name):
+    """R8: perturbing all that is hidden from the player changes neither her observation nor her
+    choice, at every kind of decision, with the strategy's own registered parameters."""
+    from test_observation import decisions, perturb_hidden
+    sid, params = resolve(name)
+    sp = np.stack([params, params])
+    gen = np.random.default_rng(7)
+    kinds = set()
+    for st in _positions((name, "tactician"), 12) + _positions(("random", "random"), 6):
+        for p in range(2):
+            for kind, opts, base in decisions(st, p, gen):
+                n = len(opts)
+                rng = np.array([gen.integers(2 ** 63) for _ in range(L.N_RNG)], np.uint64)
+                for _ in range(2):
+                    pert = perturb_hidden(base, p, gen)
+                    assert check_state_nb(pert) == 0
+                    np.testing.assert_array_equal(observation(pert, p), observation(base, p))
+                    for s in (base, pert):
+                        s[L.OPTS:L.OPTS + n] = opts
+                        s[L.H_SID + p] = sid
+                    i1 = choose_nb(base, rng.copy(), sp, p, kind, n)
+                    i2 = choose_nb(pert, rng.copy(), sp, p, kind, n)
+                    assert i1 == i2, f"{name} at a {KIND_NAMES[kind]} decision: {i1} vs {i2}"
+                    assert 0 <= i1 < n
+                kinds.add(kind)
+    assert len(kinds) == 9  # every decision kind was asked
+
+
+# ------------------------------------------------------------ registry -------
+def test_registry_lists_every_strategy_with_family_and_description():
+    items = available()
+    names = [s["name"] for s in items]
+    assert len(names) == len(set(names))
+    assert {"random", "greedy", "weighted", "majority", "trickster", "tactician", "oracle", "counter",
+            "defender", "weighted-balanced", "weighted-aggressive", "weighted-thrifty"} <= set(names)
+    for s in items:
+        assert s["family"] and s["description"]
+        sid, params = resolve(s["name"])
+        assert sid == s["id"] and params.shape == (L.MAX_PARAMS,)
+    assert registry.RANDOM == 0 and registry.GREEDY == 1
+    assert len(HEURISTICS) >= 9  # six styles and three parameter sets
+
+
+def test_parameter_sets_differ_and_files_resolve_by_path(tmp_path):
+    sets = {n: resolve(n) for n in NAMES if n.startswith("weighted-")}
+    assert all(sid == WEIGHTED for sid, _ in sets.values())
+    vecs = [p for _, p in sets.values()]
+    assert all(not np.array_equal(a, b) for i, a in enumerate(vecs) for b in vecs[i + 1:])
+    f = tmp_path / "mine.toml"
+    f.write_text('description = "test"\n[weights]\ncard_cost = 0.25\nspy = 1\n')
+    sid, params = resolve(str(f))
+    assert sid == WEIGHTED and params[P_VERSION] == 1.0
+    assert params[PARAM_NAMES.index("card_cost")] == 0.25 and params[PARAM_NAMES.index("spy")] == 1.0
+    assert np.array_equal(params[:N_PARAMS], np.where(np.arange(N_PARAMS) == PARAM_NAMES.index("card_cost"), 0.25,
+                                                      np.where(np.arange(N_PARAMS) == PARAM_NAMES.index("spy"), 1.0,
+                                                               resolve("weighted")[1][:N_PARAMS])))
+    # a parameter file plays like the named set that holds the same weights
+    same = tmp_path / "same.toml"
+    same.write_text((registry.PARAMS_DIR / "thrifty.toml").read_text())
+    assert np.array_equal(resolve(str(same))[1], resolve("weighted-thrifty")[1])
+
+
+def test_bad_parameter_files_are_refused(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[weights]\nnot_a_weight = 1.0\n")
+    with pytest.raises(ParamFileError, match="unknown weight 'not_a_weight'"):
+        load_params(bad)
+    with pytest.raises(KeyError, match="unknown weight"):
+        resolve(str(bad))
+    with pytest.raises(KeyError, match="not found"):
+        resolve(str(tmp_path / "missing.toml"))
+    with pytest.raises(KeyError, match="unknown strategy 'nobody'"):
+        resolve("nobody")
+    bad.write_text('[weights]\nspy = "high"\n')
+    with pytest.raises(ParamFileError, match="must be a number"):
+        load_params(bad)
+
+
+def test_a_parameter_file_runs(compiled, tmp_path):
+    f = tmp_path / "greedyish.toml"
+    f.write_text("[weights]\nsoon = 0.0\nlong = 0.0\nnext = 1.0\n")
+    df = simulate(cleopatra=str(f), caesar="random", games=200, seed=5)
+    assert (df["error"] == 0).all() and (df["winner"] == "cleopatra").mean() > 0.9
+
+
+# ------------------------------------------------------------ memory ---------
+def test_counter_remembers_what_its_spy_saw(compiled):
+    """The counter's per-game memory: the action cards its spy saw (R8.3) stay known until discarded."""
+    st = _positions(("counter", "tactician"), 1)[0]
+    p, o = 0, 1
+    sid = resolve("counter")[0]
+    sp = np.stack([resolve("counter")[1]] * 2)
+    b = L.PRIV + o * L.PRIV_SIZE
+    st[b + L.PR_HAND:b + L.PR_HAND + 12] = 0
+    st[b + L.PR_HAND + R.VETO] = 1
+    st[b + L.PR_HAND + R.WRATH] = 1
+    st[b + L.PR_HAND + 4] = 1
+    mine = L.PRIV + p * L.PRIV_SIZE
+    st[mine + L.PR_SPY_SEEN:mine + L.PR_SPY_SEEN + 12] = st[b + L.PR_HAND:b + L.PR_HAND + 12]
+    opts = [4, R.WRATH, R.VETO]
+    st[L.OPTS:L.OPTS + 3] = opts
+    st[L.H_SID + p] = sid
+    i = choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, SPY_PICK, 3)
+    mem = st[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE]
+    assert mem[0] == 1
+    picked = opts[i]
+    for card in (R.VETO, R.WRATH):
+        a = card - R.ACTION_BASE
+        assert mem[1 + a] == (0 if card == picked else 1)
+    assert st[L.MEM + o * L.MEM_SIZE:L.MEM + (o + 1) * L.MEM_SIZE].sum() == 0  # only its own memory
+
+
+def test_results_are_reproducible(compiled):
+    a = simulate(cleopatra="oracle", caesar="counter", games=200, seed=9, swap_seats=True)
+    b = simulate(cleopatra="oracle", caesar="counter", games=200, seed=9, swap_seats=True)
+    assert a["winner"].equals(b["winner"]) and a["turns"].equals(b["turns"])
+    assert not (a[[c for c in a.columns if c.startswith("played_")]] == 0).all().all()
