@@ -26,10 +26,10 @@ import math
 from numba import njit
 
 from ccsim.decisions import STEP, SPY_PICK, T_PLACE_UP
-from ccsim.layout import (PUB_REMAIN, PUB_DISC, PUB_RULES, PUB_NPLACED, PUB_ADECKN, PUB_OUT, PUB_IDECKN, PUB_HANDN,
+from ccsim.layout import (PUB_REMAIN, PUB_DISC, PUB_NPLACED, PUB_OUT, PUB_IDECKN, PUB_HANDN,
                           PR_SPY_SEEN)
-from ccsim.rules import ACTION_BASE, ASSASSINATION, VETO as VETO_CARD, N_GROUPS, RP_ACTION_COUNT
-from strategies.features import (new_tables_nb, fill_groups, opp_hand_actions, e_val,
+from ccsim.rules import ACTION_BASE, ASSASSINATION, VETO as VETO_CARD, N_GROUPS
+from strategies.features import (new_tables_nb, fill_groups, opp_hand_actions, e_val, p_opp_holds,
                                  R_INV, R_OPPFD, R_E, R_D, R_PREV, R_SC, S_PVETO, P_NOISE)
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with, prepare_step, option_score, choose_spy
@@ -65,20 +65,7 @@ def p_holds(pub, mem, me, card):
     known = 0
     for c in range(ACTION_BASE, ACTION_BASE + 6):
         known += known_in_hand(pub, mem, me, c)
-    k -= known
-    if k <= 0:
-        return 0.0
-    u = pub[PUB_RULES + RP_ACTION_COUNT + card - ACTION_BASE] - pub[PUB_DISC + o * 12 + card]
-    if u <= 0:
-        return 0.0
-    pool = k + pub[PUB_ADECKN + o]
-    p_none = 1.0
-    for i in range(k):
-        num = pool - u - i
-        if num <= 0:
-            return 1.0
-        p_none *= num / (pool - i)
-    return 1.0 - p_none
+    return p_opp_holds(pub, me, card, k - known)
 
 
 @njit(cache=True)
