@@ -18,14 +18,13 @@ draw wait.
 from numba import njit
 
 from ccsim.decisions import MODE
-from ccsim.layout import PUB_RULES, PUB_VOC_DECKN, PUB_REMAIN, PUB_QUIET, PUB_IDECKN, PR_HAND
+from ccsim.layout import PUB_RULES, PUB_VOC_DECKN, PUB_REMAIN, PUB_QUIET, PUB_IDECKN
 from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_GROUP_LIMIT, PHIL
 from strategies.features import (new_tables_nb, fill_groups, fill_gains, voc_card_in_deck, e_val, VAL, my_deck_mean,
                                  R_SC, S_DECKMEAN,
-                                 R_W, R_E, R_N, R_STAKE, R_NEXT, R_SOON, R_D, R_INV, R_PREV, R_PREVP, R_GAIN,
-                                 R_SC2, S2_ALONE, P_NEXT, P_SOON, P_LONG)
+                                 R_W, R_E, R_N, R_STAKE, R_NEXT, R_SOON, R_D, R_INV, R_PREV, R_PREVP, R_SC2, S2_ALONE, P_NEXT, P_SOON, P_LONG)
 from strategies.features import P_VERSION, P_KNOB
-from strategies.weighted import light_policy, table_policy, params_with, card_cost, hand_can_improve
+from strategies.weighted import light_policy, table_policy, params_with, best_single_placement, hand_can_improve
 
 NAME = "oracle"
 FAMILY = "heuristic"
@@ -61,24 +60,13 @@ def timing(w, pub, T):
 @njit(cache=True)
 def draw_outlook(w, T, own):
     """Expected VP outcome of my coming VoC draw after my best single face-down card."""
-    best = -1e9
-    bg = -1
+    _, bc, bg = best_single_placement(w, own, T)
     be = 0.0
-    for c in range(6):
-        if own[PR_HAND + c] <= 0:
-            continue
-        for g in range(N_GROUPS):
-            v = T[R_GAIN + c, g]
-            if v < -1e8:
-                continue
-            v -= card_cost(w, c, False)
-            if v > best:
-                best = v
-                bg = g
-                if c == PHIL:
-                    be = e_val(T[R_D, g], T[R_INV, g], T[R_PREVP, g])
-                else:
-                    be = e_val(T[R_D, g] + VAL[c], T[R_INV, g], T[R_PREV, g])
+    if bg >= 0:
+        if bc == PHIL:
+            be = e_val(T[R_D, bg], T[R_INV, bg], T[R_PREVP, bg])
+        else:
+            be = e_val(T[R_D, bg] + VAL[bc], T[R_INV, bg], T[R_PREV, bg])
     ev = 0.0
     for g in range(N_GROUPS):
         e = be if g == bg else T[R_E, g]

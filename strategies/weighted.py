@@ -379,9 +379,12 @@ def best_step(w, T, pub, own, me, opts, n):
 
 
 @njit(cache=True)
-def best_single(w, own, T):
-    """Best gain - cost of one face-down card this turn (-1e9 if none fits)."""
+def best_single_placement(w, own, T):
+    """(gain - cost, card, group) of the best single face-down card this turn
+    ((-1e9, -1, -1) if none fits)."""
     best = -1e9
+    bc = -1
+    bg = -1
     for c in range(6):
         if own[PR_HAND + c] <= 0:
             continue
@@ -392,7 +395,15 @@ def best_single(w, own, T):
             v -= card_cost(w, c, False)
             if v > best:
                 best = v
-    return best
+                bc = c
+                bg = g
+    return best, bc, bg
+
+
+@njit(cache=True)
+def best_single(w, own, T):
+    """Best gain - cost of one face-down card this turn (-1e9 if none fits)."""
+    return best_single_placement(w, own, T)[0]
 
 
 # ------------------------------------------------------------------ discards --
