@@ -14,7 +14,7 @@ import numpy as np
 from ccsim import rules as R
 from ccsim.layout import MAX_PARAMS
 from ccsim.orderings import OrderingError, parse_ordering, to_codes, SHUFFLED
-from strategies.registry import resolve
+from strategies.registry import resolve, strategy_id
 
 MAX_GAMES = 10**10  # beyond this a run would take days; almost surely a typo
 MAX_THREADS = 256
@@ -58,7 +58,7 @@ class RunConfig:
             raise ConfigError(f"chunk_size must be 1 .. 10000000, got {self.chunk_size!r}")
         for seat in ("cleopatra", "caesar"):
             try:
-                resolve(getattr(self, seat))
+                strategy_id(getattr(self, seat))
             except KeyError as e:
                 raise ConfigError(f"--{seat}: {e.args[0]}") from None
         orders = {}

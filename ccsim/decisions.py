@@ -30,7 +30,7 @@ assassinated value code (assassination) or the second group (castling).
 import itertools
 
 import numpy as np
-from numba import njit
+from ccsim.jit import njit
 
 PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD = range(9)
 N_KINDS = 9

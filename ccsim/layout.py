@@ -98,9 +98,11 @@ ERR_LOG_FULL = 3        # the event log buffer overflowed
 ERR_REPLAY_CHANCE = 4   # replay: the record's chance event (reshuffle) does not fit
 ERR_BAD_CHOICE = 5      # a strategy returned an index outside its options
 ERR_INVARIANT = 6       # a state invariant was broken (checked runs only)
+ERR_NO_STRATEGY = 7     # a seat's parameters carry no compiled strategy (not from registry.resolve)
 ERROR_NAMES = {0: "ok", ERR_NO_OPTION: "no legal option", ERR_REPLAY_ILLEGAL: "illegal event",
                ERR_LOG_FULL: "event log full", ERR_REPLAY_CHANCE: "bad reshuffle",
-               ERR_BAD_CHOICE: "strategy chose outside its options", ERR_INVARIANT: "invariant broken"}
+               ERR_BAD_CHOICE: "strategy chose outside its options", ERR_INVARIANT: "invariant broken",
+               ERR_NO_STRATEGY: "seat has no compiled strategy"}
 
 # ---------------------------------------------------------------- setup ------
 # What chance and the players fixed before the first turn (R2); the engine
@@ -124,7 +126,8 @@ EVENT_NAMES = {EV_TURN: "turn", EV_PLACE: "place", EV_ACTION: "action", EV_VETO:
 EVENTS_PER_TURN = 40    # bound on the events of one turn (votes, draws, VoC draws)
 
 MEM_SIZE = 64           # per-player strategy memory (int32), zeroed at game start
-MAX_PARAMS = 32         # per-seat strategy parameter vector (float64)
+MAX_PARAMS = 33         # per-seat strategy parameter vector (float64)
+P_ENTRY = MAX_PARAMS - 1  # its last slot: the address of the seat's compiled strategy (strategies.registry)
 N_RNG = 4               # random streams: chance, cleopatra's strategy, caesar's strategy, shuffled action decks
 
 # ---------------------------------------------------------------- bases ------

@@ -6,7 +6,7 @@ The helpers here read only public slots, so both the engine and every
 strategy use them.
 """
 import numpy as np
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import (PUB, PUB_FU, PUB_FDN, PUB_SIDEN, PUB_REMAIN, PUB_RULES, PUB_SIZE, PRIV, PRIV_SIZE,
                           PR_HAND)

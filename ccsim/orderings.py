@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 
 import numba
+from ccsim.jit import njit
 import numpy as np
 
 from ccsim.engine.game import N_RESULT, R_ERROR, R_WINNER, play_seeded_nb, result_row_nb
@@ -285,7 +286,7 @@ def unrank(r: int) -> str:
     return "".join(out)
 
 
-@numba.njit(cache=True)
+@njit(cache=True, nrt=True)
 def _unrank_many_nb(ranks, counts, table):
     """Code rows (n, sum(counts)) of lexicographic ranks; ranks must be in range."""
     k = counts.shape[0]
@@ -320,7 +321,7 @@ def _unrank_many_nb(ranks, counts, table):
     return out
 
 
-@numba.njit(cache=True)
+@njit(cache=True, nrt=True)
 def _rank_many_nb(codes, counts, table):
     """Lexicographic ranks of code rows; -1 for a row that is not a valid ordering."""
     k = counts.shape[0]
@@ -451,7 +452,7 @@ def describe(ordering: str) -> str:
 
 # --- playing many orderings on common deals ------------------------------------
 
-@numba.njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, nrt=True)
 def play_grid_nb(seed, first_game, n_deals, deal_off, cand, opp, rules, sids2, sp2, n_blocks, out):
     """Every candidate ordering on its deals, at both seats: the kernel of ccsim.study.
 

@@ -8,7 +8,7 @@ so that a strategy drawing more or fewer random numbers never changes the
 cards chance deals: common random numbers across strategies and orderings.
 """
 import numpy as np
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import N_RNG
 

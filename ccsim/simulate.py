@@ -13,7 +13,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import BASE_SIZE, N_RNG
 from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT
@@ -22,7 +22,7 @@ _POOL: ThreadPoolExecutor | None = None
 _THREADS = os.cpu_count() or 1
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, nrt=True)
 def simulate_block_nb(seed, first_game, lo, hi, rules, sids, sp, orders, out):
     """Play games ``first_game + lo .. first_game + hi - 1`` of run ``seed`` into ``out[lo:hi]``.
 

@@ -23,7 +23,7 @@ of that kind right after my pick.
 """
 import math
 
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.decisions import STEP, SPY_PICK, T_PLACE_UP
 from ccsim.layout import (PUB_REMAIN, PUB_DISC, PUB_NPLACED, PUB_OUT, PUB_IDECKN, PUB_HANDN,

@@ -8,7 +8,7 @@ hand before it draws action cards.  When no single card gains enough it goes
 passive (R5) and discards its low cards to fish for fours and fives — never
 two quiet turns in a row (R9.4).
 """
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.rules import N_GROUPS
 from strategies.features import new_tables_nb, fill_groups, R_W, R_E

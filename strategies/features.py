@@ -8,7 +8,7 @@ by construction.
 import math
 
 import numpy as np
-from numba import njit
+from ccsim.jit import njit, stack_array
 
 from ccsim.layout import (PUB_FU, PUB_FDN, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN, PR_FD, PR_BONUS, PUB_RULES,
                           PUB_REMAIN, PUB_WON, PUB_DISC, PUB_ADECKN, PUB_OUT, PUB_SIDEN, PR_HAND)
@@ -220,10 +220,9 @@ def new_tables():
     return np.zeros((N_ROWS, 6))
 
 
-@njit(cache=True)
-def new_tables_nb():
-    """One table per decision: N_ROWS x 6 (a column per group; rows R_SEC.. use one per card code)."""
-    return np.empty((N_ROWS, 6))
+# One table per decision: N_ROWS x 6 (a column per group; rows R_SEC.. use one per
+# card code), zeroed, on the deciding function's stack (ccsim.jit.stack_array).
+new_tables_nb = stack_array(np.float64, (N_ROWS, 6))
 
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ margins and the gain of each hand card on each group are computed once per
 decision, so scoring an option is a table look-up.
 """
 import numpy as np
-from numba import njit
+from ccsim.jit import njit, stack_array
 
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_END, step_type, step_card, step_group, step_x)
@@ -21,6 +21,20 @@ DESCRIPTION = "plays to win the vote most likely to come next"
 FAMILY = "baseline"
 
 PAIR_COST = 0.06  # in weighted win chance: what keeping a card for later is worth
+
+# scratch arrays of one decision, on its stack
+_per_group = stack_array(np.float64, (N_GROUPS,))
+_gain_table = stack_array(np.float64, (6, N_GROUPS))
+_per_card = stack_array(np.float64, (6,))
+_code_counts = stack_array(np.int64, (12,))
+
+
+@njit(cache=True)
+def same_counts(a, b):
+    for i in range(a.shape[0]):
+        if a[i] != b[i]:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -77,11 +91,11 @@ def step_value(own, code, m, w, gain, other):
 
 @njit(cache=True)
 def argmax_step(pub, own, me, opts, n):
-    m = np.empty(N_GROUPS)
-    w = np.empty(N_GROUPS)
-    gain = np.empty((6, N_GROUPS))
+    m = _per_group()
+    w = _per_group()
+    gain = _gain_table()
     gain_table(pub, own, me, m, w, gain)
-    other = np.empty(6)
+    other = _per_card()
     for c in range(6):
         other[c] = best_other(own, gain, c) if own[PR_HAND + c] > 0 else 0.0
     best = 0
@@ -130,7 +144,7 @@ def discard_choice(opts, n, pub, own, me):
     """R5.1: when forced to pass, throw away every dead card; if there is none and every
     group is full, the lowest influence card, so that the refill can bring a wrath or an
     assassination from the action deck (otherwise both players may wait forever, R9.4)."""
-    want = np.zeros(12, np.int64)
+    want = _code_counts()
     for c in range(12):
         if is_dead_card(c):
             want[c] = own[PR_HAND + c]
@@ -144,10 +158,10 @@ def discard_choice(opts, n, pub, own, me):
         k = code & 7
         if k != want.sum():
             continue
-        got = np.zeros(12, np.int64)
+        got = _code_counts()
         for j in range(k):
             got[(code >> (4 + 4 * j)) & 15] += 1
-        if (got == want).all():
+        if same_counts(got, want):
             return i
     return 0
 

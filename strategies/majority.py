@@ -10,7 +10,7 @@ counts extra while the bonus is within reach.  Its initial placement (R2.5)
 puts the high cards on the small groups (2 of 3 is a majority) and on the
 bonus group.  Everything else is the weighted core.
 """
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import PUB_RULES, PUB_WON, PR_BONUS
 from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_BONUS_THRESHOLD

@@ -15,7 +15,7 @@ outcome of my VoC draw after my best placement is clearly against me and a
 passive discard would improve my hand, it stays passive (R5) and lets the
 draw wait.
 """
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.decisions import MODE
 from ccsim.layout import PUB_RULES, PUB_VOC_DECKN, PUB_REMAIN, PUB_QUIET, PUB_IDECKN

@@ -1,5 +1,5 @@
 """`random`: uniform over the legal options at every decision."""
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.rng import below_nb
 

@@ -1,10 +1,7 @@
 """The strategy registry: names to integer ids, and the compiled dispatch.
 
-Adding a strategy is a new file under ``strategies/`` plus one entry in
-``_ENTRIES`` and one branch in ``choose_nb``; the engine never changes.
-Dispatch is by integer id inside a cached compiled function: a kernel that
-received strategy functions as arguments would miss numba's on-disk cache in
-every new process (DESIGN lesson 6).
+Adding a strategy is a new file under ``strategies/`` plus one line in
+``_ENTRIES``; the engine never changes.
 
 Every strategy has the signature
 ``choose(params, kind, opts, n, pub, own, mem, me, rng) -> index`` and sees
@@ -12,21 +9,36 @@ only its player's observation (``pub``, ``own``: views of the state's public
 block and her private block), its own memory, its seat's parameters and its
 own random stream (``rng[0]``).  See strategies/README.md.
 
+How the engine reaches a strategy: each strategy is compiled on its own, on
+first use, into a C-callable *entry* (a numba ``cfunc``, cached on disk), and
+``resolve`` stores the entry's address in the last slot of the seat's
+parameter vector (``P_ENTRY``).  ``choose_nb`` calls through that address.
+So the engine is compiled once whatever the strategies, and a run compiles
+only the strategies it plays: a cold ``ccsim run`` no longer compiles all of
+them into every kernel.  (Passing the functions to the kernel as arguments
+would miss numba's disk cache in every new process; DESIGN lesson 6.)
+
 A *data-only* strategy is a TOML file of weights for the ``weighted`` family:
 the files in ``strategies/params/`` are registered as ``weighted-<stem>``, and
 ``resolve`` accepts the path of any such file.
 """
 import tomllib
+import types as pytypes
 from pathlib import Path
 from types import SimpleNamespace
 
+import numba
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import carray, cfunc, types
+from numba.extending import intrinsic
+from ccsim.jit import njit
 
-from ccsim.layout import PUB, PUB_SIZE, PRIV, PRIV_SIZE, OPTS, MEM, MEM_SIZE, H_SID, MAX_PARAMS
+from ccsim.layout import PUB, PUB_SIZE, PRIV, PRIV_SIZE, OPTS, MEM, MEM_SIZE, H_SID, MAX_PARAMS, P_ENTRY, N_RNG
 from ccsim.rng import below_nb
 from strategies import greedy, random_play, weighted, majority, trickster, tactician, oracle, counter, defender
 from strategies.features import PARAM_NAMES, N_PARAMS, P_VERSION
+from strategies.random_play import choose_random_nb
 from strategies.greedy import choose_greedy_nb
 from strategies.weighted import choose_weighted_nb
 from strategies.majority import choose_majority_nb
@@ -91,70 +103,138 @@ def _param_entries():
     return tuple(out)
 
 
-# (module or named parameter set, id): ids are stable; they are what the kernel sees.
-# Named parameter sets of a family share the family's id: their parameters differ.
+# (module or named parameter set, id, choose function): ids are stable; they are
+# what the kernel sees.  Named parameter sets of a family share the family's id
+# and function: their parameters differ.
 _ENTRIES = (
-    (random_play, RANDOM),
-    (greedy, GREEDY),
-    (weighted, WEIGHTED),
-    (majority, MAJORITY),
-    (trickster, TRICKSTER),
-    (tactician, TACTICIAN),
-    (oracle, ORACLE),
-    (counter, COUNTER),
-    (defender, DEFENDER),
-    *((e, WEIGHTED) for e in _param_entries()),
+    (random_play, RANDOM, choose_random_nb),
+    (greedy, GREEDY, choose_greedy_nb),
+    (weighted, WEIGHTED, choose_weighted_nb),
+    (majority, MAJORITY, choose_majority_nb),
+    (trickster, TRICKSTER, choose_trickster_nb),
+    (tactician, TACTICIAN, choose_tactician_nb),
+    (oracle, ORACLE, choose_oracle_nb),
+    (counter, COUNTER, choose_counter_nb),
+    (defender, DEFENDER, choose_defender_nb),
+    *((e, WEIGHTED, choose_weighted_nb) for e in _param_entries()),
 )
+_CHOOSE = {sid: fn for _, sid, fn in _ENTRIES}
+assert N_PARAMS <= P_ENTRY, "the parameter vector's last slot is the strategy entry"
+
+NO_ENTRY = -2  # choose_nb's answer for a seat whose parameters carry no entry address
 
 
-@njit(cache=True)
-def choose_nb(st, rng, sp, me, kind, n):
-    """Hand the decision to seat ``me``'s strategy, with views of what she may see."""
-    sid = st[H_SID + me]
-    if sid == RANDOM:  # needs no view of the state: the fast path of random play
-        return below_nb(rng, 1 + me, n)
-    pub = st[PUB:PUB + PUB_SIZE]
-    own = st[PRIV + me * PRIV_SIZE:PRIV + (me + 1) * PRIV_SIZE]
-    mem = st[MEM + me * MEM_SIZE:MEM + (me + 1) * MEM_SIZE]
-    opts = st[OPTS:OPTS + n]
-    params = sp[me]
-    mine = rng[1 + me:2 + me]
-    if sid == GREEDY:
-        return choose_greedy_nb(params, kind, opts, n, pub, own, mem, me, mine)
-    if sid == WEIGHTED:
-        return choose_weighted_nb(params, kind, opts, n, pub, own, mem, me, mine)
-    if sid == MAJORITY:
-        return choose_majority_nb(params, kind, opts, n, pub, own, mem, me, mine)
-    if sid == TRICKSTER:
-        return choose_trickster_nb(params, kind, opts, n, pub, own, mem, me, mine)
-    if sid == TACTICIAN:
-        return choose_tactician_nb(params, kind, opts, n, pub, own, mem, me, mine)
-    if sid == ORACLE:
-        return choose_oracle_nb(params, kind, opts, n, pub, own, mem, me, mine)
-    if sid == COUNTER:
-        return choose_counter_nb(params, kind, opts, n, pub, own, mem, me, mine)
-    if sid == DEFENDER:
-        return choose_defender_nb(params, kind, opts, n, pub, own, mem, me, mine)
-    return below_nb(rng, 1 + me, n)  # an unknown id plays at random (never registered)
+@njit(cache=True, nrt=True)  # returns views
+def observation_views(st, me, n):
+    """(opts, pub, own, mem): views of what seat ``me`` may see at a decision of ``n`` options (R8.4)."""
+    return (st[OPTS:OPTS + n], st[PUB:PUB + PUB_SIZE], st[PRIV + me * PRIV_SIZE:PRIV + (me + 1) * PRIV_SIZE],
+            st[MEM + me * MEM_SIZE:MEM + (me + 1) * MEM_SIZE])
+
+
+# The C signature of every strategy entry: (state, state length, streams, the
+# seat's parameters, seat, decision kind, number of options) -> option index.
+ENTRY_SIG = types.int64(types.CPointer(types.int32), types.int64, types.CPointer(types.uint64),
+                        types.CPointer(types.float64), types.int64, types.int64, types.int64)
+
+
+def _entry_template(st_p, n_st, rng_p, params_p, me, kind, n):
+    # `choose` is bound per strategy by _compile_entry: a global, called directly
+    # (numba caches neither closures nor code that holds a function as a value).
+    opts, pub, own, mem = observation_views(carray(st_p, (n_st,)), me, n)
+    return choose(carray(params_p, (MAX_PARAMS,)), kind, opts, n, pub, own, mem, me,  # noqa: F821
+                  carray(rng_p, (N_RNG,))[1 + me:2 + me])
+
+
+_ENTRY_ADDRESS: dict[int, int] = {}
+
+
+def _compile_entry(sid: int) -> int:
+    """The address of strategy ``sid``'s entry, compiled (or loaded from the cache) once per process."""
+    if sid not in _ENTRY_ADDRESS:
+        name = f"entry_{sid}"
+        fn = pytypes.FunctionType(_entry_template.__code__, dict(globals(), choose=_CHOOSE[sid]), name)
+        fn.__qualname__ = name  # one cache file per strategy
+        _ENTRY_ADDRESS[sid] = cfunc(ENTRY_SIG, cache=True)(fn).address
+    return _ENTRY_ADDRESS[sid]
+
+
+def entry_slot(sid: int) -> float:
+    """The ``P_ENTRY`` value for strategy ``sid`` in this process: its entry's
+    address, bit for bit (0 for `random`, which the kernel plays inline, and
+    when numba's JIT is disabled)."""
+    if sid == RANDOM or numba.config.DISABLE_JIT:
+        return 0.0
+    return float(np.int64(_compile_entry(sid)).view(np.float64))
+
+
+@intrinsic
+def _entry_address(typingctx, slot):
+    """The address stored bit for bit in a float64 ``P_ENTRY`` slot."""
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def _call_entry(typingctx, address, st, rng, params, me, kind, n):
+    """Call the strategy entry at ``address`` (ENTRY_SIG) on these arrays."""
+    def codegen(context, builder, sig, args):
+        i64 = ir.IntType(64)
+        arrays = [context.make_array(t)(context, builder, v) for t, v in zip(sig.args[1:4], args[1:4])]
+        st_a, rng_a, params_a = arrays
+        ints = [context.cast(builder, v, t, types.int64) for t, v in zip(sig.args[4:], args[4:])]
+        fnty = ir.FunctionType(i64, [st_a.data.type, i64, rng_a.data.type, params_a.data.type, i64, i64, i64])
+        fn = builder.inttoptr(args[0], fnty.as_pointer())
+        n_st = builder.extract_value(st_a.shape, 0)
+        return builder.call(fn, [st_a.data, n_st, rng_a.data, params_a.data, *ints])
+    return types.int64(address, st, rng, params, me, kind, n), codegen
+
+
+if numba.config.DISABLE_JIT:
+    def choose_nb(st, rng, sp, me, kind, n):
+        """Hand the decision to seat ``me``'s strategy (interpreted: no entries)."""
+        sid = st[H_SID + me]
+        if sid == RANDOM:
+            return below_nb(rng, 1 + me, n)
+        opts, pub, own, mem = observation_views(st, me, n)
+        return _CHOOSE[sid](sp[me], kind, opts, n, pub, own, mem, me, rng[1 + me:2 + me])
+else:
+    @njit(cache=True)
+    def choose_nb(st, rng, sp, me, kind, n):
+        """Hand the decision to seat ``me``'s strategy, through its compiled entry."""
+        if st[H_SID + me] == RANDOM:  # needs no view of the state: the fast path of random play
+            return below_nb(rng, 1 + me, n)
+        address = _entry_address(sp[me, P_ENTRY])
+        if address == 0:
+            return NO_ENTRY
+        return _call_entry(address, st, rng, sp[me], me, kind, n)
 
 
 def available() -> list[dict]:
     """Every registered strategy: name, id, family and one-line description."""
-    return [{"name": m.NAME, "id": sid, "family": m.FAMILY, "description": m.DESCRIPTION} for m, sid in _ENTRIES]
+    return [{"name": m.NAME, "id": sid, "family": m.FAMILY, "description": m.DESCRIPTION} for m, sid, _ in _ENTRIES]
 
 
 def strategy_id(name: str) -> int:
     """The kernel id of a strategy name; KeyError lists the known names."""
-    return resolve(name)[0]
+    return _lookup(name)[0]
 
 
 def resolve(name: str):
     """(kernel id, parameter vector of MAX_PARAMS floats) for a strategy name,
-    or for the path of a `weighted` parameter file (``*.toml``).
+    or for the path of a `weighted` parameter file (``*.toml``), ready for the
+    kernel: its ``P_ENTRY`` slot holds the strategy's compiled entry in this
+    process (compiled or loaded from numba's cache here, on first use).
 
     KeyError (with a one-line message listing the known names) if unknown.
     """
-    for m, sid in _ENTRIES:
+    sid, params = _lookup(name)
+    params[P_ENTRY] = entry_slot(sid)
+    return sid, params
+
+
+def _lookup(name):
+    for m, sid, _ in _ENTRIES:
         if m.NAME == name:
             params = np.zeros(MAX_PARAMS, np.float64)
             default = getattr(m, "DEFAULT_PARAMS", None)
@@ -169,5 +249,5 @@ def resolve(name: str):
         except ParamFileError as e:
             raise KeyError(str(e)) from None
         return WEIGHTED, params
-    known = ", ".join(m.NAME for m, _ in _ENTRIES)
+    known = ", ".join(m.NAME for m, _, _ in _ENTRIES)
     raise KeyError(f"unknown strategy {name!r} (known: {known}; or a path to a weighted .toml file)")

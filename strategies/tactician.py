@@ -11,7 +11,7 @@ actions: it vetoes only when the damage of the card just played is at least
 wrath and assassinations, counted from her public discard pile), and never
 less than its threshold.
 """
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.decisions import STEP, VETO, T_ACTION
 from ccsim.layout import PUB_ACTION, PUB_DISC, PUB_RULES, PR_HAND

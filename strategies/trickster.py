@@ -16,7 +16,7 @@ vote my way, and the opponent cannot see it.  The trickster
 * never shows a philosopher if it can help it (a face-up one costs ``knob3``),
   never discards one, and when spying takes hers first.
 """
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.decisions import SPY_PICK, STEP, T_PLACE_UP
 from ccsim.rules import N_GROUPS, PHIL

@@ -25,7 +25,7 @@ Decisions, in short:
   below my deck's mean by ``fish``, never a quiet turn after a quiet turn.
 """
 import numpy as np
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, DRAW_INFLUENCE, DRAW_ACTION)

@@ -19,17 +19,17 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 import pytest
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim import rules as R
-from ccsim.layout import BASE_SIZE, N_RNG, H_BROKEN, MAX_PARAMS
+from ccsim.layout import BASE_SIZE, N_RNG, H_BROKEN, MAX_PARAMS, P_ENTRY
 from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT
 from ccsim.engine.invariants import check_state_nb
 from ccsim.orderings import to_codes
-from strategies.registry import _ENTRIES
+from strategies.registry import _ENTRIES, entry_slot
 
-STRATEGY_IDS = tuple(sid for _, sid in _ENTRIES)
-STRATEGY_NAMES = {sid: m.NAME for m, sid in _ENTRIES}
+STRATEGY_IDS = tuple(dict.fromkeys(sid for _, sid, _ in _ENTRIES))
+STRATEGY_NAMES = {sid: m.NAME for m, sid, _ in reversed(_ENTRIES)}
 ALL_VARIANTS = sum(R.VARIANTS.values())
 SUMMARY = []  # lines the tests want shown at the end of the run (end-reason counts, timings)
 
@@ -41,7 +41,7 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(line)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, nrt=True)
 def play_checked_block_nb(seed, first_game, lo, hi, rules, sids, sp, orders, out, broken, final):
     """Games ``first_game + lo .. first_game + hi - 1`` of run ``seed``, invariants checked after every turn.
 
@@ -81,8 +81,11 @@ def make_orders(cleopatra="shuffled", caesar="shuffled"):
 
 
 def make_seats(s0, s1):
-    """(sids, sp) as the run configuration builds them (same types: one cached kernel)."""
-    return np.array([s0, s1], np.int64), np.zeros((2, MAX_PARAMS), np.float64)
+    """(sids, sp) of the same types as the run configuration's (one cached kernel): zero
+    parameters, each seat's compiled strategy entry in ``P_ENTRY``."""
+    sp = np.zeros((2, MAX_PARAMS), np.float64)
+    sp[:, P_ENTRY] = entry_slot(s0), entry_slot(s1)
+    return np.array([s0, s1], np.int64), sp
 
 
 def run_checked(seed, n_games, sids, rules=None, orders=None, first_game=0, n_blocks=None):

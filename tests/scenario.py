@@ -49,6 +49,7 @@ from ccsim.engine.core import hand_add_nb, put_at_nb
 from ccsim.engine.game import N_RESULT, R_ERROR, replay_game_nb
 from ccsim.engine.score import vp_nb, winner_nb
 from ccsim.engine.setup import deal_nb, reset_nb, start_nb
+from strategies.registry import resolve
 from ccsim.engine.turn import (
     can_be_active_nb,
     discard_options_nb,
@@ -327,7 +328,9 @@ class Table:
 
     def seat(self, player, strategy):
         """Let a strategy decide for a player (``"random"`` or ``"greedy"``) instead of the script."""
-        self.st[L.H_SID + _p(player)] = {"random": 0, "greedy": 1}[strategy]
+        sid, params = resolve(strategy)
+        self.st[L.H_SID + _p(player)] = sid
+        self.sp[_p(player)] = params
         return self
 
     def script(self, *events):

@@ -35,7 +35,7 @@ RECORDS = _records_path()
 HAVE_RECORDS = RECORDS is not None
 NO_RECORDS = (f"conformance records not found: no {Path(__file__).resolve().parents[2]}/shared/conformance/"
               f"records.jsonl and $CCSIM_SHARED/conformance/records.jsonl not set or absent")
-STRATEGY_NAMES = {sid: m.NAME for m, sid in _ENTRIES}
+STRATEGY_NAMES = {sid: m.NAME for m, sid, _ in _ENTRIES}
 
 
 def _lines():

@@ -22,10 +22,10 @@ from ccsim.engine.game import play_seeded_nb
 from ccsim.engine.invariants import check_state_nb, INVARIANT_NAMES
 from ccsim.engine.turn import step_options_nb, can_be_active_nb, place_nb, discard_options_nb
 from ccsim.engine.core import draw_options_nb
-from strategies.registry import _ENTRIES, choose_nb
+from strategies.registry import _ENTRIES, choose_nb, entry_slot
 from conftest import make_rules, make_orders, make_seats
 
-STRATEGY_IDS = [sid for _, sid in _ENTRIES]
+STRATEGY_IDS = list(dict.fromkeys(sid for _, sid, _ in _ENTRIES))
 SEAT_PAIRS = [(a, b) for a in STRATEGY_IDS for b in STRATEGY_IDS]
 
 
@@ -164,6 +164,7 @@ def same_choice(base, pert, p, kind, opts, sp, rng):
     for sid in STRATEGY_IDS:
         base[L.H_SID + p] = sid
         pert[L.H_SID + p] = sid
+        sp[:, L.P_ENTRY] = entry_slot(sid)
         r1, r2 = rng.copy(), rng.copy()
         i1 = choose_nb(base, r1, sp, p, kind, n)
         i2 = choose_nb(pert, r2, sp, p, kind, n)

@@ -29,7 +29,7 @@ from strategies import registry
 from strategies.registry import _ENTRIES, available, resolve, choose_nb, load_params, ParamFileError, WEIGHTED
 from strategies.features import PARAM_NAMES, N_PARAMS, P_VERSION
 
-NAMES = [m.NAME for m, _ in _ENTRIES]
+NAMES = [m.NAME for m, _, _ in _ENTRIES]
 HEURISTICS = [n for n in NAMES if n not in ("random", "greedy", "weighted")]
 GAMES = 1500  # deals per pairing; each is played twice, seats swapped
 

@@ -1,5 +1,5 @@
 """R7 action cards: their legal targets, the veto (R7.6) and their effects."""
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import (PRIV, PRIV_SIZE, OPTS, PUB_RULES, PUB_SIDEN, PR_FD, PUB_FU, PUB_FDN, PUB_HANDN, PUB_OUT, PUB_ACTION, PUB_NPLAYED, PUB_NVETOED, PUB_TURN,
                           PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2, PUB_CTX_A, PUB_CTX_B, PUB_CTX_LEFT,

@@ -5,16 +5,16 @@ keeps its cached counts (hand sizes, side sizes, deck sizes) in step with the
 cards.  Functions that may ask a player to decide also take the game's random
 streams ``rng`` and the seats' strategy parameters ``sp``.
 """
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import (
     PUB_FU, PUB_FDN, PUB_SIDEN, PUB_DISC, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_END,
     PRIV, PRIV_SIZE, PR_HAND, PR_FD, PR_ADECK, PR_ADECK_TOP, OPTS, LOG, EV_W,
-    H_IDECK, H_IDECK_TOP, H_NLOG, H_LOG_CAP, H_REPLAY, H_ERROR, H_ERROR_AT, ERR_NO_OPTION, ERR_LOG_FULL, ERR_REPLAY_ILLEGAL, ERR_BAD_CHOICE, EV_DRAW,
+    H_IDECK, H_IDECK_TOP, H_NLOG, H_LOG_CAP, H_REPLAY, H_ERROR, H_ERROR_AT, ERR_NO_OPTION, ERR_LOG_FULL, ERR_REPLAY_ILLEGAL, ERR_BAD_CHOICE, ERR_NO_STRATEGY, EV_DRAW,
 )
 from ccsim.decisions import DRAW_INFLUENCE
 from ccsim.engine.replay import replay_choose_nb
-from strategies.registry import choose_nb
+from strategies.registry import choose_nb, NO_ENTRY
 
 
 @njit(cache=True)
@@ -215,6 +215,9 @@ def decide_nb(st, rng, sp, p, kind, n):
     if n == 1:
         return st[OPTS]
     i = choose_nb(st, rng, sp, p, kind, n)
+    if i == NO_ENTRY:
+        fail_nb(st, ERR_NO_STRATEGY)
+        return st[OPTS]
     if i < 0 or i >= n:
         fail_nb(st, ERR_BAD_CHOICE)
         return st[OPTS]

@@ -1,6 +1,6 @@
 """One game end to end, and its result row: the compiled entry points."""
 import numpy as np
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import (SETUP, SETUP_SIZE, LOG, EV_W, N_RNG, PUB_RULES,
                           PUB_END, PUB_TURN, PUB_WON, PUB_NPLAYED, PUB_NVETOED, H_BONUS, H_ERROR,
@@ -91,7 +91,7 @@ def result_row_nb(st, out):
     out[R_ERROR] = st[H_ERROR]
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=True)  # an entry point: copies a slice
 def record_game_nb(st, rng, sp, rules, sids, seed, game, orders, setup_out, result_out, checked=None):
     """Play one game keeping its event log (``st`` sized by ``layout.state_size``);
     returns the number of events, found at ``st[LOG:]``."""
@@ -102,7 +102,7 @@ def record_game_nb(st, rng, sp, rules, sids, seed, game, orders, setup_out, resu
     return st[H_NLOG]
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=True)
 def replay_game_nb(st, rules, setup, rec, n_log, result_out, checked=None):
     """Replay a recorded game: its setup, every decision and every reshuffle from
     the record ``rec`` (events x EV_W).  ``st`` holds n_log log events then the

@@ -24,7 +24,7 @@ What is checked, per player p (RULES.md R1.4, R2):
   of play holds no card (R4.2.3, R6.8), won plus remaining patricians make the
   group's size (R1.1), and no game goes past the turn cap (R9.5).
 """
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import (
     ERR_INVARIANT, H_ERROR, H_ERROR_AT, H_NLOG, PUB_END,

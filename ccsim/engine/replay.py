@@ -7,7 +7,7 @@ recorded event was illegal at that moment (-1).  Every claim the record makes
 (draws, votes, the result) is then checked by comparing the engine's own log
 with the record, event by event (``ccsim.record``).
 """
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import (OPTS, EV_W, SETUP, H_REC, H_REC_LEN, H_NLOG, H_ACTION_EV, EV_TURN, EV_PLACE, EV_ACTION, EV_VETO, EV_DRAW, EV_DISCARD,
                           PUB_CTX_CARD, S_PLACEMENT)

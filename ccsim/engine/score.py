@@ -1,5 +1,5 @@
 """R10 scoring and the tie-break."""
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import PUB_WON, PUB_REMAIN, PUB_RULES, H_BONUS
 from ccsim.rules import (N_GROUPS, RP_GROUP_SIZE, RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS,

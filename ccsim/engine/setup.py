@@ -1,5 +1,5 @@
 """R2 setup: what chance deals, then the state every game starts from."""
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import (S_IDECK, S_IDECK_LEN, S_ADECK, S_ADECK_LEN, S_VOC, S_VOC_LEN, S_BONUS, S_PLACEMENT,
                           SETUP, OPTS, LOG, PRIV, PRIV_SIZE, PUB_RULES, PUB_REMAIN, PUB_IDECKN, PUB_ADECKN,

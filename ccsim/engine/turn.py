@@ -1,5 +1,5 @@
 """R3–R5 turns, R9 the end of the game, and one whole game."""
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import (H_BROKEN, PRIV, PRIV_SIZE, OPTS, PUB_RULES, PUB_TURN, PUB_CUR, PUB_OUT, PUB_END, PUB_MODE, PUB_NPLACED, PUB_PLACED_UP, PUB_ACTION,
                           PUB_QUIET, PUB_HANDN, PR_HAND, EV_TURN, EV_PLACE, EV_DISCARD)

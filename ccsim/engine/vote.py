@@ -1,5 +1,5 @@
 """R6 votes of confidence, R4.3 exceptional votes and R4.5 the VoC draw."""
-from numba import njit
+from ccsim.jit import njit
 
 from ccsim.layout import (PUB_RULES, PUB_SIDEN, H_REC, H_REC_LEN, EV_W, PUB_FU, PUB_REMAIN, PUB_WON, PUB_END, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN,
                           H_VOC, H_VOC_TOP, H_VOC_LEN, H_REPLAY, H_NLOG, EV_VOTE, EV_VOC, EV_RESHUFFLE,

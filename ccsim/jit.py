@@ -1,0 +1,89 @@
+"""``njit`` for ccsim's kernels, and arrays on the stack.
+
+Two costs of numba's defaults that the game kernel does not need:
+
+* **Literal specialisation.**  numba types a constant argument of a call
+  between compiled functions as a literal (``Literal[int](3)``) and compiles
+  a separate specialisation of the callee for every distinct constant.  The
+  engine passes decision kinds, event codes and seat numbers as constants, so
+  ``log_nb`` alone was compiled 15 times and every strategy once per decision
+  kind: 188 compilations where 86 functions exist, most of a cold start.
+  Calls through this decorator see the constants' plain types (``int64``), so
+  each function compiles once.  LLVM still propagates the constants after
+  inlining.
+* **Reference counting.**  Every array view made or passed in compiled code
+  is reference counted with atomic operations, shared between threads for
+  the arrays every block reads (the rules, the seat parameters): measured at
+  a quarter of a greedy game's time.  The kernel's functions never own
+  memory (the batch loops allocate once per block), so ``njit`` compiles
+  without numba's runtime (NRT) unless told ``nrt=True``; scratch
+  arrays come from ``stack_array`` instead of ``np.empty``.
+
+Use ``njit`` like ``numba.njit``; strategy plug-ins should too.
+"""
+import numba
+import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.core.dispatcher import Dispatcher
+from numba.extending import intrinsic
+
+
+def njit(*args, nrt=False, **kwargs):
+    """``numba.njit`` dispatching on unliteral types; without NRT unless ``nrt``.
+
+    A function that allocates arrays (``np.zeros``, ...) or returns a new
+    view of an array must say ``nrt=True``; one that allocates must not hand
+    the array to a caller compiled without NRT (nobody would free it).
+    """
+    if not nrt:
+        kwargs["_nrt"] = False
+    if len(args) == 1 and callable(args[0]):
+        return _generic(numba.njit(**kwargs)(args[0]))
+    return lambda fn: _generic(numba.njit(*args, **kwargs)(fn))
+
+
+def _generic(dispatcher):
+    if not isinstance(dispatcher, Dispatcher):  # NUMBA_DISABLE_JIT: a plain function
+        return dispatcher
+    resolve = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return resolve(tuple(types.unliteral(a) for a in args),
+                       {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def stack_array(dtype, shape):
+    """A compiled-code function ``f()`` that returns a zeroed C-ordered array of
+    ``dtype`` and the constant ``shape``, on the stack of the function that
+    calls it: no allocation, no reference count.  It lives as long as that
+    function's call; never return it.  In interpreted mode it is ``np.zeros``.
+    """
+    shape = tuple(int(d) for d in shape)
+    if numba.config.DISABLE_JIT:
+        return lambda: np.zeros(shape, dtype)
+    arrty = types.Array(numba.from_dtype(np.dtype(dtype)), len(shape), "C")
+    size = int(np.prod(shape))
+
+    @intrinsic
+    def make(typingctx):
+        def codegen(context, builder, sig, args):
+            el = context.get_data_type(arrty.dtype)
+            itemsize = context.get_abi_sizeof(el)
+            buf = cgutils.alloca_once(builder, el, size=size)  # in the entry block: once per call
+            cgutils.memset(builder, buf, ir.Constant(ir.IntType(64), size * itemsize), 0)
+            strides, step = [], itemsize
+            for d in reversed(shape):
+                strides.insert(0, step)
+                step *= d
+            ary = context.make_array(arrty)(context, builder)
+            intp = lambda v: context.get_constant(types.intp, v)  # noqa: E731
+            context.populate_array(ary, data=buf, shape=[intp(d) for d in shape],
+                                   strides=[intp(s) for s in strides], itemsize=intp(itemsize), meminfo=None)
+            return ary._getvalue()
+        return arrty(), codegen
+
+    return make
