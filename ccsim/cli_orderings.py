@@ -32,8 +32,38 @@ def _usage_errors(fn):
     return wrapper
 
 
+def _load_config(ctx, param, value):
+    """``--config FILE``: a TOML table whose keys are the command's own flags
+    (``opponent-order`` or ``opponent_order``; ``candidates`` for ``compare``'s
+    ORDER...).  They become the defaults: flags given on the line still win, and
+    every value is validated as if typed.  Unknown keys are errors."""
+    if value is None:
+        return None
+    import tomllib
+    try:
+        data = tomllib.loads(Path(value).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise click.UsageError(f"--config {value}: cannot read it ({e.strerror})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise click.UsageError(f"--config {value}: not valid TOML ({e})") from None
+    params = {p.name: p for p in ctx.command.params if p.expose_value}
+    aliases = {"json": "as_json", "variant": "variants", "plot": "plot_path"}
+    defaults = {}
+    for key, v in data.items():
+        name = aliases.get(key.replace("-", "_"), key.replace("-", "_"))
+        if name not in params:
+            known = ", ".join(sorted(k.replace("_", "-") for k in params))
+            raise click.UsageError(f"--config {value}: unknown key {key!r} (known: {known})")
+        defaults[name] = v
+    ctx.default_map = {**(ctx.default_map or {}), **defaults}
+    return value
+
+
 def _matchup_options(fn):
     for opt in reversed([
+        click.option("--config", type=click.Path(dir_okay=False), callback=_load_config, is_eager=True,
+                     expose_value=False, metavar="FILE.toml",
+                     help="Read the flags from a TOML file (keys as the flags; the line wins)."),
         click.option("--strategy", default="greedy", show_default=True, metavar="S",
                      help="Strategy playing the orderings studied."),
         click.option("--opponent", default=None, metavar="S", help="Opponent's strategy [same as --strategy]."),

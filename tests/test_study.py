@@ -186,3 +186,36 @@ def test_positions_table_and_heatmap(capsys, tmp_path):
     assert np.allclose((w[:, None] * eff).sum(axis=0), 0, atol=1e-9)  # each position: zero over cards
     assert (pos["lo"] <= pos["effect"]).all() and (pos["effect"] <= pos["hi"]).all()
     assert (tmp_path / "positions_heatmap.png").stat().st_size > 10_000
+
+
+# --- config files -----------------------------------------------------------------
+
+def test_config_file_gives_the_same_result_as_the_flags(capsys, tmp_path):
+    """`--config`: the flags as TOML keys; the command line still wins."""
+    cfg = tmp_path / "study.toml"
+    cfg.write_text('candidates = ["veto-first"]\nbaseline = "shuffled"\ngames = 300\nseed = 4\n'
+                   'opponent-order = "balanced"\njson = true\n')
+    code, out, err = run_cli(capsys, "orderings", "compare", "--config", cfg)
+    assert code == 0, err
+    code2, out2, _ = run_cli(capsys, "orderings", "compare", "veto-first", "--baseline", "shuffled", "--games", 300,
+                             "--seed", 4, "--opponent-order", "balanced", "--json")
+    assert code2 == 0 and json.loads(out) == json.loads(out2)
+    code3, out3, _ = run_cli(capsys, "orderings", "compare", "--config", cfg, "--games", 200)
+    assert code3 == 0 and json.loads(out3)["orderings"][0]["games"] == 200
+
+
+@pytest.mark.parametrize("text, words", [
+    ('games = 300\nbudget = 5\n', "unknown key 'budget'"),
+    ('games = [300\n', "not valid TOML"),
+    (f'candidates = ["{BAD}"]\ngames = 300\n', "X"),
+])
+def test_bad_config_file_is_one_line_exit_2(capsys, tmp_path, text, words):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(text)
+    code, out, err = run_cli(capsys, "orderings", "compare", "--config", cfg)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and words in err, err
+
+
+def test_missing_config_file_is_one_line_exit_2(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "orderings", "search", "--config", tmp_path / "none.toml")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "cannot read" in err

@@ -1,0 +1,68 @@
+"""ccsim.jit (one compilation per argument type, stack scratch arrays) and the
+strategy entries of strategies.registry (compiled on demand, called by address)."""
+import numba
+import numpy as np
+
+from ccsim import layout as L
+from ccsim.engine.game import play_seeded_nb, R_ERROR
+from ccsim.jit import njit, stack_array
+from conftest import make_rules, make_orders
+from strategies.registry import GREEDY, RANDOM, entry_slot, resolve
+
+
+def _callee(x, k):
+    return x + k
+
+
+def _caller_of(callee):
+    def caller(x):
+        return callee(x, 1) + callee(x, 2) + callee(x, 3)
+    return caller
+
+
+def test_constant_arguments_compile_once():
+    """A callee handed three different constants compiles one int64 version, not three."""
+    ours = njit(_callee)
+    assert njit(_caller_of(ours))(10) == 36
+    assert len(ours.signatures) == 1
+    plain = numba.njit(_callee)  # the default this module exists to avoid
+    numba.njit(_caller_of(plain))(10)
+    assert len(plain.signatures) == 3
+
+
+_four = stack_array(np.int64, (4,))
+
+
+@njit
+def _sums(n):
+    total = 0
+    for i in range(n):
+        a = _four()  # fresh and zeroed on every call, though the stack slot is the same
+        a[i % 4] += i + 1
+        total += a.sum()
+    return total
+
+
+def test_stack_array_is_zeroed_at_every_call():
+    assert _sums(10) == sum(range(1, 11))
+    assert _sums(10) == _sums(10)
+
+
+def test_random_needs_no_entry_and_entries_are_stable():
+    assert entry_slot(RANDOM) == 0.0
+    sid, params = resolve("greedy")
+    assert sid == GREEDY and params[L.P_ENTRY] != 0.0
+    assert resolve("greedy")[1][L.P_ENTRY] == params[L.P_ENTRY]  # compiled once per process
+
+
+def test_a_seat_without_an_entry_stops_the_game_with_an_error(compiled):
+    """A strategy seat whose parameters did not come from registry.resolve: a named error, no crash."""
+    sp = np.stack([resolve("greedy")[1]] * 2)
+    sp[1, L.P_ENTRY] = 0.0
+    st = np.zeros(L.BASE_SIZE, np.int32)
+    row = np.zeros(48, np.int16)
+    play_seeded_nb(st, np.zeros(L.N_RNG, np.uint64), sp, make_rules(), np.array([GREEDY, GREEDY], np.int64),
+                   np.int64(1), np.int64(0), make_orders())
+    from ccsim.engine.game import result_row_nb
+    result_row_nb(st, row)
+    assert row[R_ERROR] == L.ERR_NO_STRATEGY
