@@ -4,7 +4,7 @@ import numba
 import numpy as np
 
 from ccsim import layout as L
-from ccsim.engine.game import play_seeded_nb, R_ERROR
+from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT, R_ERROR
 from ccsim.jit import njit, stack_array
 from conftest import make_rules, make_orders
 from strategies.registry import GREEDY, RANDOM, entry_slot, resolve
@@ -60,9 +60,8 @@ def test_a_seat_without_an_entry_stops_the_game_with_an_error(compiled):
     sp = np.stack([resolve("greedy")[1]] * 2)
     sp[1, L.P_ENTRY] = 0.0
     st = np.zeros(L.BASE_SIZE, np.int32)
-    row = np.zeros(48, np.int16)
+    row = np.zeros(N_RESULT, np.int16)
     play_seeded_nb(st, np.zeros(L.N_RNG, np.uint64), sp, make_rules(), np.array([GREEDY, GREEDY], np.int64),
                    np.int64(1), np.int64(0), make_orders())
-    from ccsim.engine.game import result_row_nb
     result_row_nb(st, row)
     assert row[R_ERROR] == L.ERR_NO_STRATEGY
