@@ -87,3 +87,46 @@ def stack_array(dtype, shape):
         return arrty(), codegen
 
     return make
+
+
+
+def _f64_view_py(a, start, n):
+    return a[start:start + 2 * n].view(np.float64)
+
+
+@intrinsic
+def _f64_view_nb(typingctx, a, start, n):
+    arrty = types.Array(types.float64, 1, "C")
+
+    def codegen(context, builder, sig, args):
+        src = context.make_array(sig.args[0])(context, builder, args[0])
+        first = context.cast(builder, args[1], sig.args[1], types.intp)
+        count = context.cast(builder, args[2], sig.args[2], types.intp)
+        data = builder.bitcast(builder.gep(src.data, [first]), context.get_data_type(types.float64).as_pointer())
+        ary = context.make_array(arrty)(context, builder)
+        itemsize = context.get_constant(types.intp, 8)
+        context.populate_array(ary, data=data, shape=[count], strides=[itemsize], itemsize=itemsize, meminfo=None)
+        return ary._getvalue()
+    return arrty(a, start, n), codegen
+
+
+# f64_view(a, start, n): the n float64 values stored in the int32 array ``a`` from
+# ``a[start]`` on (two slots each), as a view: how a strategy keeps exact floats in its
+# int32 memory (``mem``).  ``start`` must be even and ``a`` 8-byte aligned (``layout.MEM``
+# is even).  No reference count: use it only while ``a`` lives; never return it.
+f64_view = _f64_view_py if numba.config.DISABLE_JIT else _f64_view_nb
+
+
+@intrinsic
+def pointer_array(typingctx, ptr, n):
+    """The 1-d array of the ``n`` values at C pointer ``ptr`` (compiled code only): numba's
+    ``carray`` without the reference-counted runtime, for entries compiled without NRT."""
+    arrty = types.Array(ptr.dtype, 1, "C")
+
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(arrty)(context, builder)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(ptr.dtype)))
+        count = context.cast(builder, args[1], sig.args[1], types.intp)
+        context.populate_array(ary, data=args[0], shape=[count], strides=[itemsize], itemsize=itemsize, meminfo=None)
+        return ary._getvalue()
+    return arrty(ptr, n), codegen

@@ -126,6 +126,7 @@ EVENT_NAMES = {EV_TURN: "turn", EV_PLACE: "place", EV_ACTION: "action", EV_VETO:
 EVENTS_PER_TURN = 40    # bound on the events of one turn (votes, draws, VoC draws)
 
 MEM_SIZE = 64           # per-player strategy memory (int32), zeroed at game start
+#                         (strategies.features keeps the stakes in [16:56])
 MAX_PARAMS = 33         # per-seat strategy parameter vector (float64)
 P_ENTRY = MAX_PARAMS - 1  # its last slot: the address of the seat's compiled strategy (strategies.registry)
 N_RNG = 4               # random streams: chance, cleopatra's strategy, caesar's strategy, shuffled action decks
@@ -134,10 +135,12 @@ N_RNG = 4               # random streams: chance, cleopatra's strategy, caesar's
 SETUP = HID + HID_SIZE                  # [SETUP_SIZE]
 OPTS = SETUP + SETUP_SIZE               # [MAX_OPTIONS] option codes of the current decision
 MAX_OPTIONS = 128                       # the largest option list (120 initial placements)
-MEM = OPTS + MAX_OPTIONS                # [2*MEM_SIZE] strategy memory, player p at MEM + p*MEM_SIZE
+MEM = (OPTS + MAX_OPTIONS + 1) // 2 * 2  # [2*MEM_SIZE] strategy memory, player p at MEM + p*MEM_SIZE
+#                                         (even: a strategy may keep float64 values in it, ccsim.jit.f64_view)
 LOG = MEM + 2 * MEM_SIZE                # [cap*EV_W] event log when recording (H_LOG_CAP events)
 BASE_SIZE = LOG                         # a state that keeps no log
 assert PRIV + 2 * PRIV_SIZE == HID
+assert MEM % 2 == 0 and MEM_SIZE % 2 == 0
 
 
 def max_events(rules) -> int:

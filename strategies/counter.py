@@ -126,7 +126,7 @@ def counter_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, me, T)
+    fill_groups(w, pub, own, mem, me, T)
     T[R_SC, S_PVETO] = p_holds(pub, mem, me, VETO_CARD)
     her_response(w, pub, me, T)
     if kind == STEP:

@@ -39,7 +39,7 @@ def defender_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, me, T)
+    fill_groups(w, pub, own, mem, me, T)
     guard(w, T)
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)
 

@@ -8,9 +8,9 @@ by construction.
 import math
 
 import numpy as np
-from ccsim.jit import njit, stack_array
+from ccsim.jit import njit, stack_array, f64_view
 
-from ccsim.layout import (PUB_FU, PUB_FDN, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN, PR_FD, PR_BONUS, PUB_RULES,
+from ccsim.layout import (MEM_SIZE, PUB_FU, PUB_FDN, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN, PR_FD, PR_BONUS, PUB_RULES,
                           PUB_REMAIN, PUB_WON, PUB_DISC, PUB_ADECKN, PUB_OUT, PUB_SIDEN, PR_HAND)
 from ccsim.rules import (CARD_VALUE, PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_DECK_COUNT,
                          RP_ACTION_COUNT, RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD,
@@ -293,6 +293,58 @@ def stake_of(pub, own, me, g, wmaj):
     return pub[PUB_RULES + RP_VP_PATRICIAN] + wmaj * 0.5 * x
 
 
+# ---- the player's memory (``mem``, zero at game start) used by these features ----
+# A patrician's stake is the costliest feature, and it changes only when a vote
+# changes a group's patricians: it is kept in the player's memory from one decision
+# to the next, with the inputs it was computed from, and reused only while they are
+# all unchanged, so a decision is the same as with a fresh computation, bit for bit.
+# mem[0:16] is left to the strategies themselves (counter keeps its spy record there).
+M_STAKE_CTX = 16   # [7] me + 1, my bonus group and the rules' VP values the stakes assume
+M_STAKE_KEY = 24   # [5*4] per group: patricians left, mine, hers, group size (0: nothing kept)
+M_STAKE_F = 44     # [2*6] float64: the majority weight, then the stake of each group
+M_END = 56         # first slot after the features' memory
+assert M_END <= MEM_SIZE
+_STAKE_RULES = (RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD)
+
+
+@njit(cache=True)
+def stake_context(pub, own, me, wmaj, mem):
+    """Forget the kept stakes unless they were computed for this player, bonus, rules and weight."""
+    f = f64_view(mem, M_STAKE_F, 6)
+    same = mem[M_STAKE_CTX] == me + 1 and mem[M_STAKE_CTX + 1] == own[PR_BONUS] and f[0] == wmaj
+    for i in range(5):
+        same = same and mem[M_STAKE_CTX + 2 + i] == pub[PUB_RULES + _STAKE_RULES[i]]
+    if same:
+        return
+    mem[M_STAKE_CTX] = me + 1
+    mem[M_STAKE_CTX + 1] = own[PR_BONUS]
+    for i in range(5):
+        mem[M_STAKE_CTX + 2 + i] = pub[PUB_RULES + _STAKE_RULES[i]]
+    f[0] = wmaj
+    for g in range(N_GROUPS):
+        mem[M_STAKE_KEY + g * 4 + 3] = 0
+
+
+@njit(cache=True)
+def stake_kept(pub, own, me, g, wmaj, mem):
+    """stake_of, reused from mem while g's patricians are unchanged (after stake_context)."""
+    k = M_STAKE_KEY + g * 4
+    r = pub[PUB_REMAIN + g]
+    wm = pub[PUB_WON + me * 5 + g]
+    wo = pub[PUB_WON + (1 - me) * 5 + g]
+    size = pub[PUB_RULES + RP_GROUP_SIZE + g]
+    f = f64_view(mem, M_STAKE_F, 6)
+    if mem[k] == r and mem[k + 1] == wm and mem[k + 2] == wo and mem[k + 3] == size:
+        return f[1 + g]
+    v = stake_of(pub, own, me, g, wmaj)
+    mem[k] = r
+    mem[k + 1] = wm
+    mem[k + 2] = wo
+    mem[k + 3] = size
+    f[1 + g] = v
+    return v
+
+
 @njit(cache=True)
 def opp_unseen(pub, me):
     """(count, mean value, share of philosophers) of her influence cards I have not seen:
@@ -390,16 +442,18 @@ def voc_timing(pub, g, horizon):
 
 
 @njit(cache=True)
-def fill_tables(w, pub, own, me, T):
+def fill_tables(w, pub, own, mem, me, T):
     """Fill T (rows R_*) for player me with parameters w; see the block comment above."""
-    fill_groups(w, pub, own, me, T)
+    fill_groups(w, pub, own, mem, me, T)
     fill_gains(w, pub, own, T)
 
 
 @njit(cache=True)
-def fill_groups(w, pub, own, me, T):
-    """Every row of T but the gains: a strategy may reweigh R_W before ``fill_gains``."""
+def fill_groups(w, pub, own, mem, me, T):
+    """Every row of T but the gains: a strategy may reweigh R_W before ``fill_gains``.
+    ``mem`` is the player's memory: the stakes are kept there (M_STAKE_*)."""
     o = 1 - me
+    stake_context(pub, own, me, w[P_MAJ], mem)
     tot, mu, q = opp_unseen(pub, me)
     var = 2.0  # variance of one unseen card (values 0..5), a fixed round figure
     hid_q = q * w[P_HIDDEN]
@@ -464,7 +518,7 @@ def fill_groups(w, pub, own, me, T):
         b = glim - gn
         r = a if a < b else b
         T[R_ROOM, g] = r if r > 0 else 0
-        st = stake_of(pub, own, me, g, w[P_MAJ])
+        st = stake_kept(pub, own, me, g, w[P_MAJ], mem)
         nxt, soon = voc_timing(pub, g, w[P_HORIZON])
         if gn >= glim - 1:
             soon += 0.5  # one card from an exceptional vote (R4.3)

@@ -56,7 +56,7 @@ def majority_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, me, T)
+    fill_groups(w, pub, own, mem, me, T)
     focus(w, pub, own, me, T)
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)
 

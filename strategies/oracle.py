@@ -89,7 +89,7 @@ def oracle_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, me, T)
+    fill_groups(w, pub, own, mem, me, T)
     timing(w, pub, T)
     if kind == MODE:
         fill_gains(w, pub, own, T)

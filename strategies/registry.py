@@ -30,9 +30,9 @@ from types import SimpleNamespace
 import numba
 import numpy as np
 from llvmlite import ir
-from numba import carray, cfunc, types
+from numba import cfunc, types
 from numba.extending import intrinsic
-from ccsim.jit import njit
+from ccsim.jit import njit, pointer_array
 
 from ccsim.layout import PUB, PUB_SIZE, PRIV, PRIV_SIZE, OPTS, MEM, MEM_SIZE, H_SID, MAX_PARAMS, P_ENTRY, N_RNG
 from ccsim.rng import below_nb
@@ -140,9 +140,11 @@ ENTRY_SIG = types.int64(types.CPointer(types.int32), types.int64, types.CPointer
 def _entry_template(st_p, n_st, rng_p, params_p, me, kind, n):
     # `choose` is bound per strategy by _compile_entry: a global, called directly
     # (numba caches neither closures nor code that holds a function as a value).
-    opts, pub, own, mem = observation_views(carray(st_p, (n_st,)), me, n)
-    return choose(carray(params_p, (MAX_PARAMS,)), kind, opts, n, pub, own, mem, me,  # noqa: F821
-                  carray(rng_p, (N_RNG,))[1 + me:2 + me])
+    # The views are observation_views', made here: the entry runs without NRT.
+    st = pointer_array(st_p, n_st)
+    return choose(pointer_array(params_p, MAX_PARAMS), kind, st[OPTS:OPTS + n], n,  # noqa: F821
+                  st[PUB:PUB + PUB_SIZE], st[PRIV + me * PRIV_SIZE:PRIV + (me + 1) * PRIV_SIZE],
+                  st[MEM + me * MEM_SIZE:MEM + (me + 1) * MEM_SIZE], me, pointer_array(rng_p, N_RNG)[1 + me:2 + me])
 
 
 _ENTRY_ADDRESS: dict[int, int] = {}
@@ -154,7 +156,7 @@ def _compile_entry(sid: int) -> int:
         name = f"entry_{sid}"
         fn = pytypes.FunctionType(_entry_template.__code__, dict(globals(), choose=_CHOOSE[sid]), name)
         fn.__qualname__ = name  # one cache file per strategy
-        _ENTRY_ADDRESS[sid] = cfunc(ENTRY_SIG, cache=True)(fn).address
+        _ENTRY_ADDRESS[sid] = cfunc(ENTRY_SIG, cache=True, _nrt=False)(fn).address
     return _ENTRY_ADDRESS[sid]
 
 

@@ -76,7 +76,7 @@ def tactician_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, me, T)
+    fill_groups(w, pub, own, mem, me, T)
     if kind == STEP:
         return tactical_step(w, T, pub, own, me, opts, n)
     if kind == VETO:

@@ -72,7 +72,7 @@ def trickster_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, me, T)
+    fill_groups(w, pub, own, mem, me, T)
     traps(w, T)
     if kind == STEP:
         return trick_step(w, T, pub, own, me, opts, n)

@@ -25,7 +25,7 @@ Decisions, in short:
   below my deck's mean by ``fish``, never a quiet turn after a quiet turn.
 """
 import numpy as np
-from ccsim.jit import njit
+from ccsim.jit import njit, stack_array
 
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, DRAW_INFLUENCE, DRAW_ACTION)
@@ -99,12 +99,7 @@ def card_cost(w, c, up):
     return k
 
 
-@njit(cache=True)
-def up_value(w, own, T, c, g):
-    """Gain - cost of my card c face-up on g (-1e9 if I hold none or it does not fit)."""
-    if own[PR_HAND + c] <= 0 or T[R_GAIN + c, g] < -1e8:
-        return -1e9
-    return T[R_GAIN + c, g] - card_cost(w, c, True)
+_six_floats = stack_array(np.float64, (6,))
 
 
 @njit(cache=True)
@@ -112,21 +107,26 @@ def fill_best(w, own, T):
     """Rows R_B1/R_B1C/R_B2: per group the best face-up card, and the best one left
     when one copy of that card is gone; rows R_SEC/R_SECG/R_SEC2: per first card c the
     best second face-up card (R4.2), its group and the best on another group."""
+    ku = _six_floats()  # the cost of each card face-up, once
+    for c in range(6):
+        ku[c] = card_cost(w, c, True)
     for g in range(N_GROUPS):
-        b1 = -1e9
+        b1 = -1e9  # best gain - cost of a card face-up here (the first of equals)
         b1c = -1
+        b2 = -1e9  # the best of the other cards
         for c in range(6):
-            v = up_value(w, own, T, c, g)
+            if own[PR_HAND + c] <= 0 or T[R_GAIN + c, g] < -1e8:
+                continue
+            v = T[R_GAIN + c, g] - ku[c]
             if v > b1:
+                if b1 > b2:
+                    b2 = b1
                 b1 = v
                 b1c = c
-        b2 = -1e9
-        for c in range(6):
-            if c == b1c and own[PR_HAND + c] < 2:
-                continue
-            v = up_value(w, own, T, c, g)
-            if v > b2:
+            elif v > b2:
                 b2 = v
+        if b1c >= 0 and own[PR_HAND + b1c] >= 2:
+            b2 = b1  # a second copy of the best card
         T[R_B1, g] = b1
         T[R_B1C, g] = b1c
         T[R_B2, g] = b2
@@ -712,7 +712,7 @@ def policy_nb(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, me, T)
+    fill_groups(w, pub, own, mem, me, T)
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)
 
 

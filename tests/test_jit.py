@@ -5,7 +5,7 @@ import numpy as np
 
 from ccsim import layout as L
 from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT, R_ERROR
-from ccsim.jit import njit, stack_array
+from ccsim.jit import njit, stack_array, f64_view, pointer_array
 from conftest import make_rules, make_orders
 from strategies.registry import GREEDY, RANDOM, entry_slot, resolve
 
@@ -65,3 +65,29 @@ def test_a_seat_without_an_entry_stops_the_game_with_an_error(compiled):
                    np.int64(1), np.int64(0), make_orders())
     result_row_nb(st, row)
     assert row[R_ERROR] == L.ERR_NO_STRATEGY
+
+
+@njit
+def _through_f64_view(a, x):
+    v = f64_view(a, 2, 3)
+    v[1] = x
+    return v[1] + v[0] + v[2]
+
+
+def test_f64_view_keeps_exact_floats_in_int32_memory():
+    """f64_view: float64 values stored two int32 slots each, read back bit for bit, in place."""
+    a = np.zeros(10, np.int32)
+    assert _through_f64_view(a, 0.1) == 0.1
+    assert a[:2].sum() == 0 and a[8:].sum() == 0 and a[4:6].any()  # slots 4..5 hold v[1]
+    np.testing.assert_array_equal(a[2:8].view(np.float64), [0.0, 0.1, 0.0])
+
+
+def test_pointer_array_views_c_memory():
+    """pointer_array: the array at a C pointer, without numba's reference-counted runtime."""
+    from numba import cfunc, types
+
+    @cfunc(types.int64(types.CPointer(types.int64), types.int64), _nrt=False)
+    def total(ptr, n):
+        return pointer_array(ptr, n).sum()
+    data = np.arange(7, dtype=np.int64)
+    assert total.ctypes(data.ctypes.data_as(total.ctypes.argtypes[0]), 7) == 21

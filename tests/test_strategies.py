@@ -238,6 +238,7 @@ def test_counter_remembers_what_its_spy_saw(compiled):
     opts = [4, R.WRATH, R.VETO]
     st[L.OPTS:L.OPTS + 3] = opts
     st[L.H_SID + p] = sid
+    theirs = st[L.MEM + o * L.MEM_SIZE:L.MEM + (o + 1) * L.MEM_SIZE].copy()
     i = choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, SPY_PICK, 3)
     mem = st[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE]
     assert mem[0] == 1
@@ -245,7 +246,7 @@ def test_counter_remembers_what_its_spy_saw(compiled):
     for card in (R.VETO, R.WRATH):
         a = card - R.ACTION_BASE
         assert mem[1 + a] == (0 if card == picked else 1)
-    assert st[L.MEM + o * L.MEM_SIZE:L.MEM + (o + 1) * L.MEM_SIZE].sum() == 0  # only its own memory
+    np.testing.assert_array_equal(st[L.MEM + o * L.MEM_SIZE:L.MEM + (o + 1) * L.MEM_SIZE], theirs)  # only its own memory
 
 
 def test_results_are_reproducible(compiled):
@@ -253,3 +254,26 @@ def test_results_are_reproducible(compiled):
     b = simulate(cleopatra="oracle", caesar="counter", games=200, seed=9, swap_seats=True)
     assert a["winner"].equals(b["winner"]) and a["turns"].equals(b["turns"])
     assert not (a[[c for c in a.columns if c.startswith("played_")]] == 0).all().all()
+
+
+@pytest.mark.parametrize("name", ["weighted-balanced", "defender", "majority"])
+def test_kept_stakes_give_the_tables_of_a_fresh_computation(compiled, name):
+    """strategies.features keeps the stakes in the player's memory between decisions:
+    the tables made with a memory filled at other positions (stale entries), at this very
+    position (entries reused) and with an empty memory are identical, bit for bit."""
+    from strategies.features import fill_groups, new_tables, M_STAKE_CTX, M_END
+    _, w = resolve(name)
+    positions = _positions(("defender", "majority"), 12)
+    for p in (0, 1):
+        warm = np.zeros(L.MEM_SIZE, np.int32)
+        for st in positions:
+            pub = st[L.PUB:L.PUB + L.PUB_SIZE]
+            own = st[L.PRIV + p * L.PRIV_SIZE:L.PRIV + (p + 1) * L.PRIV_SIZE]
+            tables = []
+            for mem in (warm, warm, np.zeros(L.MEM_SIZE, np.int32)):
+                T = new_tables()
+                fill_groups(w, pub, own, mem, p, T)
+                tables.append(T)
+            assert warm[M_STAKE_CTX] == p + 1 and warm[M_END:].sum() == 0
+            for T in tables[1:]:
+                np.testing.assert_array_equal(T.view(np.int64), tables[0].view(np.int64))
