@@ -1,6 +1,6 @@
 """``njit`` for ccsim's kernels, and arrays on the stack.
 
-Two costs of numba's defaults that the game kernel does not need:
+Three costs of numba's defaults that the game kernel does not need:
 
 * **Literal specialisation.**  numba types a constant argument of a call
   between compiled functions as a literal (``Literal[int](3)``) and compiles
@@ -18,9 +18,17 @@ Two costs of numba's defaults that the game kernel does not need:
   memory (the batch loops allocate once per block), so ``njit`` compiles
   without numba's runtime (NRT) unless told ``nrt=True``; scratch
   arrays come from ``stack_array`` instead of ``np.empty``.
+* **Separately linked callees.**  numba links each callee into its caller's
+  LLVM module as a ``linkonce_odr`` function, which LLVM may inline but whose
+  calling convention (every array as seven values) it must keep; most of the
+  engine's and the strategies' small functions stayed calls.  A kernel at the
+  top of the call tree is compiled as a whole program (``whole=True``,
+  ``whole_program``): its callees become internal and LLVM inlines them.
 
 Use ``njit`` like ``numba.njit``; strategy plug-ins should too.
 """
+import contextlib
+
 import numba
 import numpy as np
 from llvmlite import ir
@@ -29,18 +37,39 @@ from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
 
-def njit(*args, nrt=False, **kwargs):
+def njit(*args, nrt=False, whole=False, **kwargs):
     """``numba.njit`` dispatching on unliteral types; without NRT unless ``nrt``.
 
     A function that allocates arrays (``np.zeros``, ...) or returns a new
     view of an array must say ``nrt=True``; one that allocates must not hand
     the array to a caller compiled without NRT (nobody would free it).
+    ``whole=True`` compiles it as a whole program (see ``whole_program``): for
+    the kernels at the top of the call tree.
     """
     if not nrt:
         kwargs["_nrt"] = False
+
+    def wrap(fn):
+        dispatcher = _generic(numba.njit(*args, **kwargs)(fn) if args and not callable(args[0])
+                              else numba.njit(**kwargs)(fn))
+        return _as_whole_program(dispatcher) if whole else dispatcher
     if len(args) == 1 and callable(args[0]):
-        return _generic(numba.njit(**kwargs)(args[0]))
-    return lambda fn: _generic(numba.njit(*args, **kwargs)(fn))
+        fn, args = args[0], ()
+        return wrap(fn)
+    return wrap
+
+
+def _as_whole_program(dispatcher):
+    if not isinstance(dispatcher, Dispatcher):  # NUMBA_DISABLE_JIT
+        return dispatcher
+    compile_one = dispatcher.compile
+
+    def compile_whole(sig):
+        with whole_program(dispatcher.py_func.__name__):
+            return compile_one(sig)
+
+    dispatcher.compile = compile_whole
+    return dispatcher
 
 
 def _generic(dispatcher):
@@ -130,3 +159,36 @@ def pointer_array(typingctx, ptr, n):
         context.populate_array(ary, data=args[0], shape=[count], strides=[itemsize], itemsize=itemsize, meminfo=None)
         return ary._getvalue()
     return arrty(ptr, n), codegen
+
+
+@contextlib.contextmanager
+def whole_program(marker: str):
+    """Compile the code library whose name contains ``marker`` as a whole program.
+
+    numba links every callee into a caller's LLVM module with ``linkonce_odr``
+    linkage, so LLVM may inline a callee but must keep its calling convention:
+    each call passes every array as seven separate values.  Inside this context
+    the library named ``marker`` gets its callees as *internal* functions before
+    its final optimisation, all but the functions named after ``marker`` itself
+    (the entry points): LLVM then inlines callees with one call site and drops
+    unused arguments.  Only the code changes; it computes the same thing.
+    """
+    from llvmlite import binding as ll
+    from numba.core.codegen import CPUCodeLibrary
+    original = CPUCodeLibrary._optimize_final_module
+
+    def optimize(self):
+        if marker in self.name:
+            for fn in self._final_module.functions:
+                if not fn.is_declaration and marker not in fn.name:
+                    fn.linkage = ll.Linkage.internal
+                    # and a name of its own: the JIT resolves other modules' calls by name,
+                    # whatever the linkage, and this copy's arguments may change
+                    fn.name = f"{marker}.{fn.name}"
+        original(self)
+
+    CPUCodeLibrary._optimize_final_module = optimize
+    try:
+        yield
+    finally:
+        CPUCodeLibrary._optimize_final_module = original

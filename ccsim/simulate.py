@@ -22,7 +22,7 @@ _POOL: ThreadPoolExecutor | None = None
 _THREADS = os.cpu_count() or 1
 
 
-@njit(nogil=True, cache=True, nrt=True)
+@njit(nogil=True, cache=True, nrt=True, whole=True)
 def simulate_block_nb(seed, first_game, lo, hi, rules, sids, sp, orders, out):
     """Play games ``first_game + lo .. first_game + hi - 1`` of run ``seed`` into ``out[lo:hi]``.
 

@@ -302,7 +302,8 @@ def stake_of(pub, own, me, g, wmaj):
 M_STAKE_CTX = 16   # [7] me + 1, my bonus group and the rules' VP values the stakes assume
 M_STAKE_KEY = 24   # [5*4] per group: patricians left, mine, hers, group size (0: nothing kept)
 M_STAKE_F = 44     # [2*6] float64: the majority weight, then the stake of each group
-M_END = 56         # first slot after the features' memory
+M_INV_F = 56       # [2*33] float64: the noise2 of the next 32, then R_INV by her face-down cards (0: not yet)
+M_END = 122        # first slot after the features' memory
 assert M_END <= MEM_SIZE
 _STAKE_RULES = (RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD)
 
@@ -419,18 +420,17 @@ def my_deck_mean(pub, own, me):
 
 
 @njit(cache=True)
-def voc_timing(pub, g, horizon):
-    """(P(next VoC card is g), P(g's card comes within ``horizon`` draws)) from the VoC discard
-    and box (R4.5): a card already drawn comes back only after the reshuffle card."""
+def voc_odds(pub, horizon):
+    """(P(next VoC card is a given group's), P(it comes within ``horizon`` draws) if its card
+    is in the deck, the same if it is not) from the VoC discard and box (R4.5): a card
+    already drawn comes back only after the reshuffle card.  The same for every group."""
     n = pub[PUB_VOC_DECKN]
     if n <= 0:
         n = 1
-    if voc_card_in_deck(pub, g):
-        nxt = 1.0 / n
-        soon = horizon / n
-        if soon > 1.0:
-            soon = 1.0
-        return nxt, soon
+    nxt = 1.0 / n
+    soon = horizon / n
+    if soon > 1.0:
+        soon = 1.0
     # back only after the reshuffle card (always in the deck), then among all non-boxed cards
     m = n
     for v in range(7):
@@ -438,7 +438,31 @@ def voc_timing(pub, g, horizon):
     pr = horizon / n
     if pr > 1.0:
         pr = 1.0
-    return 0.0, pr * 0.5 * horizon / m
+    return nxt, soon, pr * 0.5 * horizon / m
+
+
+# 1 / (spread of a vote right now) by her face-down cards there (R_INVH): the same
+# expression as compiled code would evaluate (correctly rounded sqrt and division)
+INVH_BY_FD = np.array([1.0 / math.sqrt(k * 2.0 + 0.25) for k in range(32)])
+# patricians left / group size (frac in fill_groups), by left and size
+FRAC = np.array([[r / s if s > 0 else 0.0 for s in range(16)] for r in range(16)])
+
+
+@njit(cache=True)
+def inv_spread(mem, ofd, noise2):
+    """1 / sqrt(2 ofd + noise2 + 1/4) (R_INV), remembered in mem by ofd for this noise2."""
+    f = f64_view(mem, M_INV_F, 33)
+    if f[0] != noise2:
+        f[0] = noise2
+        for k in range(1, 33):
+            f[k] = 0.0
+    if ofd < 32:
+        v = f[1 + ofd]
+        if v == 0.0:
+            v = 1.0 / math.sqrt(ofd * 2.0 + noise2 + 0.25)
+            f[1 + ofd] = v
+        return v
+    return 1.0 / math.sqrt(ofd * 2.0 + noise2 + 0.25)
 
 
 @njit(cache=True)
@@ -455,7 +479,6 @@ def fill_groups(w, pub, own, mem, me, T):
     o = 1 - me
     stake_context(pub, own, me, w[P_MAJ], mem)
     tot, mu, q = opp_unseen(pub, me)
-    var = 2.0  # variance of one unseen card (values 0..5), a fixed round figure
     hid_q = q * w[P_HIDDEN]
     glim = pub[PUB_RULES + RP_GROUP_LIMIT]
     slim = pub[PUB_RULES + RP_SIDE_LIMIT]
@@ -466,6 +489,7 @@ def fill_groups(w, pub, own, mem, me, T):
     alone = pub[PUB_OUT + o] != 0
     if alone:
         noise2 = 0.0  # she will place nothing more (R9.3)
+    nxt_in, soon_in, soon_out = voc_odds(pub, w[P_HORIZON])
     for g in range(N_GROUPS):
         my = 0.0
         myph = 0
@@ -483,10 +507,9 @@ def fill_groups(w, pub, own, mem, me, T):
         oph = pub[PUB_FU + (g * 2 + o) * 6 + PHIL]
         ofd = pub[PUB_FDN + g * 2 + o]
         d = my - ov - ofd * mu
-        hv = ofd * var
         T[R_D, g] = d
-        T[R_INV, g] = 1.0 / math.sqrt(hv + noise2 + 0.25)
-        T[R_INVH, g] = 1.0 / math.sqrt(hv + 0.25)
+        T[R_INV, g] = inv_spread(mem, ofd, noise2)  # variance 2.0 per unseen card (values 0..5)
+        T[R_INVH, g] = INVH_BY_FD[ofd] if ofd < 32 else 1.0 / math.sqrt(ofd * 2.0 + 0.25)
         keep = 1.0
         for _ in range(ofd):
             keep *= 1.0 - hid_q
@@ -519,12 +542,19 @@ def fill_groups(w, pub, own, mem, me, T):
         r = a if a < b else b
         T[R_ROOM, g] = r if r > 0 else 0
         st = stake_kept(pub, own, me, g, w[P_MAJ], mem)
-        nxt, soon = voc_timing(pub, g, w[P_HORIZON])
+        if voc_card_in_deck(pub, g):
+            nxt = nxt_in
+            soon = soon_in
+        else:
+            nxt = 0.0
+            soon = soon_out
         if gn >= glim - 1:
             soon += 0.5  # one card from an exceptional vote (R4.3)
             if soon > 1.0:
                 soon = 1.0
-        frac = pub[PUB_REMAIN + g] / pub[PUB_RULES + RP_GROUP_SIZE + g]
+        left = pub[PUB_REMAIN + g]
+        size = pub[PUB_RULES + RP_GROUP_SIZE + g]
+        frac = FRAC[left, size] if left < 16 and size < 16 else left / size
         T[R_STAKE, g] = st
         T[R_NEXT, g] = nxt
         T[R_SOON, g] = soon

@@ -32,7 +32,7 @@ import numpy as np
 from llvmlite import ir
 from numba import cfunc, types
 from numba.extending import intrinsic
-from ccsim.jit import njit, pointer_array
+from ccsim.jit import njit, pointer_array, whole_program
 
 from ccsim.layout import PUB, PUB_SIZE, PRIV, PRIV_SIZE, OPTS, MEM, MEM_SIZE, H_SID, MAX_PARAMS, P_ENTRY, N_RNG
 from ccsim.rng import below_nb
@@ -156,7 +156,8 @@ def _compile_entry(sid: int) -> int:
         name = f"entry_{sid}"
         fn = pytypes.FunctionType(_entry_template.__code__, dict(globals(), choose=_CHOOSE[sid]), name)
         fn.__qualname__ = name  # one cache file per strategy
-        _ENTRY_ADDRESS[sid] = cfunc(ENTRY_SIG, cache=True, _nrt=False)(fn).address
+        with whole_program(name):
+            _ENTRY_ADDRESS[sid] = cfunc(ENTRY_SIG, cache=True, _nrt=False)(fn).address
     return _ENTRY_ADDRESS[sid]
 
 
