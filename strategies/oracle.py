@@ -18,13 +18,14 @@ draw wait.
 from ccsim.jit import njit
 
 from ccsim.decisions import MODE
-from ccsim.layout import PUB_RULES, PUB_VOC_DECKN, PUB_REMAIN, PUB_QUIET, PUB_IDECKN
+from ccsim.layout import PUB_RULES, PUB_VOC_DECKN, PUB_REMAIN
 from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_GROUP_LIMIT, PHIL
 from strategies.features import (new_tables_nb, fill_groups, fill_gains, voc_card_in_deck, e_val, VAL, my_deck_mean,
                                  R_SC, S_DECKMEAN,
-                                 R_W, R_E, R_N, R_STAKE, R_NEXT, R_SOON, R_D, R_INV, R_PREV, R_PREVP, R_SC2, S2_ALONE, P_NEXT, P_SOON, P_LONG)
+                                 R_W, R_E, R_N, R_STAKE, R_NEXT, R_SOON, R_D, R_INV, R_PREV, R_PREVP, P_NEXT, P_SOON, P_LONG)
 from strategies.features import P_VERSION, P_KNOB
-from strategies.weighted import light_policy, table_policy, params_with, best_single_placement, hand_can_improve
+from strategies.weighted import (light_policy, table_policy, params_with, best_single_placement, hand_can_improve,
+                                 must_be_active)
 
 NAME = "oracle"
 FAMILY = "heuristic"
@@ -76,7 +77,7 @@ def draw_outlook(w, T, own):
 
 @njit(cache=True)
 def oracle_mode(w, T, pub, own, me):
-    if T[R_SC2, S2_ALONE] > 0 or pub[PUB_QUIET] >= 1 or pub[PUB_IDECKN + me] <= 0:
+    if must_be_active(pub, me):
         return 1
     if draw_outlook(w, T, own) < -w[P_KNOB + 1] and hand_can_improve(w, T, pub, own, me):
         return 0

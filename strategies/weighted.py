@@ -29,7 +29,7 @@ from ccsim.jit import njit, stack_array
 
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, DRAW_INFLUENCE, DRAW_ACTION)
-from ccsim.layout import (PUB_RULES, PUB_FU, PUB_FDN, PUB_SIDEN, PUB_NPLACED, PUB_ACTION,
+from ccsim.layout import (PUB_OUT, PUB_RULES, PUB_FU, PUB_FDN, PUB_SIDEN, PUB_NPLACED, PUB_ACTION,
                           PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_QUIET,
                           PUB_REMAIN, PR_HAND, PR_FD, PR_BONUS, PR_ADECK, PR_ADECK_TOP)
 from ccsim.rules import (PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD,
@@ -38,9 +38,8 @@ from ccsim.observe import room
 from strategies.features import (
     new_tables_nb, fill_groups, fill_gains, VAL, R_DOWN, R_UP, e_val, rev_prob, my_deck_mean,
     R_D, R_INV, R_PREV, R_W, R_E, R_ROOM, R_N, R_MY, R_OPPV, R_OPPFD, R_MYUP, R_GAIN,
-    R_SC, R_SC2, R_MYPH, R_OPPPH, R_HID, R_B1, R_B1C, R_B2, R_SEC, R_SECG, R_SEC2,
-    S_MU, S_PVETO, S_DECKMEAN, S_HANDINF, S2_ALONE,
-    P_VERSION, P_CARD, P_UP, P_VALUE, P_PHIL, P_ACTION, P_ACT_COST, P_SPY, P_SCOUT, P_VETO, P_PASSIVE,
+    R_SC, R_MYPH, R_OPPPH, R_HID, R_B1, R_B1C, R_B2, R_SEC, R_SECG, R_SEC2,
+    S_MU, S_PVETO, S_DECKMEAN, S_HANDINF, P_VERSION, P_CARD, P_UP, P_VALUE, P_PHIL, P_ACTION, P_ACT_COST, P_SPY, P_SCOUT, P_VETO, P_PASSIVE,
     P_FISH, P_DRAW_INF, P_DRAW_ACT, P_PLACE_BIG, P_PLACE_BONUS, P_MATERIAL, P_CASTLE, P_SAME, P_SPREAD, N_PARAMS)
 
 NAME = "weighted"
@@ -498,11 +497,16 @@ def hand_can_improve(w, T, pub, own, me):
 
 # ------------------------------------------------------------------ others ---
 @njit(cache=True)
+def must_be_active(pub, me):
+    """No passive turn: she is out (R9.3: nothing to wait for), the last turn was quiet
+    (R9.4: a second would end the game) or my influence deck is empty (R5.1: nothing to draw)."""
+    return pub[PUB_OUT + 1 - me] != 0 or pub[PUB_QUIET] >= 1 or pub[PUB_IDECKN + me] <= 0
+
+
+@njit(cache=True)
 def choose_mode(w, T, pub, own, me):
     """1 active / 0 passive (R3)."""
-    if T[R_SC2, S2_ALONE] > 0 or pub[PUB_QUIET] >= 1:
-        return 1
-    if pub[PUB_IDECKN + me] <= 0:
+    if must_be_active(pub, me):
         return 1
     best = best_single(w, own, T)
     if best < w[P_PASSIVE] and hand_can_improve(w, T, pub, own, me):
