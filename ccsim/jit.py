@@ -49,13 +49,12 @@ def njit(*args, nrt=False, whole=False, **kwargs):
     if not nrt:
         kwargs["_nrt"] = False
 
+    if len(args) == 1 and callable(args[0]):  # @njit without arguments
+        return njit(nrt=nrt, whole=whole, **kwargs)(args[0])
+
     def wrap(fn):
-        dispatcher = _generic(numba.njit(*args, **kwargs)(fn) if args and not callable(args[0])
-                              else numba.njit(**kwargs)(fn))
+        dispatcher = _generic(numba.njit(*args, **kwargs)(fn))
         return _as_whole_program(dispatcher) if whole else dispatcher
-    if len(args) == 1 and callable(args[0]):
-        fn, args = args[0], ()
-        return wrap(fn)
     return wrap
 
 
@@ -108,15 +107,20 @@ def stack_array(dtype, shape):
             for d in reversed(shape):
                 strides.insert(0, step)
                 step *= d
-            ary = context.make_array(arrty)(context, builder)
             intp = lambda v: context.get_constant(types.intp, v)  # noqa: E731
-            context.populate_array(ary, data=buf, shape=[intp(d) for d in shape],
-                                   strides=[intp(s) for s in strides], itemsize=intp(itemsize), meminfo=None)
-            return ary._getvalue()
+            return _array_at(context, builder, arrty, buf, [intp(d) for d in shape], [intp(s) for s in strides])
         return arrty(), codegen
 
     return make
 
+
+def _array_at(context, builder, arrty, data, shape, strides):
+    """Codegen: an array of type ``arrty`` over ``data`` with these shape and strides (LLVM
+    values), owning nothing (no meminfo): what stack_array, f64_view and pointer_array return."""
+    ary = context.make_array(arrty)(context, builder)
+    itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(arrty.dtype)))
+    context.populate_array(ary, data=data, shape=shape, strides=strides, itemsize=itemsize, meminfo=None)
+    return ary._getvalue()
 
 
 def _f64_view_py(a, start, n):
@@ -132,10 +136,7 @@ def _f64_view_nb(typingctx, a, start, n):
         first = context.cast(builder, args[1], sig.args[1], types.intp)
         count = context.cast(builder, args[2], sig.args[2], types.intp)
         data = builder.bitcast(builder.gep(src.data, [first]), context.get_data_type(types.float64).as_pointer())
-        ary = context.make_array(arrty)(context, builder)
-        itemsize = context.get_constant(types.intp, 8)
-        context.populate_array(ary, data=data, shape=[count], strides=[itemsize], itemsize=itemsize, meminfo=None)
-        return ary._getvalue()
+        return _array_at(context, builder, arrty, data, [count], [context.get_constant(types.intp, 8)])
     return arrty(a, start, n), codegen
 
 
@@ -153,11 +154,9 @@ def pointer_array(typingctx, ptr, n):
     arrty = types.Array(ptr.dtype, 1, "C")
 
     def codegen(context, builder, sig, args):
-        ary = context.make_array(arrty)(context, builder)
         itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(ptr.dtype)))
         count = context.cast(builder, args[1], sig.args[1], types.intp)
-        context.populate_array(ary, data=args[0], shape=[count], strides=[itemsize], itemsize=itemsize, meminfo=None)
-        return ary._getvalue()
+        return _array_at(context, builder, arrty, args[0], [count], [itemsize])
     return arrty(ptr, n), codegen
 
 

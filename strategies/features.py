@@ -295,9 +295,10 @@ def stake_of(pub, own, me, g, wmaj):
 
 # ---- the player's memory (``mem``, zero at game start) used by these features ----
 # A patrician's stake is the costliest feature, and it changes only when a vote
-# changes a group's patricians: it is kept in the player's memory from one decision
-# to the next, with the inputs it was computed from, and reused only while they are
-# all unchanged, so a decision is the same as with a fresh computation, bit for bit.
+# changes a group's patricians; a vote's spread depends only on her face-down
+# cards there.  Both are kept in the player's memory from one decision to the next,
+# with the inputs they were computed from, and reused only while those are all
+# unchanged, so a decision is the same as with a fresh computation, bit for bit.
 # mem[0:16] is left to the strategies themselves (counter keeps its spy record there).
 M_STAKE_CTX = 16   # [7] me + 1, my bonus group and the rules' VP values the stakes assume
 M_STAKE_KEY = 24   # [5*4] per group: patricians left, mine, hers, group size (0: nothing kept)
@@ -431,38 +432,41 @@ def voc_odds(pub, horizon):
     soon = horizon / n
     if soon > 1.0:
         soon = 1.0
-    # back only after the reshuffle card (always in the deck), then among all non-boxed cards
+    # back only after the reshuffle card (always in the deck, drawn within `horizon` with
+    # probability `soon`), then among all non-boxed cards
     m = n
     for v in range(7):
         m += pub[PUB_VOC_DISC + v]
-    pr = horizon / n
-    if pr > 1.0:
-        pr = 1.0
-    return nxt, soon, pr * 0.5 * horizon / m
+    return nxt, soon, soon * 0.5 * horizon / m
 
 
-# 1 / (spread of a vote right now) by her face-down cards there (R_INVH): the same
-# expression as compiled code would evaluate (correctly rounded sqrt and division)
+# spread_inv(k, 0.0) (a vote right now: R_INVH) by her face-down cards k, evaluated here
+# as compiled code would (correctly rounded sqrt and division; k * 2.0 + 0.0 is k * 2.0)
 INVH_BY_FD = np.array([1.0 / math.sqrt(k * 2.0 + 0.25) for k in range(32)])
 # patricians left / group size (frac in fill_groups), by left and size
 FRAC = np.array([[r / s if s > 0 else 0.0 for s in range(16)] for r in range(16)])
 
 
 @njit(cache=True)
+def spread_inv(ofd, noise2):
+    """1 / the spread of a vote: her ofd face-down cards (variance 2.0 each: values 0..5)
+    plus noise2 for what she may still place, plus a quarter for ties."""
+    return 1.0 / math.sqrt(ofd * 2.0 + noise2 + 0.25)
+
+
+@njit(cache=True)
 def inv_spread(mem, ofd, noise2):
-    """1 / sqrt(2 ofd + noise2 + 1/4) (R_INV), remembered in mem by ofd for this noise2."""
+    """spread_inv (R_INV), remembered in mem by ofd for this noise2."""
     f = f64_view(mem, M_INV_F, 33)
     if f[0] != noise2:
         f[0] = noise2
         for k in range(1, 33):
             f[k] = 0.0
-    if ofd < 32:
-        v = f[1 + ofd]
-        if v == 0.0:
-            v = 1.0 / math.sqrt(ofd * 2.0 + noise2 + 0.25)
-            f[1 + ofd] = v
-        return v
-    return 1.0 / math.sqrt(ofd * 2.0 + noise2 + 0.25)
+    if ofd >= 32:
+        return spread_inv(ofd, noise2)
+    if f[1 + ofd] == 0.0:
+        f[1 + ofd] = spread_inv(ofd, noise2)
+    return f[1 + ofd]
 
 
 @njit(cache=True)
@@ -508,8 +512,8 @@ def fill_groups(w, pub, own, mem, me, T):
         ofd = pub[PUB_FDN + g * 2 + o]
         d = my - ov - ofd * mu
         T[R_D, g] = d
-        T[R_INV, g] = inv_spread(mem, ofd, noise2)  # variance 2.0 per unseen card (values 0..5)
-        T[R_INVH, g] = INVH_BY_FD[ofd] if ofd < 32 else 1.0 / math.sqrt(ofd * 2.0 + 0.25)
+        T[R_INV, g] = inv_spread(mem, ofd, noise2)
+        T[R_INVH, g] = INVH_BY_FD[ofd] if ofd < 32 else spread_inv(ofd, 0.0)
         keep = 1.0
         for _ in range(ofd):
             keep *= 1.0 - hid_q

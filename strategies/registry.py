@@ -124,9 +124,10 @@ assert N_PARAMS <= P_ENTRY, "the parameter vector's last slot is the strategy en
 NO_ENTRY = -2  # choose_nb's answer for a seat whose parameters carry no entry address
 
 
-@njit(cache=True, nrt=True)  # returns views
 def observation_views(st, me, n):
-    """(opts, pub, own, mem): views of what seat ``me`` may see at a decision of ``n`` options (R8.4)."""
+    """(opts, pub, own, mem): views of what seat ``me`` may see at a decision of ``n`` options (R8.4).
+    Interpreted dispatch only: compiled entries make the same slices in ``_entry_template``, where
+    returning views would need numba's reference-counting runtime."""
     return (st[OPTS:OPTS + n], st[PUB:PUB + PUB_SIZE], st[PRIV + me * PRIV_SIZE:PRIV + (me + 1) * PRIV_SIZE],
             st[MEM + me * MEM_SIZE:MEM + (me + 1) * MEM_SIZE])
 
@@ -140,7 +141,7 @@ ENTRY_SIG = types.int64(types.CPointer(types.int32), types.int64, types.CPointer
 def _entry_template(st_p, n_st, rng_p, params_p, me, kind, n):
     # `choose` is bound per strategy by _compile_entry: a global, called directly
     # (numba caches neither closures nor code that holds a function as a value).
-    # The views are observation_views', made here: the entry runs without NRT.
+    # observation_views' slices, made here: the entry runs without NRT.
     st = pointer_array(st_p, n_st)
     return choose(pointer_array(params_p, MAX_PARAMS), kind, st[OPTS:OPTS + n], n,  # noqa: F821
                   st[PUB:PUB + PUB_SIZE], st[PRIV + me * PRIV_SIZE:PRIV + (me + 1) * PRIV_SIZE],

@@ -39,7 +39,8 @@ from strategies.features import (
     new_tables_nb, fill_groups, fill_gains, VAL, R_DOWN, R_UP, e_val, rev_prob, my_deck_mean,
     R_D, R_INV, R_PREV, R_W, R_E, R_ROOM, R_N, R_MY, R_OPPV, R_OPPFD, R_MYUP, R_GAIN,
     R_SC, R_MYPH, R_OPPPH, R_HID, R_B1, R_B1C, R_B2, R_SEC, R_SECG, R_SEC2,
-    S_MU, S_PVETO, S_DECKMEAN, S_HANDINF, P_VERSION, P_CARD, P_UP, P_VALUE, P_PHIL, P_ACTION, P_ACT_COST, P_SPY, P_SCOUT, P_VETO, P_PASSIVE,
+    S_MU, S_PVETO, S_DECKMEAN, S_HANDINF,
+    P_VERSION, P_CARD, P_UP, P_VALUE, P_PHIL, P_ACTION, P_ACT_COST, P_SPY, P_SCOUT, P_VETO, P_PASSIVE,
     P_FISH, P_DRAW_INF, P_DRAW_ACT, P_PLACE_BIG, P_PLACE_BONUS, P_MATERIAL, P_CASTLE, P_SAME, P_SPREAD, N_PARAMS)
 
 NAME = "weighted"
