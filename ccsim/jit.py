@@ -84,15 +84,23 @@ def _generic(dispatcher):
     return dispatcher
 
 
-def stack_array(dtype, shape):
+def stack_array(dtype, shape, zeroed=True):
     """A compiled-code function ``f()`` that returns a zeroed C-ordered array of
     ``dtype`` and the constant ``shape``, on the stack of the function that
     calls it: no allocation, no reference count.  It lives as long as that
     function's call; never return it.  In interpreted mode it is ``np.zeros``.
+
+    ``zeroed=False`` skips the zeroing, for callers that never read an element
+    before writing it.  In interpreted mode such an array starts full of NaN
+    (or -2**31 for integers), so that a read before a write changes the
+    results, and the compiled-against-interpreted test finds it.
     """
     shape = tuple(int(d) for d in shape)
     if numba.config.DISABLE_JIT:
-        return lambda: np.zeros(shape, dtype)
+        if zeroed:
+            return lambda: np.zeros(shape, dtype)
+        garbage = np.nan if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
+        return lambda: np.full(shape, garbage, dtype)
     arrty = types.Array(numba.from_dtype(np.dtype(dtype)), len(shape), "C")
     size = int(np.prod(shape))
 
@@ -102,7 +110,8 @@ def stack_array(dtype, shape):
             el = context.get_data_type(arrty.dtype)
             itemsize = context.get_abi_sizeof(el)
             buf = cgutils.alloca_once(builder, el, size=size)  # in the entry block: once per call
-            cgutils.memset(builder, buf, ir.Constant(ir.IntType(64), size * itemsize), 0)
+            if zeroed:
+                cgutils.memset(builder, buf, ir.Constant(ir.IntType(64), size * itemsize), 0)
             strides, step = [], itemsize
             for d in reversed(shape):
                 strides.insert(0, step)

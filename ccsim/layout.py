@@ -125,8 +125,8 @@ EVENT_NAMES = {EV_TURN: "turn", EV_PLACE: "place", EV_ACTION: "action", EV_VETO:
                EV_RESHUFFLE: "reshuffle"}
 EVENTS_PER_TURN = 40    # bound on the events of one turn (votes, draws, VoC draws)
 
-MEM_SIZE = 128          # per-player strategy memory (int32), zeroed at game start
-#                         (strategies.features keeps its tables in [16:122])
+MEM_SIZE = 440          # per-player strategy memory (int32), zeroed at game start
+#                         (strategies.features keeps its tables in [16:436])
 MAX_PARAMS = 33         # per-seat strategy parameter vector (float64)
 P_ENTRY = MAX_PARAMS - 1  # its last slot: the address of the seat's compiled strategy (strategies.registry)
 N_RNG = 4               # random streams: chance, cleopatra's strategy, caesar's strategy, shuffled action decks

@@ -29,7 +29,7 @@ from ccsim.decisions import STEP, SPY_PICK, T_PLACE_UP
 from ccsim.layout import (PUB_REMAIN, PUB_DISC, PUB_NPLACED, PUB_OUT, PUB_IDECKN, PUB_HANDN,
                           PR_SPY_SEEN)
 from ccsim.rules import ACTION_BASE, ASSASSINATION, VETO as VETO_CARD, N_GROUPS
-from strategies.features import (new_tables_nb, fill_groups, opp_hand_actions, e_val, p_opp_holds,
+from strategies.features import (new_tables_nb, fill_groups, kept_turn_tables, opp_hand_actions, e_val, p_opp_holds,
                                  R_INV, R_OPPFD, R_E, R_D, R_PREV, R_SC, S_PVETO, P_NOISE)
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with, prepare_step, option_score, choose_spy
@@ -126,9 +126,10 @@ def counter_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, mem, me, T)
-    T[R_SC, S_PVETO] = p_holds(pub, mem, me, VETO_CARD)
-    her_response(w, pub, me, T)
+    if not kept_turn_tables(kind, pub, mem, T):  # this turn's MODE decision made them
+        fill_groups(w, pub, own, mem, me, T)
+        T[R_SC, S_PVETO] = p_holds(pub, mem, me, VETO_CARD)
+        her_response(w, pub, me, T)
     if kind == STEP:
         return counting_step(w, T, pub, own, mem, me, opts, n)
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)

@@ -11,7 +11,7 @@ two quiet turns in a row (R9.4).
 from ccsim.jit import njit
 
 from ccsim.rules import N_GROUPS
-from strategies.features import new_tables_nb, fill_groups, R_W, R_E
+from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, R_W, R_E
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with
 
@@ -39,8 +39,9 @@ def defender_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, mem, me, T)
-    guard(w, T)
+    if not kept_turn_tables(kind, pub, mem, T):  # this turn's MODE decision made them
+        fill_groups(w, pub, own, mem, me, T)
+        guard(w, T)
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)
 
 

@@ -10,7 +10,9 @@ import math
 import numpy as np
 from ccsim.jit import njit, stack_array, f64_view
 
-from ccsim.layout import (MEM_SIZE, PUB_FU, PUB_FDN, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN, PR_FD, PR_BONUS, PUB_RULES,
+from ccsim.decisions import STEP
+from ccsim.layout import (MEM_SIZE, PUB_TURN, PUB_NPLACED, PUB_ACTION, PUB_FU, PUB_FDN, PUB_VOC_DISC, PUB_VOC_BOX,
+                          PUB_VOC_DECKN, PR_FD, PR_BONUS, PUB_RULES,
                           PUB_REMAIN, PUB_WON, PUB_DISC, PUB_ADECKN, PUB_OUT, PUB_SIDEN, PR_HAND)
 from ccsim.rules import (CARD_VALUE, PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_DECK_COUNT,
                          RP_ACTION_COUNT, RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD,
@@ -102,7 +104,7 @@ def group_stake(pub, own, me, g):
 # trickster, tactician, oracle, counter, defender).
 #
 # ``fill_tables`` computes, once per decision, a small float64 table ``T``
-# (``new_tables()``, shape (N_ROWS, 5)): one column per group, one row per
+# (``new_tables()``, shape (N_ROWS, 6)): one column per group, one row per
 # feature below, then the gain of each of my hand cards on each group.  Options
 # are then scored by look-ups in it.  Everything is read from the player's
 # observation (pub, own) only.
@@ -142,30 +144,25 @@ R_OPPFD = 14   # her face-down cards there
 R_MYUP = 15    # my face-up cards there (what an assassination can hit)
 R_GAIN = 16    # rows 16..21: gain of one of my cards of code c (0..5) on g, face-down, before costs
 R_SC = 22      # scalars, row 22: see S_* below
-R_SC2 = 23     # scalars, row 23
-R_MYPH = 24    # my philosophers there
-R_OPPPH = 25   # her visible philosophers there
-R_HID = 26     # P(she hides a philosopher among her face-down cards there)
-R_B1 = 27      # best value of a face-up card there (gain - cost), -1e9 if none
-R_B1C = 28     # its card code
-R_B2 = 29      # best value there of a card other than one copy of that code
-R_SEC = 30     # R_SEC[c]: best value of a second face-up card after my card c (any group)
-R_SECG = 31    # R_SECG[c]: the group of that best second card; R_SEC2 = R_SECG + 1: the best elsewhere
-R_SEC2 = 32
-R_DOWN = 33    # rows 33..38: score of my card c face-down on g (gain - cost), -1e9 if impossible
-R_UP = 39      # rows 39..44: score of my card c face-up on g (with the best second card, if it is the first)
-N_ROWS = 45    # (rows 30..32 use a column per card code: allocate N_ROWS x 6)
-# scalars: T[R_SC, k] / T[R_SC2, k]
+R_MYPH = 23    # my philosophers there
+R_OPPPH = 24   # her visible philosophers there
+R_HID = 25     # P(she hides a philosopher among her face-down cards there)
+R_B1 = 26      # best value of a face-up card there (gain - cost), -1e9 if none
+R_B1C = 27     # its card code
+R_B2 = 28      # best value there of a card other than one copy of that code
+R_SEC = 29     # R_SEC[c]: best value of a second face-up card after my card c (any group)
+R_SECG = 30    # R_SECG[c]: the group of that best second card; R_SEC2 = R_SECG + 1: the best elsewhere
+R_SEC2 = 31
+R_COST = 32    # R_COST[c]: the cost of my card c face-down; row R_COST + 1: face-up (cards in my hand)
+N_ROWS = 34    # (rows 29..33 use a column per card code: allocate N_ROWS x 6)
+# scalars: T[R_SC, k]
 S_MU = 0       # mean value of the opponent's unseen influence cards
-S_Q = 1        # share of philosophers among them
-S_PVETO = 2    # P(the opponent holds a veto now)
-S_DECKMEAN = 3  # mean value of my own influence deck (I know its contents, not its order)
-S_HANDINF = 4   # influence cards in my hand
-S2_OPP_ACT = 0  # action cards in the opponent's hand (exact: drawn minus discarded)
-S2_PASSN = 1    # assassinations she has not played yet
-S2_WRATHN = 2   # wraths she has not played yet
-S2_BESTFREE = 3  # best gain of a single face-down card this turn (after costs), -1e9 if none
-S2_ALONE = 4    # 1 if the opponent is out (R9.3)
+S_PVETO = 1    # P(the opponent holds a veto now)
+S_DECKMEAN = 2  # mean value of my own influence deck (I know its contents, not its order)
+S_HANDINF = 3   # influence cards in my hand
+S_GAINS = 4     # 1 once the R_GAIN rows are filled for this position (fill_gains), else 0
+KEPT_ROWS = R_HID + 1  # the rows fill_groups and fill_gains fill, kept from MODE to the first STEP
+KEPT = KEPT_ROWS * 6
 
 # ---- parameter vector (the `weighted` family; every heuristic fills one) ----
 P_VERSION = 0    # 1.0 marks a filled vector (an all-zero one means "the defaults")
@@ -221,19 +218,24 @@ def new_tables():
 
 
 # One table per decision: N_ROWS x 6 (a column per group; rows R_SEC.. use one per
-# card code), zeroed, on the deciding function's stack (ccsim.jit.stack_array).
-new_tables_nb = stack_array(np.float64, (N_ROWS, 6))
+# card code), on the deciding function's stack (ccsim.jit.stack_array), not zeroed:
+# every row is written before it is read (fill_groups, fill_gains, ... fill the rows
+# their readers use), and the interpreted run, whose tables start as NaN, must play
+# the same games (tests/test_jit.py).
+new_tables_nb = stack_array(np.float64, (N_ROWS, 6), zeroed=False)
 
 
 @njit(cache=True)
 def sig(x):
     """A cheap sigmoid in [0, 1], close to the normal CDF (within 0.03): the cubic
-    smoothstep of x / 2.5, clamped; no exp, sqrt or division."""
+    smoothstep of x / 2.5, clamped; no exp, sqrt or division.
+
+    The clamp is two selects, not branches (a vote's margin is as likely on
+    either side, so branches were mispredicted), and the cubic at y = +-1 is
+    exactly 1.0 and 0.0: the same values as returning them early."""
     y = x * 0.4
-    if y >= 1.0:
-        return 1.0
-    if y <= -1.0:
-        return 0.0
+    y = 1.0 if y > 1.0 else y
+    y = -1.0 if y < -1.0 else y
     return 0.5 + y * (0.75 - 0.25 * y * y)
 
 
@@ -299,13 +301,17 @@ def stake_of(pub, own, me, g, wmaj):
 # cards there.  Both are kept in the player's memory from one decision to the next,
 # with the inputs they were computed from, and reused only while those are all
 # unchanged, so a decision is the same as with a fresh computation, bit for bit.
+# The tables of a MODE decision are kept too: the first STEP of the active turn that
+# follows sees the very same position (R3, R4: nothing happens in between).
 # mem[0:16] is left to the strategies themselves (counter keeps its spy record there).
 M_STAKE_CTX = 16   # [7] me + 1, my bonus group and the rules' VP values the stakes assume
 M_STAKE_KEY = 24   # [5*4] per group: patricians left, mine, hers, group size (0: nothing kept)
 M_STAKE_F = 44     # [2*6] float64: the majority weight, then the stake of each group
 M_INV_F = 56       # [2*33] float64: the noise2 of the next 32, then R_INV by her face-down cards (0: not yet)
-M_END = 122        # first slot after the features' memory
-assert M_END <= MEM_SIZE
+M_TURN = 122       # the turn (PUB_TURN + 1) whose MODE decision's tables are kept; 0: none
+M_TURN_T = 124     # [2*KEPT] float64: rows 0 .. KEPT_ROWS - 1 of those tables
+M_END = 436        # first slot after the features' memory
+assert M_END <= MEM_SIZE and M_TURN_T % 2 == 0 and M_TURN_T + 2 * KEPT <= M_END
 _STAKE_RULES = (RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD)
 
 
@@ -564,17 +570,11 @@ def fill_groups(w, pub, own, mem, me, T):
         T[R_SOON, g] = soon
         T[R_W, g] = st * (w[P_NEXT] * nxt + w[P_SOON] * soon + w[P_LONG] * frac)
         T[R_E, g] = e_val(d, T[R_INV, g], T[R_PREV, g])
-    pk = opp_hand_actions(pub, me)
     T[R_SC, S_MU] = mu
-    T[R_SC, S_Q] = q
-    T[R_SC, S_PVETO] = p_opp_holds(pub, me, VETO_CARD_CODE, pk)
+    T[R_SC, S_PVETO] = p_opp_holds(pub, me, VETO_CARD_CODE, opp_hand_actions(pub, me))
     T[R_SC, S_DECKMEAN] = 0.0  # filled where needed (passive turns): my_deck_mean
     T[R_SC, S_HANDINF] = hinf
-    T[R_SC2, S2_OPP_ACT] = pk
-    T[R_SC2, S2_PASSN] = pub[PUB_RULES + RP_ACTION_COUNT + 0] - pub[PUB_DISC + o * 12 + ACTION_BASE + 0]
-    T[R_SC2, S2_WRATHN] = pub[PUB_RULES + RP_ACTION_COUNT + 4] - pub[PUB_DISC + o * 12 + ACTION_BASE + 4]
-    T[R_SC2, S2_BESTFREE] = -1e9
-    T[R_SC2, S2_ALONE] = 1.0 if alone else 0.0
+    T[R_SC, S_GAINS] = 0.0
 
 
 @njit(cache=True)
@@ -602,4 +602,29 @@ def fill_gains(w, pub, own, T):
                     eh = e_val(T[R_D, g] + VAL[c], T[R_INVH, g], T[R_PREV, g])
                 gain += w[P_TRIGGER] * T[R_STAKE, g] * eh
             T[R_GAIN + c, g] = gain
+    T[R_SC, S_GAINS] = 1.0
+
+
+@njit(cache=True)
+def keep_turn_tables(pub, mem, T):
+    """At a MODE decision (T filled, gains included): keep T for the turn's first STEP."""
+    kept = f64_view(mem, M_TURN_T, KEPT)
+    for i in range(KEPT_ROWS):
+        for g in range(6):
+            kept[i * 6 + g] = T[i, g]
+    mem[M_TURN] = pub[PUB_TURN] + 1
+
+
+@njit(cache=True)
+def kept_turn_tables(kind, pub, mem, T):
+    """Fill T from the MODE decision of this turn if this is the turn's first STEP (no card
+    placed, no action played: the position of that decision); whether it did."""
+    if kind != STEP or mem[M_TURN] != pub[PUB_TURN] + 1 or pub[PUB_NPLACED] != 0 or pub[PUB_ACTION] >= 0:
+        return False
+    mem[M_TURN] = 0  # once
+    kept = f64_view(mem, M_TURN_T, KEPT)
+    for i in range(KEPT_ROWS):
+        for g in range(6):
+            T[i, g] = kept[i * 6 + g]
+    return True
 

@@ -15,7 +15,7 @@ from ccsim.jit import njit
 from ccsim.layout import PUB_RULES, PUB_WON, PR_BONUS
 from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_BONUS_THRESHOLD
 from ccsim.layout import PUB_REMAIN
-from strategies.features import new_tables_nb, fill_groups, tail, R_W
+from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, tail, R_W
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with
 
@@ -56,8 +56,9 @@ def majority_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, mem, me, T)
-    focus(w, pub, own, me, T)
+    if not kept_turn_tables(kind, pub, mem, T):  # this turn's MODE decision made them
+        fill_groups(w, pub, own, mem, me, T)
+        focus(w, pub, own, me, T)
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)
 
 

@@ -16,7 +16,7 @@ from ccsim.jit import njit
 from ccsim.decisions import STEP, VETO, T_ACTION
 from ccsim.layout import PUB_ACTION, PUB_DISC, PUB_RULES, PR_HAND
 from ccsim.rules import ASSASSINATION, SCOUT, WRATH, SPY, CASTLING, VETO as VETO_CARD, RP_ACTION_COUNT, ACTION_BASE
-from strategies.features import new_tables_nb, fill_groups, P_VETO, P_SCOUT, R_OPPFD, R_W, R_SC, S_PVETO
+from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, P_VETO, P_SCOUT, R_OPPFD, R_W, R_SC, S_PVETO
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with, prepare_step, option_score, veto_damage
 
@@ -76,7 +76,8 @@ def tactician_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, mem, me, T)
+    if not kept_turn_tables(kind, pub, mem, T):  # this turn's MODE decision made them
+        fill_groups(w, pub, own, mem, me, T)
     if kind == STEP:
         return tactical_step(w, T, pub, own, me, opts, n)
     if kind == VETO:

@@ -20,7 +20,7 @@ from ccsim.jit import njit
 
 from ccsim.decisions import SPY_PICK, STEP, T_PLACE_UP
 from ccsim.rules import N_GROUPS, PHIL
-from strategies.features import new_tables_nb, fill_groups, R_W, R_D, R_MYPH, R_OPPPH
+from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, R_W, R_D, R_MYPH, R_OPPPH
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with, prepare_step, option_score
 
@@ -72,8 +72,9 @@ def trickster_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, mem, me, T)
-    traps(w, T)
+    if not kept_turn_tables(kind, pub, mem, T):  # this turn's MODE decision made them
+        fill_groups(w, pub, own, mem, me, T)
+        traps(w, T)
     if kind == STEP:
         return trick_step(w, T, pub, own, me, opts, n)
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)

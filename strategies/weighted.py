@@ -25,7 +25,7 @@ Decisions, in short:
   below my deck's mean by ``fish``, never a quiet turn after a quiet turn.
 """
 import numpy as np
-from ccsim.jit import njit, stack_array
+from ccsim.jit import njit
 
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, DRAW_INFLUENCE, DRAW_ACTION)
@@ -36,10 +36,10 @@ from ccsim.rules import (PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO 
                          N_GROUPS, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_HAND_SIZE)
 from ccsim.observe import room
 from strategies.features import (
-    new_tables_nb, fill_groups, fill_gains, VAL, R_DOWN, R_UP, e_val, rev_prob, my_deck_mean,
+    new_tables_nb, fill_groups, fill_gains, VAL, R_COST, e_val, rev_prob, my_deck_mean,
     R_D, R_INV, R_PREV, R_W, R_E, R_ROOM, R_N, R_MY, R_OPPV, R_OPPFD, R_MYUP, R_GAIN,
     R_SC, R_MYPH, R_OPPPH, R_HID, R_B1, R_B1C, R_B2, R_SEC, R_SECG, R_SEC2,
-    S_MU, S_PVETO, S_DECKMEAN, S_HANDINF,
+    S_MU, S_PVETO, S_DECKMEAN, S_HANDINF, S_GAINS, keep_turn_tables, kept_turn_tables,
     P_VERSION, P_CARD, P_UP, P_VALUE, P_PHIL, P_ACTION, P_ACT_COST, P_SPY, P_SCOUT, P_VETO, P_PASSIVE,
     P_FISH, P_DRAW_INF, P_DRAW_ACT, P_PLACE_BIG, P_PLACE_BONUS, P_MATERIAL, P_CASTLE, P_SAME, P_SPREAD, N_PARAMS)
 
@@ -99,17 +99,12 @@ def card_cost(w, c, up):
     return k
 
 
-_six_floats = stack_array(np.float64, (6,))
-
-
 @njit(cache=True)
-def fill_best(w, own, T):
+def fill_best(own, T):
     """Rows R_B1/R_B1C/R_B2: per group the best face-up card, and the best one left
     when one copy of that card is gone; rows R_SEC/R_SECG/R_SEC2: per first card c the
-    best second face-up card (R4.2), its group and the best on another group."""
-    ku = _six_floats()  # the cost of each card face-up, once
-    for c in range(6):
-        ku[c] = card_cost(w, c, True)
+    best second face-up card (R4.2), its group and the best on another group.
+    (After fill_costs: the face-up costs.)"""
     for g in range(N_GROUPS):
         b1 = -1e9  # best gain - cost of a card face-up here (the first of equals)
         b1c = -1
@@ -117,7 +112,7 @@ def fill_best(w, own, T):
         for c in range(6):
             if own[PR_HAND + c] <= 0 or T[R_GAIN + c, g] < -1e8:
                 continue
-            v = T[R_GAIN + c, g] - ku[c]
+            v = T[R_GAIN + c, g] - T[R_COST + 1, c]
             if v > b1:
                 if b1 > b2:
                     b2 = b1
@@ -214,22 +209,24 @@ def castle_plan(w, T, pub, own, me, g1, g2, query):
         for _ in range(k):
             if n1 >= cap1:
                 to1 = False
+                a2 = e_val(d2 + v, inv2, 0.0)
             elif n2 >= cap2:
                 to1 = True
+                a1 = e_val(d1 + v, inv1, 0.0)
             else:
                 a1 = e_val(d1 + v, inv1, 0.0)
                 a2 = e_val(d2 + v, inv2, 0.0)
                 to1 = w1 * (a1 - e1) > w2 * (a2 - e2)
-            if to1:
+            if to1:  # the group's new value is the one just compared: not computed twice
                 d1 += v
                 n1 += 1
-                e1 = e_val(d1, inv1, 0.0)
+                e1 = a1
                 if c == query:
                     k_query += 1
             else:
                 d2 += v
                 n2 += 1
-                e2 = e_val(d2, inv2, 0.0)
+                e2 = a2
     kp = pub[PUB_FU + (g1 * 2 + me) * 6 + PHIL] + own[PR_FD + g1 * 6 + PHIL] + \
         pub[PUB_FU + (g2 * 2 + me) * 6 + PHIL] + own[PR_FD + g2 * 6 + PHIL]
     p1 = 0
@@ -289,26 +286,28 @@ def action_score(w, T, pub, own, me, card, g, x):
 
 # ------------------------------------------------------------------ steps ----
 @njit(cache=True)
-def fill_scores(w, own, T, placed):
-    """Rows R_DOWN/R_UP: the score of each placement option (gain - cost; a first face-up
-    card with its best second one), so that scoring an option is one look-up."""
+def fill_costs(w, own, T):
+    """Rows R_COST, R_COST + 1: what each card in my hand costs face-down and face-up,
+    once per decision; the placement options are scored from them (placement_score)."""
     for c in range(6):
-        for g in range(N_GROUPS):
-            T[R_DOWN + c, g] = -1e9
-            T[R_UP + c, g] = -1e9
-        if own[PR_HAND + c] <= 0:
-            continue
-        kd = card_cost(w, c, False)
-        ku = card_cost(w, c, True)
-        for g in range(N_GROUPS):
-            gain = T[R_GAIN + c, g]
-            if gain < -1e8:
-                continue
-            T[R_DOWN + c, g] = gain - kd
-            v = gain - ku
-            if placed == 0:
-                v += second_up(w, own, T, c, g)
-            T[R_UP + c, g] = v
+        if own[PR_HAND + c] > 0:
+            T[R_COST, c] = card_cost(w, c, False)
+            T[R_COST + 1, c] = card_cost(w, c, True)
+
+
+@njit(cache=True)
+def placement_score(w, T, pub, own, t, c, g):
+    """Score of placing my card c on g (gain - cost; a first face-up card with its best
+    second one, R4.2), -1e9 where it cannot go; T prepared by prepare_step."""
+    gain = T[R_GAIN + c, g]
+    if gain < -1e8:
+        return -1e9
+    if t == T_PLACE_DOWN:
+        return gain - T[R_COST, c]
+    v = gain - T[R_COST + 1, c]
+    if pub[PUB_NPLACED] == 0:
+        v += second_up(w, own, T, c, g)
+    return v
 
 
 @njit(cache=True)
@@ -319,10 +318,8 @@ def step_score(w, T, pub, own, me, code):
         return 0.0
     c = (code >> 4) & 15
     g = (code >> 8) & 15
-    if t == T_PLACE_DOWN:
-        return T[R_DOWN + c, g]
-    if t == T_PLACE_UP:
-        return T[R_UP + c, g]
+    if t == T_PLACE_DOWN or t == T_PLACE_UP:
+        return placement_score(w, T, pub, own, t, c, g)
     return action_score(w, T, pub, own, me, c, g, (code >> 12) & 15)
 
 
@@ -341,9 +338,10 @@ def prepare_step(w, pub, own, T, opts, n):
     placement is among them.  Returns whether one is."""
     placing = any_placement(opts, n)
     if placing:
-        fill_gains(w, pub, own, T)
-        fill_best(w, own, T)
-        fill_scores(w, own, T, pub[PUB_NPLACED])
+        if T[R_SC, S_GAINS] == 0.0:  # (kept from this turn's MODE decision: already there)
+            fill_gains(w, pub, own, T)
+        fill_costs(w, own, T)
+        fill_best(own, T)
     return placing
 
 
@@ -364,10 +362,8 @@ def best_step(w, T, pub, own, me, opts, n):
     for i in range(n):
         code = opts[i]
         t = code & 15
-        if t == T_PLACE_DOWN:
-            v = T[R_DOWN + ((code >> 4) & 15), (code >> 8) & 15]
-        elif t == T_PLACE_UP:
-            v = T[R_UP + ((code >> 4) & 15), (code >> 8) & 15]
+        if t == T_PLACE_DOWN or t == T_PLACE_UP:
+            v = placement_score(w, T, pub, own, t, (code >> 4) & 15, (code >> 8) & 15)
         elif t == T_END:
             v = 0.0
         else:
@@ -696,11 +692,13 @@ def light_policy(w, kind, opts, n, pub, own, mem, me):
 @njit(cache=True)
 def table_policy(w, T, kind, opts, n, pub, own, mem, me):
     """STEP, MODE, VETO and CASTLE from T as ``fill_groups`` left it (the gains are
-    filled here, only where a decision needs them)."""
+    filled here, only where a decision needs them).  A MODE decision's tables are
+    kept for the turn's first STEP (features.kept_turn_tables)."""
     if kind == STEP:
         return best_step(w, T, pub, own, me, opts, n)
     if kind == MODE:
         fill_gains(w, pub, own, T)
+        keep_turn_tables(pub, mem, T)
         T[R_SC, S_DECKMEAN] = my_deck_mean(pub, own, me)
         return n - 1 if choose_mode(w, T, pub, own, me) == 1 else 0
     if kind == VETO:
@@ -717,7 +715,8 @@ def policy_nb(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    fill_groups(w, pub, own, mem, me, T)
+    if not kept_turn_tables(kind, pub, mem, T):
+        fill_groups(w, pub, own, mem, me, T)
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)
 
 

@@ -91,3 +91,44 @@ def test_pointer_array_views_c_memory():
         return pointer_array(ptr, n).sum()
     data = np.arange(7, dtype=np.int64)
     assert total.ctypes(data.ctypes.data_as(total.ctypes.argtypes[0]), 7) == 21
+
+
+_INTERPRETED_GAMES = """
+import sys, numpy as np
+from ccsim.config import RunConfig
+from ccsim.simulate import simulate_rows
+out = {}
+for pair in sys.argv[2:]:
+    a, b = pair.split(":")
+    cfg = RunConfig(cleopatra=a, caesar=b, games=int(sys.argv[1]), seed=7)
+    _, sids, sp, codes, _ = cfg.seats(False)
+    out[pair] = simulate_rows(cfg.seed, 0, cfg.games, cfg.rules_vector(), sids, sp, codes)
+np.savez(sys.stdout.buffer, **out)
+"""
+
+
+def test_compiled_and_interpreted_code_play_the_same_games(compiled):
+    """The kernels compiled and run as plain Python (NUMBA_DISABLE_JIT=1) play the very same
+    games, every strategy in a seat.  Interpreted, the strategies' unzeroed tables
+    (``stack_array(..., zeroed=False)``) start full of NaN: a table entry read before it is
+    written would change a game here, where compiled code would read whatever the stack held."""
+    import io
+    import os
+    import subprocess
+    import sys
+    from ccsim.config import RunConfig
+    from ccsim.simulate import simulate_rows
+    from strategies.registry import available
+    names = [s["name"] for s in available() if s["name"] != "random"]
+    pairs = [f"{a}:{b}" for a, b in zip(names, names[1:] + names[:1])] + ["random:random"]
+    games = 6
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
+    done = subprocess.run([sys.executable, "-c", _INTERPRETED_GAMES, str(games), *pairs], env=env,
+                          capture_output=True, check=True)
+    interpreted = np.load(io.BytesIO(done.stdout))
+    for pair in pairs:
+        a, b = pair.split(":")
+        cfg = RunConfig(cleopatra=a, caesar=b, games=games, seed=7)
+        _, sids, sp, codes, _ = cfg.seats(False)
+        rows = simulate_rows(cfg.seed, 0, games, cfg.rules_vector(), sids, sp, codes)
+        np.testing.assert_array_equal(rows, interpreted[pair], err_msg=pair)
