@@ -21,9 +21,8 @@ from ccsim.decisions import MODE
 from ccsim.layout import PUB_RULES, PUB_VOC_DECKN, PUB_REMAIN
 from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_GROUP_LIMIT, PHIL
 from strategies.features import (new_tables_nb, fill_groups, kept_turn_tables, keep_turn_tables, fill_gains,
-                                 voc_card_in_deck, e_val, VAL, my_deck_mean,
-                                 R_SC, S_DECKMEAN,
-                                 R_W, R_E, R_N, R_STAKE, R_NEXT, R_SOON, R_D, R_INV, R_PREV, R_PREVP, P_NEXT, P_SOON, P_LONG)
+                                 voc_card_in_deck, e_val, VAL, R_W, R_E, R_N, R_STAKE, R_NEXT, R_SOON, R_D, R_INV,
+                                 R_PREV, R_PREVP, P_NEXT, P_SOON, P_LONG)
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import (light_policy, table_policy, params_with, best_single_placement, hand_can_improve,
                                  must_be_active)
@@ -97,7 +96,6 @@ def oracle_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if kind == MODE:
         fill_gains(w, pub, own, T)
         keep_turn_tables(pub, mem, T)
-        T[R_SC, S_DECKMEAN] = my_deck_mean(pub, own, me)
         return n - 1 if oracle_mode(w, T, pub, own, me) == 1 else 0
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)
 

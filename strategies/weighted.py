@@ -334,14 +334,16 @@ def any_placement(opts, n):
 
 @njit(cache=True)
 def prepare_step(w, pub, own, T, opts, n):
-    """Fill what scoring these STEP options needs: the gains and placement scores when a
-    placement is among them.  Returns whether one is."""
+    """Fill what scoring these STEP options needs when a placement is among them: the
+    gains, the costs and, before the turn's first card (the only one that may be followed
+    by a second, R4.2), the best second cards.  Returns whether one is."""
     placing = any_placement(opts, n)
     if placing:
         if T[R_SC, S_GAINS] == 0.0:  # (kept from this turn's MODE decision: already there)
             fill_gains(w, pub, own, T)
         fill_costs(w, own, T)
-        fill_best(own, T)
+        if pub[PUB_NPLACED] == 0:
+            fill_best(own, T)
     return placing
 
 
@@ -486,6 +488,9 @@ def can_place_any(pub, own, me):
 
 @njit(cache=True)
 def hand_can_improve(w, T, pub, own, me):
+    """Would a passive turn's discard (R5.1) improve my hand?  (Fills S_DECKMEAN: only here
+    does a table decision need my deck's mean.)"""
+    T[R_SC, S_DECKMEAN] = my_deck_mean(pub, own, me)
     for c in range(12):
         if own[PR_HAND + c] > 0 and discard_gain(w, T, pub, own, me, c) > 0:
             return True
@@ -680,8 +685,8 @@ def light_policy(w, kind, opts, n, pub, own, mem, me):
         return choose_spy(pub, own, me, opts, n)
     if kind == PLACEMENT:
         return choose_placement(w, pub, own, n)
-    if kind == MODE and w[P_PASSIVE] < -0.5:
-        return n - 1  # never passive by choice
+    if kind == MODE and (w[P_PASSIVE] < -0.5 or must_be_active(pub, me)):
+        return n - 1  # never passive by choice, or not allowed to be
     if kind == DISCARD:
         T = new_tables_nb()
         fill_light(pub, own, me, T)
@@ -699,7 +704,6 @@ def table_policy(w, T, kind, opts, n, pub, own, mem, me):
     if kind == MODE:
         fill_gains(w, pub, own, T)
         keep_turn_tables(pub, mem, T)
-        T[R_SC, S_DECKMEAN] = my_deck_mean(pub, own, me)
         return n - 1 if choose_mode(w, T, pub, own, me) == 1 else 0
     if kind == VETO:
         return n - 1 if choose_veto(w, T, pub, own, me) == 1 else 0
