@@ -54,7 +54,9 @@ def simulate_rows(seed, first_game, n_games, rules, sids, sparams, orders) -> np
     global _POOL
     out = np.zeros((n_games, N_RESULT), np.int16)
     args = (np.int64(seed), np.int64(first_game))
-    n_blocks = max(1, min(n_games // 64, _THREADS * 4))
+    # many small blocks per thread: a thread whose core is slowed by other work takes fewer
+    # (a shared machine's cores do not run at one speed), and the last block is short
+    n_blocks = max(1, min(n_games // 64, _THREADS * 16))
     if _THREADS == 1 or n_blocks == 1:
         simulate_block_nb(*args, np.int64(0), np.int64(n_games), rules, sids, sparams, orders, out)
         return out
