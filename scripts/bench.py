@@ -9,6 +9,7 @@ noisy, so compare ratios measured in the same run.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import platform
@@ -86,7 +87,10 @@ def main():
     from strategies.registry import available  # noqa: F401  (used with --all-pairings)
     n = 20_000 if args.quick else 200_000
     res = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-                      f"numba {numba.__version__}", "matchups": [], "pairings": []}
+                      f"numba {numba.__version__}", "date": datetime.date.today().isoformat(),
+           "command": "python scripts/bench.py " + " ".join(sys.argv[1:]),
+           "games_matchup": n, "games_pairing": n // 4, "games_jit_off": 300 if args.quick else 2000,
+           "matchups": [], "pairings": []}
     for a, b in (("random", "random"), ("greedy", "greedy"), ("greedy", "random")):
         row = {"cleopatra": a, "caesar": b}
         for th in (1, 2):
@@ -100,14 +104,17 @@ def main():
                 row = {"cleopatra": a, "caesar": b, "games_per_s_2t": round(games_per_s(a, b, n // 4, 2))}
                 res["pairings"].append(row)
                 print(row, flush=True)
-    m = 300 if args.quick else 2000
-    compiled, jit_off = paired_jit_off_runs(n, m)
+    compiled, jit_off = paired_jit_off_runs(n, res["games_jit_off"])
     res["jit_off_random_random"] = round(statistics.median(jit_off), 1)
     res["jit_off_compiled_1t"] = round(statistics.median(compiled))
     res["speedup_vs_jit_off_1t"] = round(statistics.median(c / i for c, i in zip(compiled, jit_off)))
-    with tempfile.TemporaryDirectory() as d:
-        res["cold_start_s"] = round(start_time(d), 1)
-        res["warm_start_s"] = round(statistics.median(start_time(d) for _ in range(3)), 2)
+    cold, warm = [], []
+    for _ in range(3):  # a cold start is a compile of half a minute: the machine's moment shows in one
+        with tempfile.TemporaryDirectory() as d:
+            cold.append(start_time(d))
+            warm.append(start_time(d))
+    res["cold_start_s"] = round(statistics.median(cold), 1)
+    res["warm_start_s"] = round(statistics.median(warm), 2)
     sizes = (10**5, 10**6) if args.quick else (10**5, 10**6, 10**7)
     res["peak_memory_mb"] = {str(s): round(peak_memory_mb(s), 1) for s in sizes}
     print(json.dumps(res, indent=2))
@@ -117,8 +124,9 @@ def main():
 
 
 def to_markdown(res) -> str:
-    lines = ["# ccsim benchmarks", "", f"Machine: {res['machine']}. Produced by `python scripts/bench.py "
-             "--markdown results/BENCHMARKS.md`; medians of 3 runs in one process.", "",
+    lines = ["# ccsim benchmarks", "", f"Machine: {res['machine']}. Produced by `{res['command']}` on "
+             f"{res['date']} ({res['games_matchup']:,} games per matchup and run, {res['games_pairing']:,} per "
+             f"pairing, {res['games_jit_off']:,} with the JIT off); medians of 3 runs in one process.", "",
              "## Games per second", "", "| cleopatra | caesar | 1 thread | 2 threads |", "|---|---|---:|---:|"]
     for r in res["matchups"]:
         lines.append(f"| {r['cleopatra']} | {r['caesar']} | {r['games_per_s_1t']:,} | {r['games_per_s_2t']:,} |")
@@ -132,7 +140,7 @@ def to_markdown(res) -> str:
               f"{res['jit_off_random_random']:,} games/s; compiled at 1 thread, measured right before each "
               f"interpreted run: {res['jit_off_compiled_1t']:,} games/s. Compiled is "
               f"**{res['speedup_vs_jit_off_1t']:,}×** faster (median of 3 back-to-back pairs).", "",
-              "## Start-up (`ccsim run --games 1000`, whole process)", "",
+              "## Start-up (`ccsim run --games 1000`, whole process; medians of 3)", "",
               f"* cold (empty numba cache): {res['cold_start_s']} s",
               f"* warm (cache filled): {res['warm_start_s']} s", "",
               "## Peak memory (`run` of random–random, resident set)", "", "| games | peak MB |", "|---:|---:|"]
