@@ -6,8 +6,9 @@ action gains 1.5 times the core's, castling 4 times — and draws action cards
 as soon as its hand holds two influence cards.  Combinations: a scout is worth
 three times as much while it holds an assassination (scout a face-down card,
 then kill it).  Vetoes (R7.6) are kept for the opponent's most damaging
-actions: it vetoes only when the damage of the card just played is at least
-70% of the worst damage an action she may still hold could do (her unplayed
+actions: it vetoes only when the damage of the card just played, at the
+target she announced, is at least 70% of the worst damage an action she may
+still hold could do (her unplayed
 wrath and assassinations, counted from her public discard pile), and never
 less than its threshold.
 """
@@ -18,7 +19,8 @@ from ccsim.layout import PUB_ACTION, PUB_DISC, PUB_RULES, PR_HAND
 from ccsim.rules import ASSASSINATION, SCOUT, WRATH, SPY, CASTLING, VETO as VETO_CARD, RP_ACTION_COUNT, ACTION_BASE
 from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, P_VETO, P_SCOUT, R_OPPFD, R_W, R_SC, S_PVETO
 from strategies.features import P_VERSION, P_KNOB
-from strategies.weighted import light_policy, table_policy, params_with, prepare_step, option_score, veto_damage
+from strategies.weighted import (light_policy, table_policy, params_with, prepare_step, option_score, veto_damage,
+                                 announced_damage)
 
 NAME = "tactician"
 FAMILY = "heuristic"
@@ -55,7 +57,7 @@ def still_held(pub, me, card):
 @njit(cache=True)
 def tactical_veto(w, T, pub, own, me):
     card = pub[PUB_ACTION]
-    dmg = veto_damage(w, T, pub, own, me, card)
+    dmg = announced_damage(w, T, pub, own, me)
     worst = dmg
     for a in (WRATH, ASSASSINATION, CASTLING, SPY):
         if a != card and still_held(pub, me, a) > 0:

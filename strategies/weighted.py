@@ -17,8 +17,8 @@ Decisions, in short:
 * STEP (R4): argmax over the options of gain - cost; a first face-up card is
   valued with the best second one (R4.2); actions by their effect on the
   position times P(not vetoed); ending the turn is worth 0.
-* VETO (R7.6): the target is not public at that moment, so the damage is that
-  of the opponent's best target; veto if it exceeds ``veto``.
+* VETO (R7.6): the damage of her action card at the target she announced
+  (R7.0, public); veto if it reaches ``veto``.
 * SPY_PICK: her most dangerous card; CASTLE (R7.3): a greedy best split of my
   cards over the two groups; DRAW (R4.4): action card if the next one of my own
   deck is worth it and my hand holds enough influence; DISCARD (R5.1): cards
@@ -30,7 +30,7 @@ from ccsim.jit import njit
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, DRAW_INFLUENCE, DRAW_ACTION)
 from ccsim.layout import (PUB_OUT, PUB_RULES, PUB_FU, PUB_FDN, PUB_SIDEN, PUB_NPLACED, PUB_ACTION,
-                          PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_QUIET,
+                          PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2, PUB_CTX_A, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_QUIET,
                           PUB_REMAIN, PR_HAND, PR_FD, PR_BONUS, PR_ADECK, PR_ADECK_TOP)
 from ccsim.rules import (PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD,
                          N_GROUPS, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_HAND_SIZE)
@@ -517,48 +517,62 @@ def choose_mode(w, T, pub, own, me):
 
 
 @njit(cache=True)
+def damage_at(w, T, pub, me, card, g, x):
+    """How much the opponent's action card ``card`` hurts me at target g (x: the code of my
+    face-up card an assassination removes; castling: one of its groups), 0 where it cannot."""
+    if card == ASSASSINATION:
+        if T[R_W, g] <= 0 or pub[PUB_FU + (g * 2 + me) * 6 + x] <= 0:
+            return 0.0
+        prev = T[R_PREV, g]
+        if x == PHIL:
+            prev = rev_prob(T[R_MYPH, g] - 1, T[R_OPPPH, g], T[R_HID, g])
+        e2 = e_val(T[R_D, g] - VAL[x], T[R_INV, g], prev)
+        return T[R_W, g] * (T[R_E, g] - e2) + w[P_MATERIAL] * VAL[x]
+    if card == WRATH:
+        if T[R_W, g] <= 0 or T[R_N, g] <= 0:
+            return 0.0
+        return -wrath_gain(w, T, g)
+    if card == SPY:
+        return w[P_SPY]
+    if card == SCOUT:
+        return w[P_SCOUT] * pub[PUB_FDN + g * 2 + me] * T[R_W, g]
+    if card == CASTLING:
+        return 0.5 * T[R_W, g] * (1.0 + T[R_E, g]) * 0.5
+    return 0.0
+
+
+@njit(cache=True)
 def veto_damage(w, T, pub, own, me, card):
     """How much the opponent's action card ``card`` can hurt me at her best target (R7.6)."""
+    if card == SPY:
+        return w[P_SPY]
     dmg = 0.0
-    if card == ASSASSINATION:
-        for g in range(N_GROUPS):
-            if T[R_W, g] <= 0:
-                continue
-            for c in range(6):
-                if pub[PUB_FU + (g * 2 + me) * 6 + c] <= 0:
-                    continue
-                prev = T[R_PREV, g]
-                if c == PHIL:
-                    prev = rev_prob(T[R_MYPH, g] - 1, T[R_OPPPH, g], T[R_HID, g])
-                e2 = e_val(T[R_D, g] - VAL[c], T[R_INV, g], prev)
-                v = T[R_W, g] * (T[R_E, g] - e2) + w[P_MATERIAL] * VAL[c]
-                if v > dmg:
-                    dmg = v
-    elif card == WRATH:
-        for g in range(N_GROUPS):
-            if T[R_W, g] <= 0 or T[R_N, g] <= 0:
-                continue
-            v = -wrath_gain(w, T, g)
-            if v > dmg:
-                dmg = v
-    elif card == SPY:
-        dmg = w[P_SPY]
-    elif card == SCOUT:
-        for g in range(N_GROUPS):
-            v = w[P_SCOUT] * pub[PUB_FDN + g * 2 + me] * T[R_W, g]
-            if v > dmg:
-                dmg = v
-    elif card == CASTLING:
-        for g in range(N_GROUPS):
-            v = 0.5 * T[R_W, g] * (1.0 + T[R_E, g]) * 0.5
+    for g in range(N_GROUPS):
+        for x in range(6 if card == ASSASSINATION else 1):
+            v = damage_at(w, T, pub, me, card, g, x)
             if v > dmg:
                 dmg = v
     return dmg
 
 
 @njit(cache=True)
+def announced_damage(w, T, pub, own, me):
+    """How much the action card I may veto hurts me at the target she announced (R7.0: public,
+    R8.1); at her best target if none is given (a position made outside the engine)."""
+    card = pub[PUB_ACTION]
+    g = pub[PUB_CTX_G1]
+    if card == SPY or g < 0:
+        return veto_damage(w, T, pub, own, me, card)
+    x = pub[PUB_CTX_G2] if card == CASTLING else pub[PUB_CTX_A]
+    dmg = damage_at(w, T, pub, me, card, g, x)
+    if card == CASTLING:  # either of its two groups may lose what I hold there
+        dmg = max(dmg, damage_at(w, T, pub, me, card, x, 0))
+    return dmg if dmg > 0.0 else 0.0
+
+
+@njit(cache=True)
 def choose_veto(w, T, pub, own, me):
-    dmg = veto_damage(w, T, pub, own, me, pub[PUB_ACTION])
+    dmg = announced_damage(w, T, pub, own, me)
     thr = w[P_VETO]
     if own[PR_HAND + VETO_CARD] >= 2:
         thr *= 0.6

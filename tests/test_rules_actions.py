@@ -216,6 +216,26 @@ def test_R7_6_veto_cancels_the_card_both_go_to_discard_and_it_was_the_turns_acti
     assert "down 1 senator" in t.options(C)
 
 
+def test_R7_6_the_veto_decision_sees_the_announced_target():
+    """R7.0, R8.1: the target of the card to veto is announced, so the vetoing player's
+    observation holds it (PUB_CTX_G1, PUB_CTX_G2, PUB_CTX_A), and only during that decision."""
+    import numpy as np
+    from ccsim import layout as L
+    from ccsim.engine.actions import announce_target_nb
+    from ccsim.rules import ASSASSINATION, CASTLING, SPY, WRATH, SCOUT
+    st = np.zeros(L.BASE_SIZE, np.int32)
+    ctx = lambda: (st[L.PUB_CTX_G1], st[L.PUB_CTX_G2], st[L.PUB_CTX_A])  # noqa: E731
+    for card, g, x, want in [(ASSASSINATION, 2, 4, (2, -1, 4)), (CASTLING, 1, 3, (1, 3, -1)), (WRATH, 3, 0, (3, -1, -1)),
+                             (SCOUT, 0, 0, (0, -1, -1)), (SPY, 0, 0, (-1, -1, -1)), (-1, -1, -1, (-1, -1, -1))]:
+        announce_target_nb(st, card, g, x)
+        assert ctx() == want
+    t = Table().hand(C, ["1", "2", "wrath", "scout"]).hand(K, ["veto", "3"])
+    t.side("senator", K, up=["5"], down=["4"])
+    t.script(Action(C, "wrath", group="senator"), Veto(K))
+    t.play(C, "wrath senator")
+    assert t.error == "ok" and t.st[L.PUB_CTX_G1] == -1 and t.st[L.PUB_CTX_G2] == -1  # announced no longer
+
+
 @pytest.mark.parametrize("deck, card", [("influence", "3"), ("action", "spy")])
 def test_R7_6_vetoing_player_may_draw_one_card_from_the_deck_of_her_choice(deck, card):
     t = Table().hand(C, ["1", "2", "scout"]).hand(K, ["veto"])

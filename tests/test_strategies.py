@@ -256,6 +256,41 @@ def test_results_are_reproducible(compiled):
     assert not (a[[c for c in a.columns if c.startswith("played_")]] == 0).all().all()
 
 
+@pytest.mark.parametrize("name", ["weighted-balanced", "tactician", "defender"])
+def test_a_veto_weighs_the_announced_target(compiled, name):
+    """R7.6 with R7.0/R8.1: the same wrath is vetoed at the target where it would hurt and
+    let through where it would not (at least once over these positions), and the
+    decision reads the target the engine announced."""
+    from ccsim.decisions import VETO
+    from ccsim.rules import WRATH, VETO as VETO_CARD
+    from strategies.features import fill_groups, new_tables
+    from strategies.weighted import damage_at
+    sid, w = resolve(name)
+    sp = np.stack([w, w])
+    flips = 0
+    for st in _positions((name, "majority"), 12):
+        for p in (0, 1):
+            st = st.copy()
+            st[L.H_SID + p] = sid
+            st[L.PRIV + p * L.PRIV_SIZE + L.PR_HAND + VETO_CARD] = 1
+            st[L.PUB_ACTION] = WRATH
+            T = new_tables()
+            fill_groups(w, st[L.PUB:L.PUB + L.PUB_SIZE], st[L.PRIV + p * L.PRIV_SIZE:L.PRIV + (p + 1) * L.PRIV_SIZE],
+                        np.zeros(L.MEM_SIZE, np.int32), p, T)
+            answers = {}
+            for g in range(R.N_GROUPS):
+                if st[L.PUB_REMAIN + g] <= 0:
+                    continue
+                st[L.PUB_CTX_G1] = g
+                st[L.OPTS:L.OPTS + 2] = (0, 1)
+                answers[damage_at(w, T, st[L.PUB:L.PUB + L.PUB_SIZE], p, WRATH, g, 0)] = \
+                    choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, VETO, 2)
+            ranked = [answers[d] for d in sorted(answers)]
+            assert ranked == sorted(ranked)  # more damage, never less ready to veto
+            flips += ranked[0] == 0 and ranked[-1] == 1
+    assert flips >= 3
+
+
 @pytest.mark.parametrize("name", ["defender", "oracle", "weighted-thrifty"])
 def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
     """A MODE decision made with the group tables keeps them for the first STEP of the

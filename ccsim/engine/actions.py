@@ -78,14 +78,28 @@ def any_freeing_action_nb(st, p):
 
 
 @njit(cache=True)
-def veto_nb(st, rng, sp, p, card):
-    """R7.6: the opponent of p may veto p's action card; returns True if she did."""
+def announce_target_nb(st, card, g, x):
+    """The announced target of the action card being vetoed, in the decision context (R7.0,
+    R8.1): PUB_CTX_G1 its group (-1: spy), PUB_CTX_G2 castling's second group, PUB_CTX_A the
+    code of the card an assassination removes (-1 where they do not apply); all -1: none."""
+    st[PUB_CTX_G1] = g if card >= 0 and card != SPY else -1
+    st[PUB_CTX_G2] = x if card == CASTLING else -1
+    st[PUB_CTX_A] = x if card == ASSASSINATION else -1
+
+
+@njit(cache=True)
+def veto_nb(st, rng, sp, p, card, g, x):
+    """R7.6: the opponent of p may veto p's action card, announced with its target g, x
+    (R7.0: public, R8.1); returns True if she did."""
     o = 1 - p
     if st[PRIV + o * PRIV_SIZE + PR_HAND + VETO] <= 0 or st[PUB_OUT + o] != 0:  # R9.3: an out player plays nothing
         return False
     st[OPTS + 0] = 0
     st[OPTS + 1] = 1
-    if decide_nb(st, rng, sp, o, K_VETO, 2) != 1:
+    announce_target_nb(st, card, g, x)
+    vetoed = decide_nb(st, rng, sp, o, K_VETO, 2) == 1
+    announce_target_nb(st, -1, -1, -1)
+    if not vetoed:
         return False
     hand_remove_nb(st, o, VETO)
     discard_nb(st, o, VETO)
@@ -204,7 +218,7 @@ def play_action_nb(st, rng, sp, p, code):
     else:
         ev = log_nb(st, EV_ACTION, p, card, g, -1, -1, -1)
     st[H_ACTION_EV] = ev
-    if veto_nb(st, rng, sp, p, card) or over_nb(st):
+    if veto_nb(st, rng, sp, p, card, g, x) or over_nb(st):
         return
     if card == ASSASSINATION:  # R7.1
         take_at_nb(st, g, o, x, True)
