@@ -103,7 +103,7 @@ def group_stake(pub, own, me, g):
 # Per-decision tables shared by the heuristic strategies (weighted, majority,
 # trickster, tactician, oracle, counter, defender).
 #
-# ``fill_tables`` computes, once per decision, a small float64 table ``T``
+# ``fill_groups`` and ``fill_gains`` compute, once per decision, a small float64 table ``T``
 # (``new_tables()``, shape (N_ROWS, 6)): one column per group, one row per
 # feature below, then the gain of each of my hand cards on each group.  Options
 # are then scored by look-ups in it.  Everything is read from the player's
@@ -228,14 +228,12 @@ new_tables_nb = stack_array(np.float64, (N_ROWS, 6), zeroed=False)
 @njit(cache=True)
 def sig(x):
     """A cheap sigmoid in [0, 1], close to the normal CDF (within 0.03): the cubic
-    smoothstep of x / 2.5, clamped; no exp, sqrt or division.
-
-    The clamp is two selects, not branches (a vote's margin is as likely on
-    either side, so branches were mispredicted), and the cubic at y = +-1 is
-    exactly 1.0 and 0.0: the same values as returning them early."""
+    smoothstep of x / 2.5, clamped; no exp, sqrt or division."""
     y = x * 0.4
-    y = 1.0 if y > 1.0 else y
-    y = -1.0 if y < -1.0 else y
+    if y >= 1.0:
+        return 1.0
+    if y <= -1.0:
+        return 0.0
     return 0.5 + y * (0.75 - 0.25 * y * y)
 
 
@@ -473,13 +471,6 @@ def inv_spread(mem, ofd, noise2):
     if f[1 + ofd] == 0.0:
         f[1 + ofd] = spread_inv(ofd, noise2)
     return f[1 + ofd]
-
-
-@njit(cache=True)
-def fill_tables(w, pub, own, mem, me, T):
-    """Fill T (rows R_*) for player me with parameters w; see the block comment above."""
-    fill_groups(w, pub, own, mem, me, T)
-    fill_gains(w, pub, own, T)
 
 
 @njit(cache=True)

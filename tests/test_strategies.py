@@ -135,6 +135,17 @@ def _positions(sids, n, turns=(3, 9, 17, 26)):
     return out
 
 
+def _seated(name, n=12):
+    """(state, seat) at each of n positions of ``name`` against `majority`, for both seats:
+    a copy of the position with strategy ``name`` in that seat."""
+    sid = resolve(name)[0]
+    for st in _positions((name, "majority"), n):
+        for p in (0, 1):
+            st = st.copy()
+            st[L.H_SID + p] = sid
+            yield st, p
+
+
 @pytest.mark.parametrize("name", HEURISTICS)
 def test_decisions_ignore_hidden_information(compiled, name):
     """R8: perturbing all that is hidden from the player changes neither her observation nor her
@@ -265,29 +276,26 @@ def test_a_veto_weighs_the_announced_target(compiled, name):
     from ccsim.rules import WRATH, VETO as VETO_CARD
     from strategies.features import fill_groups, new_tables
     from strategies.weighted import damage_at
-    sid, w = resolve(name)
+    _, w = resolve(name)
     sp = np.stack([w, w])
     flips = 0
-    for st in _positions((name, "majority"), 12):
-        for p in (0, 1):
-            st = st.copy()
-            st[L.H_SID + p] = sid
-            st[L.PRIV + p * L.PRIV_SIZE + L.PR_HAND + VETO_CARD] = 1
-            st[L.PUB_ACTION] = WRATH
-            T = new_tables()
-            fill_groups(w, st[L.PUB:L.PUB + L.PUB_SIZE], st[L.PRIV + p * L.PRIV_SIZE:L.PRIV + (p + 1) * L.PRIV_SIZE],
-                        np.zeros(L.MEM_SIZE, np.int32), p, T)
-            answers = {}
-            for g in range(R.N_GROUPS):
-                if st[L.PUB_REMAIN + g] <= 0:
-                    continue
-                st[L.PUB_CTX_G1] = g
-                st[L.OPTS:L.OPTS + 2] = (0, 1)
-                answers[damage_at(w, T, st[L.PUB:L.PUB + L.PUB_SIZE], p, WRATH, g, 0)] = \
-                    choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, VETO, 2)
-            ranked = [answers[d] for d in sorted(answers)]
-            assert ranked == sorted(ranked)  # more damage, never less ready to veto
-            flips += ranked[0] == 0 and ranked[-1] == 1
+    for st, p in _seated(name):
+        st[L.PRIV + p * L.PRIV_SIZE + L.PR_HAND + VETO_CARD] = 1
+        st[L.PUB_ACTION] = WRATH
+        T = new_tables()
+        fill_groups(w, st[L.PUB:L.PUB + L.PUB_SIZE], st[L.PRIV + p * L.PRIV_SIZE:L.PRIV + (p + 1) * L.PRIV_SIZE],
+                    np.zeros(L.MEM_SIZE, np.int32), p, T)
+        answers = {}
+        for g in range(R.N_GROUPS):
+            if st[L.PUB_REMAIN + g] <= 0:
+                continue
+            st[L.PUB_CTX_G1] = g
+            st[L.OPTS:L.OPTS + 2] = (0, 1)
+            answers[damage_at(w, T, st[L.PUB:L.PUB + L.PUB_SIZE], p, WRATH, g, 0)] = \
+                choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, VETO, 2)
+        ranked = [answers[d] for d in sorted(answers)]
+        assert ranked == sorted(ranked)  # more damage, never less ready to veto
+        flips += ranked[0] == 0 and ranked[-1] == 1
     assert flips >= 3
 
 
@@ -302,37 +310,34 @@ def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
     from strategies.features import fill_groups, fill_gains, new_tables, M_TURN, M_TURN_T, KEPT, KEPT_ROWS
     reweigh = {"defender": lambda w, pub, T: defender.guard(w, T),
                "oracle": lambda w, pub, T: oracle.timing(w, pub, T)}.get(name, lambda w, pub, T: None)
-    sid, w = resolve(name)
+    _, w = resolve(name)
     sp = np.stack([w, w])
     kept = 0
-    for st in _positions((name, "majority"), 12):
-        for p in (0, 1):
-            st = st.copy()
-            st[L.H_SID + p] = sid
-            mem = st[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE]
-            pub = st[L.PUB:L.PUB + L.PUB_SIZE]
-            own = st[L.PRIV + p * L.PRIV_SIZE:L.PRIV + (p + 1) * L.PRIV_SIZE]
-            st[L.OPTS:L.OPTS + 2] = (0, 1)
-            choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, MODE, 2)
-            if mem[M_TURN] == 0:
-                continue  # decided without the tables (R9.4, R5.1: it must be active)
-            assert mem[M_TURN] == st[L.PUB_TURN] + 1
-            T = new_tables()
-            fill_groups(w, pub, own, np.zeros(L.MEM_SIZE, np.int32), p, T)
-            reweigh(w, pub, T)
-            fill_gains(w, pub, own, T)
-            mine = mem[M_TURN_T:M_TURN_T + 2 * KEPT].view(np.float64).reshape(KEPT_ROWS, 6)
-            np.testing.assert_array_equal(mine[:, :5].view(np.int64), T[:KEPT_ROWS, :5].view(np.int64))
-            st[L.PUB_MODE], st[L.PUB_NPLACED], st[L.PUB_ACTION] = 1, 0, -1
-            n = step_options_nb(st, p)
-            if n < 2:
-                continue
-            fresh = st.copy()
-            fresh[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE] = 0
-            i = choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, STEP, n)
-            assert mem[M_TURN] == 0  # used once
-            assert i == choose_nb(fresh, np.zeros(L.N_RNG, np.uint64), sp, p, STEP, n)
-            kept += 1
+    for st, p in _seated(name):
+        mem = st[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE]
+        pub = st[L.PUB:L.PUB + L.PUB_SIZE]
+        own = st[L.PRIV + p * L.PRIV_SIZE:L.PRIV + (p + 1) * L.PRIV_SIZE]
+        st[L.OPTS:L.OPTS + 2] = (0, 1)
+        choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, MODE, 2)
+        if mem[M_TURN] == 0:
+            continue  # decided without the tables (R9.4, R5.1: it must be active)
+        assert mem[M_TURN] == st[L.PUB_TURN] + 1
+        T = new_tables()
+        fill_groups(w, pub, own, np.zeros(L.MEM_SIZE, np.int32), p, T)
+        reweigh(w, pub, T)
+        fill_gains(w, pub, own, T)
+        mine = mem[M_TURN_T:M_TURN_T + 2 * KEPT].view(np.float64).reshape(KEPT_ROWS, 6)
+        np.testing.assert_array_equal(mine[:, :5].view(np.int64), T[:KEPT_ROWS, :5].view(np.int64))
+        st[L.PUB_MODE], st[L.PUB_NPLACED], st[L.PUB_ACTION] = 1, 0, -1
+        n = step_options_nb(st, p)
+        if n < 2:
+            continue
+        fresh = st.copy()
+        fresh[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE] = 0
+        i = choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, STEP, n)
+        assert mem[M_TURN] == 0  # used once
+        assert i == choose_nb(fresh, np.zeros(L.N_RNG, np.uint64), sp, p, STEP, n)
+        kept += 1
     assert kept >= 6
 
 
