@@ -1,8 +1,10 @@
-"""Where chunks of games run: this process (numba threads) or a Dask cluster.
+"""Where tasks run: this process (numba threads) or a Dask cluster.
 
-Both run the same function on the same chunk plan, and every game seeds its
-own random streams from (seed, game index), so a run gives identical rows on
-either backend, with any number of workers.
+A backend maps a module-level function over picklable tasks and yields
+``(task, result)`` in task order.  Every command that plays games expresses
+its work as such tasks (chunks of games); every game seeds its own random
+streams from (seed, game index), so a run gives identical rows on either
+backend, with any number of workers.
 """
 from __future__ import annotations
 
@@ -25,28 +27,29 @@ def plan_chunks(games: int, chunk_size: int, swap_seats: bool) -> list[Chunk]:
             for swapped in ((False, True) if swap_seats else (False,))]
 
 
-def play_chunk(cfg, chunk: Chunk) -> np.ndarray:
-    """Result rows of one chunk (runs wherever the backend sends it)."""
+def play_chunk(task) -> np.ndarray:
+    """Result rows of one ``(RunConfig, Chunk)`` task (runs wherever the backend sends it)."""
     from ccsim.simulate import simulate_rows
+    cfg, chunk = task
     _, sids, sp, codes, _ = cfg.seats(chunk.swapped)
     return simulate_rows(cfg.seed, chunk.first, chunk.n, cfg.rules_vector(), sids, sp, codes)
 
 
 class LocalBackend:
-    """Chunks one after another in this process; each chunk uses all numba threads."""
+    """Tasks one after another in this process; each task uses all numba threads."""
 
     name = "local"
 
-    def map(self, cfg, chunks):
-        for chunk in chunks:
-            yield chunk, play_chunk(cfg, chunk)
+    def map(self, fn, tasks):
+        for task in tasks:
+            yield task, fn(task)
 
     def close(self):
         pass
 
 
 class DaskBackend:
-    """Chunks as Dask tasks; results come back in plan order.
+    """Tasks as Dask tasks; results come back in task order.
 
     ``address`` names a running scheduler (``tcp://host:8786``); without one a
     local cluster of worker processes is started for the run.
@@ -66,19 +69,18 @@ class DaskBackend:
             self._cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
                                          dashboard_address=None)
             self.client = Client(self._cluster)
-        self.window = window  # chunks in flight: bounds memory on the client
+        self.window = window  # tasks in flight: bounds memory on the client
 
-    def map(self, cfg, chunks):
-        chunks = list(chunks)
+    def map(self, fn, tasks):
+        tasks = list(tasks)
         futures = {}
         nxt = 0
         try:
-            for i, chunk in enumerate(chunks):
-                while nxt < len(chunks) and nxt < i + self.window:
-                    futures[nxt] = self.client.submit(play_chunk, cfg, chunks[nxt], pure=False)
+            for i, task in enumerate(tasks):
+                while nxt < len(tasks) and nxt < i + self.window:
+                    futures[nxt] = self.client.submit(fn, tasks[nxt], pure=False)
                     nxt += 1
-                rows = futures.pop(i).result()
-                yield chunk, rows
+                yield task, futures.pop(i).result()
         finally:
             for f in futures.values():
                 f.cancel()

@@ -12,6 +12,7 @@ import click
 
 from ccsim.config import ConfigError, RunConfig, load_toml
 from ccsim import rules as R
+from ccsim.cli_options import backend_options
 
 
 def _fail(msg: str) -> None:
@@ -39,9 +40,7 @@ def cli():
 @click.option("--record", default=None, metavar="FILE.jsonl", help="Write game records (ccsim-game/1).")
 @click.option("--record-games", type=int, default=None, metavar="K", help="Record only the first K games.")
 @click.option("--out", default=None, metavar="DIR", help="Write games.parquet and summary.json under DIR.")
-@click.option("--backend", type=click.Choice(["local", "dask"]), default=None, help="Where chunks run [local].")
-@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (default: a local cluster).")
-@click.option("--workers", type=int, default=None, help="Workers of a local Dask cluster [2].")
+@backend_options
 @click.option("--config", "config_path", default=None, metavar="FILE.toml", help="Run configuration (flags override).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")

@@ -18,7 +18,7 @@ from ccsim.config import RunConfig, ConfigError
 from ccsim.engine.game import RESULT_COLUMNS, N_RESULT, record_game_nb
 from ccsim.layout import LOG, EV_W, SETUP_SIZE, max_events, state_size, N_RNG
 from ccsim.record import make_record
-from ccsim.backends import LocalBackend, make_backend, plan_chunks
+from ccsim.backends import LocalBackend, make_backend, plan_chunks, play_chunk
 from ccsim.simulate import set_threads
 from ccsim.summary import Summary
 
@@ -54,7 +54,8 @@ def iter_chunks(cfg: RunConfig, backend=None):
     with the seats swapped: a paired game on the same deal.
     """
     backend = backend or LocalBackend()
-    for chunk, rows in backend.map(cfg, plan_chunks(cfg.games, cfg.chunk_size, cfg.swap_seats)):
+    tasks = [(cfg, chunk) for chunk in plan_chunks(cfg.games, cfg.chunk_size, cfg.swap_seats)]
+    for (_, chunk), rows in backend.map(play_chunk, tasks):
         names, _, _, _, orders = cfg.seats(chunk.swapped)
         yield chunk.first, rows, names, orders, chunk.swapped
 

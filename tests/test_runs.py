@@ -69,8 +69,8 @@ class _InterruptAfter(LocalBackend):
     def __init__(self, k):
         self.k = k
 
-    def map(self, cfg, chunks):
-        for i, item in enumerate(super().map(cfg, chunks)):
+    def map(self, fn, tasks):
+        for i, item in enumerate(super().map(fn, tasks)):
             if i == self.k:
                 raise KeyboardInterrupt
             yield item
