@@ -1,4 +1,4 @@
-"""The layout of one game's state: flat integer arrays with named slots.
+"""The layout of one game's state: flat integer arrays with named slots, from one table.
 
 A game is one int32 vector ``st`` (plus its random streams ``rng`` and the
 seats' strategy parameters ``sp``).  One flat vector, passed as a plain
@@ -8,90 +8,196 @@ the information sets of R8, so that a strategy can be handed exactly what its
 player may see, by construction:
 
 * ``pub``  (``st[PUB:PUB + PUB_SIZE]``) — public to both players (R8.1),
-  the rules vector included;
-* ``priv`` (``st[priv_base(p):...+PRIV_SIZE]``) — private to player ``p``
+  the rules vector and the pending decision included;
+* ``priv`` (``st[priv_at(p):...+PRIV_SIZE]``) — private to player ``p``
   (R8.2): her hand, her face-down cards, her bonus, her own action-deck
   order, what a spy showed her;
-* ``hid``  — hidden from both: deck orders, the VoC deck, engine bookkeeping;
-* ``setup``, ``opts`` (the option buffer of the current decision), ``mem``
-  (each player's strategy memory), and when recording or replaying the event
-  ``log`` and the replayed record ``rec``.
+* ``hid``  — hidden from both: deck orders, the VoC deck, engine bookkeeping
+  (where the game stands between two decisions: ``H_PHASE`` and the context
+  of the pending decision), the event log's bookkeeping;
+* ``setup`` (what chance and the players fixed before the first turn, R2),
+  ``opts`` (the options of the pending decision: private to its decider),
+  ``mem`` (each player's strategy memory: private to her), and when recording
+  or replaying the event ``log`` and the replayed record ``rec``.
 
-Offsets named ``PUB_*`` and ``H_*`` are absolute indices into ``st``;
-``PR_*`` are relative to a player's private base, ``S_*`` to ``SETUP``.
-
-Every slot below carries its layout; counts are never negative; ``-1`` means
-"none" where a slot can be empty.
+Every slot is one row of the tables below: ``(name, shape, meaning)``.  The
+offsets are generated from them (``PUB_*`` and ``H_*`` absolute indices into
+``st``; ``PR_*`` relative to a player's private base ``priv_at(p)``; ``S_*``
+relative to ``SETUP``), and the index helpers (``fu_at(g, p, c)``, ...) name
+the multi-dimensional ones, so no offset arithmetic is written out anywhere
+else.  Counts are never negative; ``-1`` means "none" where a slot can be
+empty.
 """
+# ruff: noqa: F821  (the PUB_*, PR_*, H_*, S_* names are generated from the tables)
+import math
+from collections import namedtuple
 
-# ---------------------------------------------------------------- pub --------
+from ccsim.jit import njit
+from ccsim.rules import (N_GROUPS, N_VALUES, N_CARD_CODES, N_ACTIONS, N_VOC_KINDS, N_RULE_PARAMS,
+                         MAX_INFLUENCE_DECK, MAX_ACTION_DECK, MAX_VOC_DECK)
+
+Field = namedtuple("Field", "region name shape meaning")
+
+# ------------------------------------------------------------------ pub ------
+PUB_FIELDS = (
+    ("TURN", (), "number of turns taken so far (the n of the last `turn` event)"),
+    ("CUR", (), "player taking the current turn"),
+    ("OUT", (2,), "[p] 1 if that player is out (R9.3)"),
+    ("REMAIN", (N_GROUPS,), "[g] patricians left at each group; 0 = out of play (R4.2.3)"),
+    ("WON", (2, N_GROUPS), "[p, g] patricians won"),
+    ("FU", (N_GROUPS, 2, N_VALUES), "[g, p, code] face-up influence cards at groups"),
+    ("FDN", (N_GROUPS, 2), "[g, p] number of face-down cards (their values are private)"),
+    ("DISC", (2, N_CARD_CODES), "[p, code] discard piles by card code"),
+    ("HANDN", (2,), "[p] hand sizes"),
+    ("IDECKN", (2,), "[p] cards left in each influence deck"),
+    ("ADECKN", (2,), "[p] cards left in each action deck"),
+    ("VOC_DISC", (N_VOC_KINDS,), "[kind] VoC discard pile"),
+    ("VOC_BOX", (N_VOC_KINDS,), "[kind] VoC cards in the box"),
+    ("VOC_DECKN", (), "cards left in the VoC deck"),
+    ("QUIET", (), "consecutive quiet turns (R9.4)"),
+    ("END", (), "end reason (rules.END_*); 0 while the game runs, -1 stopped on an error"),
+    ("MODE", (), "this turn: 1 active, 0 passive"),
+    ("NPLACED", (), "influence cards placed this turn (0, 1, 2)"),
+    ("PLACED_UP", (), "1 if this turn's placements are face-up (R4.2)"),
+    ("ACTION", (), "action card played this turn (card code), -1 none (R4.1); at a VETO decision the card to veto"),
+    ("CTX_CARD", (), "CASTLE decision: the value code being split; -1 otherwise"),
+    ("CTX_G1", (), "CASTLE: first castling group; VETO: the announced target group (-1: spy); else -1"),
+    ("CTX_G2", (), "CASTLE: second castling group; VETO: castling's second group; else -1"),
+    ("CTX_A", (), "CASTLE: cards already put back on the first group; VETO: the code an assassination removes"),
+    ("CTX_B", (), "CASTLE: cards of earlier values kept on the second group"),
+    ("CTX_LEFT", (), "CASTLE: cards still to split after this value"),
+    ("NPLAYED", (2, N_ACTIONS), "[p, a] action cards played (vetoed ones too)"),
+    ("NVETOED", (2, N_ACTIONS), "[p, a] own action cards cancelled by a veto"),
+    ("SIDEN", (N_GROUPS, 2), "[g, p] cards on each side of each group (a cache of FU + FDN)"),
+    ("RULES", (N_RULE_PARAMS,), "the rules-parameter vector of this game (everybody knows the rules)"),
+    ("DEC_KIND", (), "the pending decision's kind (ccsim.decisions), -1 none (over, or between steps)"),
+    ("DEC_P", (), "the player who makes the pending decision"),
+)
+
+# ------------------------------------------------------------------ priv -----
+PRIV_FIELDS = (
+    ("HAND", (N_CARD_CODES,), "[code] her hand"),
+    ("FD", (N_GROUPS, N_VALUES), "[g, code] her own face-down cards"),
+    ("BONUS", (), "her bonus group (R2.3)"),
+    ("ADECK", (MAX_ACTION_DECK,), "her action deck, card codes, in order; the next card at ADECK_TOP"),
+    ("ADECK_TOP", (), "index into ADECK of the next card to draw"),
+    ("ADECK_LEN", (), "cards in her action deck at setup"),
+    ("SPY_SEEN", (N_CARD_CODES,), "[code] the opponent's hand as her last spy showed it (R8.3)"),
+    ("SPY_TURN", (), "turn of that spy, -1 never"),
+)
+
+# ------------------------------------------------------------------ hid ------
+HID_FIELDS = (
+    ("IDECK", (2, MAX_INFLUENCE_DECK), "[p, i] influence decks; the next card at IDECK_TOP"),
+    ("IDECK_TOP", (2,), "[p] index of each influence deck's next card"),
+    ("IDECK_LEN", (2,), "[p] cards in each influence deck at setup"),
+    ("VOC", (MAX_VOC_DECK,), "the VoC deck; the next card at VOC_TOP"),
+    ("VOC_TOP", (), "index of the next VoC card"),
+    ("VOC_LEN", (), "cards in the current VoC deck"),
+    ("BONUS", (2,), "[p] both bonus groups (the engine's copy for scoring)"),
+    ("SID", (2,), "[p] strategy id of each seat (strategies.registry)"),
+    # where the game stands between two decisions (ccsim.engine.step)
+    ("PHASE", (), "what the engine does next when no decision is pending (step.PH_*)"),
+    ("RESUME", (), "what applies the pending decision's option (step.A_*)"),
+    ("DEC_N", (), "options of the pending decision, at OPTS"),
+    ("STOP", (), "a phase to stop before (tests drive one rule at a time), 0 none"),
+    ("NEXT", (), "the player due to take the next turn (R2.6, R9.3)"),
+    ("IN_TURN", (), "1 from the start of a turn until its end (invariants are checked then)"),
+    ("PLACE_P", (), "the player whose initial placement (R2.5) is next"),
+    ("ACT_P", (), "the player whose action card is being resolved"),
+    ("ACT_CARD", (), "the action card being resolved (R7), -1 none"),
+    ("ACT_G", (), "its announced group"),
+    ("ACT_X", (), "its announced second target: assassinated code, second castling group"),
+    ("ACTION_EV", (), "log index of that action's event (-1: no log)"),
+    ("DRAWN", (), "cards drawn in this turn's refill (R4.4, R5.1)"),
+    ("DISC_CNT", (), "cards discarded on this passive turn (R5.1)"),
+    ("QUIET_TURN", (), "1 if this turn changed nothing (R9.4)"),
+    ("CASTLE_C", (), "castling: the next value code to split (R7.3)"),
+    ("CASTLE_A", (), "castling: cards put back on the first group so far"),
+    ("CASTLE_M", (), "castling: cards of the value being split"),
+    ("CASTLE_LEFT", (), "castling: cards of later values still to split"),
+    ("CASTLE_TOTAL", (), "castling: all her cards at the two groups"),
+    ("SPLIT1", (), "castling: the split so far on the first group, 3 bits per value code"),
+    ("SPLIT2", (), "castling: the split so far on the second group"),
+    # the event log and replay
+    ("NLOG", (), "events written to the log"),
+    ("LOG_CAP", (), "events the log region can hold (0: no log kept)"),
+    ("REPLAY", (), "1 when decisions and chance come from a record (replay)"),
+    ("REC", (), "index in st of the replayed record's first event"),
+    ("REC_LEN", (), "events in the replayed record"),
+    ("ERROR", (), "0, or an engine/replay error code (ERR_*)"),
+    ("ERROR_AT", (), "event index where the error arose"),
+    ("BROKEN", (), "code of the invariant found broken (engine.invariants), 0 none"),
+)
+
+# ------------------------------------------------------------------ setup ----
+# What chance and the players fixed before the first turn (R2); the engine
+# starts every game from such a block, simulated or read from a record.
+SETUP_FIELDS = (
+    ("IDECK", (2, MAX_INFLUENCE_DECK), "[p, i] influence decks, top first"),
+    ("IDECK_LEN", (2,), "[p]"),
+    ("ADECK", (2, MAX_ACTION_DECK), "[p, i] action decks (card codes), top first"),
+    ("ADECK_LEN", (2,), "[p]"),
+    ("VOC", (MAX_VOC_DECK,), "the VoC deck, top first"),
+    ("VOC_LEN", (), ""),
+    ("BONUS", (2,), "[p] bonus groups"),
+    ("PLACEMENT", (2, N_GROUPS), "[p, g] value code placed on each group (R2.5), -1 until chosen"),
+)
+
+MAX_OPTIONS = 128       # the largest option list (120 initial placements)
+MEM_SIZE = 440          # per-player strategy memory (int32), zeroed at game start
+#                         (strategies.features keeps its tables in [16:436])
+
+
+def _size(shape) -> int:
+    return math.prod(shape)
+
+
+def _place(fields, base, prefix, region):
+    """Offsets of consecutive fields from ``base``; returns (names -> offset, end, Field rows)."""
+    offsets, rows, o = {}, [], base
+    for name, shape, meaning in fields:
+        offsets[f"{prefix}{name}"] = o
+        rows.append(Field(region, name, shape, meaning))
+        o += _size(shape)
+    return offsets, o, rows
+
+
+def _even(n: int) -> int:
+    return (n + 1) // 2 * 2
+
+
 PUB = 0
-PUB_TURN = 0            # number of turns taken so far (the n of the last `turn` event)
-PUB_CUR = 1             # player taking the current turn
-PUB_OUT = 2             # [2] 1 if that player is out (R9.3)
-PUB_REMAIN = 4          # [5] patricians left at each group; 0 = out of play (R4.2.3)
-PUB_WON = 9             # [2*5] patricians won, index p*5+g
-PUB_FU = 19             # [5*2*6] face-up cards at groups, index (g*2+p)*6+code
-PUB_FDN = 79            # [5*2] number of face-down cards, index g*2+p
-PUB_DISC = 89           # [2*12] discard piles by card code, index p*12+code
-PUB_HANDN = 113         # [2] hand sizes
-PUB_IDECKN = 115        # [2] influence cards left in each influence deck
-PUB_ADECKN = 117        # [2] cards left in each action deck
-PUB_VOC_DISC = 119      # [7] VoC discard pile by VoC kind
-PUB_VOC_BOX = 126       # [7] VoC cards in the box by VoC kind
-PUB_VOC_DECKN = 133     # cards left in the VoC deck
-PUB_QUIET = 134         # consecutive quiet turns (R9.4)
-PUB_END = 135           # end reason (rules.END_*); 0 while the game runs
-PUB_MODE = 136          # this turn: 1 active, 0 passive
-PUB_NPLACED = 137       # influence cards placed this turn (0, 1, 2)
-PUB_PLACED_UP = 138     # 1 if this turn's placements are face-up (R4.2)
-PUB_ACTION = 139        # action card played this turn (card code), -1 none (R4.1)
-PUB_CTX_CARD = 140      # decision context: action card being resolved / castling value code
-PUB_CTX_G1 = 141        # decision context: first group (castling, assassination, ...) or -1
-PUB_CTX_G2 = 142        # decision context: second castling group or -1
-PUB_CTX_A = 143         # castling: cards already put back on the first group
-PUB_CTX_B = 144         # castling: cards already put back on the second group
-PUB_CTX_LEFT = 145      # castling: cards still to put back after this value
-PUB_NPLAYED = 160       # [2*6] action cards played, index p*6+action (vetoed ones too)
-PUB_NVETOED = 172       # [2*6] own action cards cancelled by a veto, index p*6+action
-PUB_SIDEN = 184         # [5*2] cards on each side of each group, index g*2+p (cache of FU+FDN)
-PUB_RULES = 200         # [28] the rules-parameter vector of this game (public: everybody knows the rules)
-PUB_SIZE = 232
+_pub, PUB_SIZE, _pub_rows = _place(PUB_FIELDS, PUB, "PUB_", "pub")
+PRIV = PUB_SIZE
+_priv, PRIV_SIZE, _priv_rows = _place(PRIV_FIELDS, 0, "PR_", "priv")
+HID = PRIV + 2 * PRIV_SIZE
+_hid, _hid_end, _hid_rows = _place(HID_FIELDS, HID, "H_", "hid")
+HID_SIZE = _hid_end - HID
+SETUP = HID + HID_SIZE
+_setup, SETUP_SIZE, _setup_rows = _place(SETUP_FIELDS, 0, "S_", "setup")
+OPTS = SETUP + SETUP_SIZE                 # [MAX_OPTIONS] option codes of the pending decision
+MEM = _even(OPTS + MAX_OPTIONS)           # [2*MEM_SIZE] strategy memory, player p at mem_at(p)
+#                                           (even: a strategy may keep float64 values in it, ccsim.jit.f64_view)
+LOG = MEM + 2 * MEM_SIZE                  # [cap*EV_W] event log when recording (H_LOG_CAP events)
+BASE_SIZE = LOG                           # a state that keeps no log
+globals().update(_pub, **_priv, **_hid, **_setup)
 
-# ---------------------------------------------------------------- priv -------
-PRIV = PUB_SIZE         # player p's private block starts at PRIV + p * PRIV_SIZE
-PR_HAND = 0             # [12] hand by card code
-PR_FD = 12              # [5*6] own face-down cards, index g*6+code
-PR_BONUS = 42           # own bonus group (R2.3)
-PR_ADECK = 43           # [32] own action deck, card codes, in order; top at PR_ADECK_TOP
-PR_ADECK_TOP = 75       # index into PR_ADECK of the next card to draw
-PR_ADECK_LEN = 76       # cards in the action deck at setup
-PR_SPY_SEEN = 77        # [12] opponent's hand as last shown by a spy (R8.3)
-PR_SPY_TURN = 89        # turn of that spy, -1 never
-PRIV_SIZE = 96
+#: every slot of the state, in order: Field(region, name, shape, meaning); regions
+#: "pub", "priv" (twice: player 0, then 1), "hid", "setup"; then opts, mem, log
+FIELDS = tuple(_pub_rows + _priv_rows + _hid_rows + _setup_rows)
+REGIONS = (("pub", PUB, PUB_SIZE), ("priv", PRIV, 2 * PRIV_SIZE), ("hid", HID, HID_SIZE),
+           ("setup", SETUP, SETUP_SIZE), ("opts", OPTS, MAX_OPTIONS), ("mem", MEM, 2 * MEM_SIZE))
+assert MEM % 2 == 0 and MEM_SIZE % 2 == 0
 
-# ---------------------------------------------------------------- hid --------
-HID = PRIV + 2 * 96
-H_IDECK = HID + 0       # [2*64] influence decks, index p*64+i, top at H_IDECK_TOP
-H_IDECK_TOP = HID + 128 # [2] index of each deck's next card
-H_IDECK_LEN = HID + 130 # [2] cards in each influence deck at setup
-H_VOC = HID + 132       # [16] VoC deck, top at H_VOC_TOP
-H_VOC_TOP = HID + 148   # index of the next VoC card
-H_VOC_LEN = HID + 149   # cards in the current VoC deck
-H_NLOG = HID + 150      # events written to the log
-H_RECORD = HID + 151    # 1 when the event log is kept
-H_REPLAY = HID + 152    # 1 when decisions and chance come from a record (replay)
-H_ERROR = HID + 153     # 0, or an engine/replay error code (ERR_*)
-H_ERROR_AT = HID + 154  # event index where the error arose
-H_BONUS = HID + 155     # [2] both bonus groups (the engine's copy for scoring)
-H_ACTION_EV = HID + 157 # log index of the action event being resolved (-1 none)
-H_LOG_CAP = HID + 158   # events the log region can hold (0: no log kept)
-H_REC = HID + 159       # index in st of the replayed record's first event
-H_REC_LEN = HID + 160   # events in the replayed record
-H_SID = HID + 161       # [2] strategy id of each seat (strategies.registry)
-H_BROKEN = HID + 164    # code of the invariant found broken (engine.invariants), 0 none
-HID_SIZE = 168
 
+def offset(region: str, name: str) -> int:
+    """The offset of a slot by its table name (``offset("pub", "FU")``): for tools and tests."""
+    prefix = {"pub": "PUB_", "priv": "PR_", "hid": "H_", "setup": "S_"}[region]
+    return globals()[prefix + name]
+
+
+# ------------------------------------------------------------------ errors ---
 ERR_NO_OPTION = 1       # a decision with no legal option (must never happen)
 ERR_REPLAY_ILLEGAL = 2  # replay: the recorded event is not a legal option here
 ERR_LOG_FULL = 3        # the event log buffer overflowed
@@ -104,19 +210,6 @@ ERROR_NAMES = {0: "ok", ERR_NO_OPTION: "no legal option", ERR_REPLAY_ILLEGAL: "i
                ERR_BAD_CHOICE: "strategy chose outside its options", ERR_INVARIANT: "invariant broken",
                ERR_NO_STRATEGY: "seat has no compiled strategy"}
 
-# ---------------------------------------------------------------- setup ------
-# What chance and the players fixed before the first turn (R2); the engine
-# starts every game from such a vector, simulated or read from a record.
-S_IDECK = 0             # [2*64] influence decks, top first
-S_IDECK_LEN = 128       # [2]
-S_ADECK = 130           # [2*32] action decks (card codes), top first
-S_ADECK_LEN = 194       # [2]
-S_VOC = 196             # [16] VoC deck, top first
-S_VOC_LEN = 212
-S_BONUS = 213           # [2]
-S_PLACEMENT = 215       # [2*5] value code placed on each group (R2.5), -1 until chosen
-SETUP_SIZE = 225
-
 # ---------------------------------------------------------------- events -----
 EV_W = 7                # fields per event: type, p, a, b, c, d, e
 EV_TURN, EV_PLACE, EV_ACTION, EV_VETO, EV_DISCARD, EV_DRAW, EV_VOTE, EV_VOC, EV_RESHUFFLE = range(1, 10)
@@ -125,29 +218,106 @@ EVENT_NAMES = {EV_TURN: "turn", EV_PLACE: "place", EV_ACTION: "action", EV_VETO:
                EV_RESHUFFLE: "reshuffle"}
 EVENTS_PER_TURN = 40    # bound on the events of one turn (votes, draws, VoC draws)
 
-MEM_SIZE = 440          # per-player strategy memory (int32), zeroed at game start
-#                         (strategies.features keeps its tables in [16:436])
 MAX_PARAMS = 33         # per-seat strategy parameter vector (float64)
 P_ENTRY = MAX_PARAMS - 1  # its last slot: the address of the seat's compiled strategy (strategies.registry)
 N_RNG = 4               # random streams: chance, cleopatra's strategy, caesar's strategy, shuffled action decks
 
-# ---------------------------------------------------------------- bases ------
-SETUP = HID + HID_SIZE                  # [SETUP_SIZE]
-OPTS = SETUP + SETUP_SIZE               # [MAX_OPTIONS] option codes of the current decision
-MAX_OPTIONS = 128                       # the largest option list (120 initial placements)
-MEM = (OPTS + MAX_OPTIONS + 1) // 2 * 2  # [2*MEM_SIZE] strategy memory, player p at MEM + p*MEM_SIZE
-#                                         (even: a strategy may keep float64 values in it, ccsim.jit.f64_view)
-LOG = MEM + 2 * MEM_SIZE                # [cap*EV_W] event log when recording (H_LOG_CAP events)
-BASE_SIZE = LOG                         # a state that keeps no log
-assert PRIV + 2 * PRIV_SIZE == HID
-assert MEM % 2 == 0 and MEM_SIZE % 2 == 0
-
 
 def max_events(rules) -> int:
     """Events that any game under these rules can write (R9.5 caps its turns)."""
-    return int(rules[26]) * EVENTS_PER_TURN + 64
+    from ccsim.rules import RP_MAX_TURNS
+    return int(rules[RP_MAX_TURNS]) * EVENTS_PER_TURN + 64
 
 
 def state_size(n_log: int, n_rec: int) -> int:
     """Length of ``st`` for a log of n_log events followed by a record of n_rec events."""
     return BASE_SIZE + (n_log + n_rec) * EV_W
+
+
+# ------------------------------------------------------------------ index helpers
+# The multi-dimensional slots by their indices, row-major as in the tables
+# (tests/test_layout.py holds every helper to the table).  ``pub`` helpers are
+# absolute (pub starts at 0, so they index a strategy's ``pub`` view too);
+# ``fd_at`` is relative to a private block.
+@njit(cache=True, inline="always")
+def fu_at(g, p, c):
+    """PUB_FU[g, p, c]: face-up cards of value code c on p's side of g."""
+    return PUB_FU + (g * 2 + p) * N_VALUES + c
+
+
+@njit(cache=True, inline="always")
+def fdn_at(g, p):
+    """PUB_FDN[g, p]: face-down cards on p's side of g."""
+    return PUB_FDN + g * 2 + p
+
+
+@njit(cache=True, inline="always")
+def siden_at(g, p):
+    """PUB_SIDEN[g, p]: cards on p's side of g, both faces."""
+    return PUB_SIDEN + g * 2 + p
+
+
+@njit(cache=True, inline="always")
+def won_at(p, g):
+    """PUB_WON[p, g]: patricians of g won by p."""
+    return PUB_WON + p * N_GROUPS + g
+
+
+@njit(cache=True, inline="always")
+def disc_at(p, c):
+    """PUB_DISC[p, c]: cards of code c in p's discard pile."""
+    return PUB_DISC + p * N_CARD_CODES + c
+
+
+@njit(cache=True, inline="always")
+def played_at(p, a):
+    """PUB_NPLAYED[p, a]: p's action cards of kind a (0..5) played."""
+    return PUB_NPLAYED + p * N_ACTIONS + a
+
+
+@njit(cache=True, inline="always")
+def vetoed_at(p, a):
+    """PUB_NVETOED[p, a]: p's action cards of kind a cancelled by a veto."""
+    return PUB_NVETOED + p * N_ACTIONS + a
+
+
+@njit(cache=True, inline="always")
+def priv_at(p):
+    """Start of player p's private block in ``st``."""
+    return PRIV + p * PRIV_SIZE
+
+
+@njit(cache=True, inline="always")
+def fd_at(g, c):
+    """PR_FD[g, c], relative to a private block: her face-down cards of code c at g."""
+    return PR_FD + g * N_VALUES + c
+
+
+@njit(cache=True, inline="always")
+def ideck_at(p, i):
+    """H_IDECK[p, i]: card i of p's influence deck."""
+    return H_IDECK + p * MAX_INFLUENCE_DECK + i
+
+
+@njit(cache=True, inline="always")
+def s_ideck_at(p, i):
+    """S_IDECK[p, i], relative to SETUP."""
+    return S_IDECK + p * MAX_INFLUENCE_DECK + i
+
+
+@njit(cache=True, inline="always")
+def s_adeck_at(p, i):
+    """S_ADECK[p, i], relative to SETUP."""
+    return S_ADECK + p * MAX_ACTION_DECK + i
+
+
+@njit(cache=True, inline="always")
+def s_placement_at(p, g):
+    """S_PLACEMENT[p, g], relative to SETUP."""
+    return S_PLACEMENT + p * N_GROUPS + g
+
+
+@njit(cache=True, inline="always")
+def mem_at(p):
+    """Start of player p's strategy memory in ``st``."""
+    return MEM + p * MEM_SIZE

@@ -6,19 +6,19 @@ turn), so the story shows exactly what the rules made of the record.
 from __future__ import annotations
 
 from ccsim import rules as R
-from ccsim.layout import PRIV, PRIV_SIZE, PR_HAND, PR_FD, PUB_FU, PUB_REMAIN, PUB_WON
+from ccsim.layout import (PR_HAND, PUB_REMAIN, fd_at, fu_at, priv_at, won_at)
 from ccsim.record import replay, replay_state
 
 
 def _hand(st, p) -> str:
-    b = PRIV + p * PRIV_SIZE + PR_HAND
+    b = priv_at(p) + PR_HAND
     cards = [R.CARD_NAMES[c] for c in range(12) for _ in range(int(st[b + c]))]
     return " ".join(cards) if cards else "(empty)"
 
 
 def _side(st, g, p) -> str:
-    up = [R.CARD_NAMES[c] for c in range(6) for _ in range(int(st[PUB_FU + (g * 2 + p) * 6 + c]))]
-    down = [R.CARD_NAMES[c] for c in range(6) for _ in range(int(st[PRIV + p * PRIV_SIZE + PR_FD + g * 6 + c]))]
+    up = [R.CARD_NAMES[c] for c in range(6) for _ in range(int(st[fu_at(g, p, c)]))]
+    down = [R.CARD_NAMES[c] for c in range(6) for _ in range(int(st[priv_at(p) + fd_at(g, c)]))]
     parts = up + [f"[{c}]" for c in down]
     return " ".join(parts) if parts else "-"
 
@@ -28,7 +28,7 @@ def table(st) -> str:
     rows = []
     for g, name in enumerate(R.GROUPS):
         left = int(st[PUB_REMAIN + g])
-        won = f"{int(st[PUB_WON + g])}/{int(st[PUB_WON + 5 + g])}"
+        won = f"{int(st[won_at(0, g)])}/{int(st[won_at(1, g)])}"
         state = f"{left} left" if left else "out of play"
         rows.append(f"    {name:9} {state:12} won {won:5}  cleopatra: {_side(st, g, 0):22} caesar: {_side(st, g, 1)}")
     return "\n".join(rows)

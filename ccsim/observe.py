@@ -8,21 +8,20 @@ strategy use them.
 import numpy as np
 from ccsim.jit import njit
 
-from ccsim.layout import (PUB, PUB_FU, PUB_FDN, PUB_SIDEN, PUB_REMAIN, PUB_RULES, PUB_SIZE, PRIV, PRIV_SIZE,
-                          PR_HAND)
-from ccsim.rules import RP_SIDE_LIMIT, RP_GROUP_LIMIT, N_GROUPS
+from ccsim.layout import PUB, PUB_REMAIN, PUB_RULES, PUB_SIZE, PRIV_SIZE, PR_HAND, fu_at, fdn_at, siden_at, priv_at
+from ccsim.rules import RP_SIDE_LIMIT, RP_GROUP_LIMIT, N_GROUPS, N_VALUES
 
 
 @njit(cache=True)
 def side_n(pub, g, p):
     """Cards on player p's side of group g (R4.2.1)."""
-    return pub[PUB_SIDEN + g * 2 + p]
+    return pub[siden_at(g, p)]
 
 
 @njit(cache=True)
 def group_n(pub, g):
     """Cards at group g, both sides (R4.2.2)."""
-    return pub[PUB_SIDEN + g * 2] + pub[PUB_SIDEN + g * 2 + 1]
+    return pub[siden_at(g, 0)] + pub[siden_at(g, 1)]
 
 
 @njit(cache=True)
@@ -51,19 +50,19 @@ def room(pub, g, p):
 @njit(cache=True)
 def face_up(pub, g, p, code):
     """Face-up cards of a value code on p's side of g."""
-    return pub[PUB_FU + (g * 2 + p) * 6 + code]
+    return pub[fu_at(g, p, code)]
 
 
 @njit(cache=True)
 def face_down_n(pub, g, p):
-    return pub[PUB_FDN + g * 2 + p]
+    return pub[fdn_at(g, p)]
 
 
 @njit(cache=True)
 def hand_influence(own):
     """Influence cards in the owner's hand."""
     n = 0
-    for c in range(6):
+    for c in range(N_VALUES):
         n += own[PR_HAND + c]
     return n
 
@@ -82,7 +81,8 @@ def public_view(st: np.ndarray) -> np.ndarray:
 
 
 def private_view(st: np.ndarray, p: int) -> np.ndarray:
-    return st[PRIV + p * PRIV_SIZE:PRIV + (p + 1) * PRIV_SIZE]
+    b = priv_at(p)
+    return st[b:b + PRIV_SIZE]
 
 
 def observation(st: np.ndarray, p: int) -> np.ndarray:

@@ -14,8 +14,8 @@ import numpy as np
 
 from ccsim import rules as R
 from ccsim.layout import (EV_W, EV_TURN, EV_PLACE, EV_ACTION, EV_VETO, EV_DISCARD, EV_DRAW, EV_VOTE, EV_VOC,
-                          EV_RESHUFFLE, SETUP_SIZE, S_IDECK, S_IDECK_LEN, S_ADECK, S_ADECK_LEN, S_VOC,
-                          S_VOC_LEN, S_BONUS, S_PLACEMENT, LOG, ERROR_NAMES, max_events, state_size)
+                          EV_RESHUFFLE, SETUP_SIZE, S_IDECK_LEN, S_ADECK_LEN, S_VOC,
+                          S_VOC_LEN, S_BONUS, LOG, ERROR_NAMES, max_events, state_size, s_adeck_at, s_ideck_at, s_placement_at)
 from ccsim.engine.game import (N_RESULT, R_WINNER, R_END, R_TURNS, R_VP, R_PAT, R_ERROR,
                                replay_game_nb)
 
@@ -124,15 +124,15 @@ def encode_setup(rec: dict) -> np.ndarray:
     s = rec["setup"]
     for p, name in enumerate(R.PLAYERS):
         deck = [_CARD[c] for c in s["influence_deck"][name]]
-        setup[S_IDECK + p * 64:S_IDECK + p * 64 + len(deck)] = deck
+        setup[s_ideck_at(p, 0):s_ideck_at(p, len(deck))] = deck
         setup[S_IDECK_LEN + p] = len(deck)
         order = rec["players"][name]["ordering"]
         codes = [R.ACTION_BASE + R.ACTION_LETTERS.index(ch) for ch in order]
-        setup[S_ADECK + p * 32:S_ADECK + p * 32 + len(codes)] = codes
+        setup[s_adeck_at(p, 0):s_adeck_at(p, len(codes))] = codes
         setup[S_ADECK_LEN + p] = len(codes)
         setup[S_BONUS + p] = _GROUP[s["bonus"][name]]
         for g, gname in enumerate(R.GROUPS):
-            setup[S_PLACEMENT + p * 5 + g] = _CARD[s["placement"][name][gname]]
+            setup[s_placement_at(p, g)] = _CARD[s["placement"][name][gname]]
     voc = [_VOC[c] for c in s["voc_deck"]]
     setup[S_VOC:S_VOC + len(voc)] = voc
     setup[S_VOC_LEN] = len(voc)
@@ -211,11 +211,11 @@ def setup_dict(setup: np.ndarray) -> tuple[dict, dict]:
     for p, name in enumerate(R.PLAYERS):
         out["bonus"][name] = R.GROUPS[int(setup[S_BONUS + p])]
         n = int(setup[S_IDECK_LEN + p])
-        out["influence_deck"][name] = [R.CARD_NAMES[int(x)] for x in setup[S_IDECK + p * 64:S_IDECK + p * 64 + n]]
-        out["placement"][name] = {g: R.CARD_NAMES[int(setup[S_PLACEMENT + p * 5 + i])] for i, g in enumerate(R.GROUPS)}
+        out["influence_deck"][name] = [R.CARD_NAMES[int(x)] for x in setup[s_ideck_at(p, 0):s_ideck_at(p, n)]]
+        out["placement"][name] = {g: R.CARD_NAMES[int(setup[s_placement_at(p, i)])] for i, g in enumerate(R.GROUPS)}
         n = int(setup[S_ADECK_LEN + p])
         orders[name] = "".join(R.ACTION_LETTERS[int(x) - R.ACTION_BASE]
-                               for x in setup[S_ADECK + p * 32:S_ADECK + p * 32 + n])
+                               for x in setup[s_adeck_at(p, 0):s_adeck_at(p, n)])
     n = int(setup[S_VOC_LEN])
     out["voc_deck"] = [R.VOC_NAMES[int(x)] for x in setup[S_VOC:S_VOC + n]]
     return out, orders

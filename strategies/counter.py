@@ -26,8 +26,8 @@ import math
 from ccsim.jit import njit
 
 from ccsim.decisions import STEP, SPY_PICK, T_PLACE_UP
-from ccsim.layout import (PUB_REMAIN, PUB_DISC, PUB_NPLACED, PUB_OUT, PUB_IDECKN, PUB_HANDN,
-                          PR_SPY_SEEN)
+from ccsim.layout import (PUB_REMAIN, PUB_NPLACED, PUB_OUT, PUB_IDECKN, PUB_HANDN,
+                          PR_SPY_SEEN, disc_at)
 from ccsim.rules import ACTION_BASE, ASSASSINATION, VETO as VETO_CARD, N_GROUPS
 from strategies.features import (new_tables_nb, fill_groups, kept_turn_tables, opp_hand_actions, e_val, p_opp_holds,
                                  R_INV, R_OPPFD, R_E, R_D, R_PREV, R_SC, S_PVETO, P_NOISE)
@@ -48,7 +48,7 @@ def known_in_hand(pub, mem, me, card):
     if mem[0] == 0:
         return 0
     a = card - ACTION_BASE
-    k = mem[1 + a] - (pub[PUB_DISC + (1 - me) * 12 + card] - mem[7 + a])
+    k = mem[1 + a] - (pub[disc_at(1 - me, card)] - mem[7 + a])
     return k if k > 0 else 0
 
 
@@ -76,7 +76,7 @@ def remember_spy(pub, own, mem, me, pick):
         c = ACTION_BASE + a
         mine = 1 if c == pick else 0
         mem[1 + a] = own[PR_SPY_SEEN + c] - mine
-        mem[7 + a] = pub[PUB_DISC + o * 12 + c] + mine
+        mem[7 + a] = pub[disc_at(o, c)] + mine
 
 
 @njit(cache=True)

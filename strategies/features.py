@@ -11,9 +11,9 @@ import numpy as np
 from ccsim.jit import njit, stack_array, f64_view
 
 from ccsim.decisions import STEP
-from ccsim.layout import (MEM_SIZE, PUB_TURN, PUB_NPLACED, PUB_ACTION, PUB_FU, PUB_FDN, PUB_VOC_DISC, PUB_VOC_BOX,
-                          PUB_VOC_DECKN, PR_FD, PR_BONUS, PUB_RULES,
-                          PUB_REMAIN, PUB_WON, PUB_DISC, PUB_ADECKN, PUB_OUT, PUB_SIDEN, PR_HAND)
+from ccsim.layout import (MEM_SIZE, PUB_TURN, PUB_NPLACED, PUB_ACTION, PUB_VOC_DISC, PUB_VOC_BOX,
+                          PUB_VOC_DECKN, PR_BONUS, PUB_RULES,
+                          PUB_REMAIN, PUB_ADECKN, PUB_OUT, PR_HAND, disc_at, fd_at, fdn_at, fu_at, siden_at, won_at)
 from ccsim.rules import (CARD_VALUE, PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_DECK_COUNT,
                          RP_ACTION_COUNT, RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD,
                          ACTION_BASE, N_GROUPS, VETO as VETO_CARD_CODE)
@@ -28,13 +28,13 @@ def my_sum(pub, own, me, g):
     """My influence at g: face-up and my own face-down cards, which I may look at (R2.7)."""
     t = 0
     for c in range(5):
-        t += (pub[PUB_FU + (g * 2 + me) * 6 + c] + own[PR_FD + g * 6 + c]) * CARD_VALUE[c]
+        t += (pub[fu_at(g, me, c)] + own[fd_at(g, c)]) * CARD_VALUE[c]
     return t
 
 
 @njit(cache=True)
 def my_phils(pub, own, me, g):
-    return pub[PUB_FU + (g * 2 + me) * 6 + PHIL] + own[PR_FD + g * 6 + PHIL]
+    return pub[fu_at(g, me, PHIL)] + own[fd_at(g, PHIL)]
 
 
 @njit(cache=True)
@@ -42,14 +42,14 @@ def opp_visible_sum(pub, me, g):
     o = 1 - me
     t = 0
     for c in range(5):
-        t += pub[PUB_FU + (g * 2 + o) * 6 + c] * CARD_VALUE[c]
+        t += pub[fu_at(g, o, c)] * CARD_VALUE[c]
     return t
 
 
 @njit(cache=True)
 def opp_estimate(pub, me, g):
     """Opponent's expected influence at g: visible cards plus the mean for each face-down one."""
-    return opp_visible_sum(pub, me, g) + pub[PUB_FDN + g * 2 + 1 - me] * MEAN_HIDDEN_VALUE
+    return opp_visible_sum(pub, me, g) + pub[fdn_at(g, 1 - me)] * MEAN_HIDDEN_VALUE
 
 
 @njit(cache=True)
@@ -286,8 +286,8 @@ def stake_of(pub, own, me, g, wmaj):
     r = pub[PUB_REMAIN + g]
     if r <= 0:
         return 0.0
-    wm = pub[PUB_WON + me * 5 + g]
-    wo = pub[PUB_WON + (1 - me) * 5 + g]
+    wm = pub[won_at(me, g)]
+    wo = pub[won_at(1 - me, g)]
     b = own[PR_BONUS]
     x = outlook(pub, me, g, wm + 1, wo, r - 1, b) - outlook(pub, me, g, wm, wo + 1, r - 1, b)
     return pub[PUB_RULES + RP_VP_PATRICIAN] + wmaj * 0.5 * x
@@ -336,8 +336,8 @@ def stake_kept(pub, own, me, g, wmaj, mem):
     """stake_of, reused from mem while g's patricians are unchanged (after stake_context)."""
     k = M_STAKE_KEY + g * 4
     r = pub[PUB_REMAIN + g]
-    wm = pub[PUB_WON + me * 5 + g]
-    wo = pub[PUB_WON + (1 - me) * 5 + g]
+    wm = pub[won_at(me, g)]
+    wo = pub[won_at(1 - me, g)]
     size = pub[PUB_RULES + RP_GROUP_SIZE + g]
     f = f64_view(mem, M_STAKE_F, 6)
     if mem[k] == r and mem[k + 1] == wm and mem[k + 2] == wo and mem[k + 3] == size:
@@ -360,9 +360,9 @@ def opp_unseen(pub, me):
     s = 0.0
     ph = 0.0
     for c in range(6):
-        k = pub[PUB_RULES + RP_DECK_COUNT + c] + (2 if c < 5 else 0) - pub[PUB_DISC + o * 12 + c]
+        k = pub[PUB_RULES + RP_DECK_COUNT + c] + (2 if c < 5 else 0) - pub[disc_at(o, c)]
         for g in range(N_GROUPS):
-            k -= pub[PUB_FU + (g * 2 + o) * 6 + c]
+            k -= pub[fu_at(g, o, c)]
         if k < 0:
             k = 0
         tot += k
@@ -383,7 +383,7 @@ def opp_hand_actions(pub, me):
         drawn += pub[PUB_RULES + RP_ACTION_COUNT + a]
     drawn -= pub[PUB_ADECKN + o]
     for a in range(6):
-        drawn -= pub[PUB_DISC + o * 12 + ACTION_BASE + a]
+        drawn -= pub[disc_at(o, ACTION_BASE + a)]
     return drawn if drawn > 0 else 0
 
 
@@ -394,7 +394,7 @@ def p_opp_holds(pub, me, card, k):
     o = 1 - me
     if k <= 0 or pub[PUB_OUT + o] != 0:
         return 0.0
-    u = pub[PUB_RULES + RP_ACTION_COUNT + card - ACTION_BASE] - pub[PUB_DISC + o * 12 + card]
+    u = pub[PUB_RULES + RP_ACTION_COUNT + card - ACTION_BASE] - pub[disc_at(o, card)]
     if u <= 0:
         return 0.0
     pool = k + pub[PUB_ADECKN + o]
@@ -413,9 +413,9 @@ def my_deck_mean(pub, own, me):
     tot = 0.0
     s = 0.0
     for c in range(6):
-        k = pub[PUB_RULES + RP_DECK_COUNT + c] + (2 if c < 5 else 0) - pub[PUB_DISC + me * 12 + c] - own[PR_HAND + c]
+        k = pub[PUB_RULES + RP_DECK_COUNT + c] + (2 if c < 5 else 0) - pub[disc_at(me, c)] - own[PR_HAND + c]
         for g in range(N_GROUPS):
-            k -= pub[PUB_FU + (g * 2 + me) * 6 + c] + own[PR_FD + g * 6 + c]
+            k -= pub[fu_at(g, me, c)] + own[fd_at(g, c)]
         if k > 0:
             tot += k
             s += k * VAL[c]
@@ -496,17 +496,17 @@ def fill_groups(w, pub, own, mem, me, T):
         myph = 0
         myup = 0
         for c in range(6):
-            fu = pub[PUB_FU + (g * 2 + me) * 6 + c]
-            k = fu + own[PR_FD + g * 6 + c]
+            fu = pub[fu_at(g, me, c)]
+            k = fu + own[fd_at(g, c)]
             my += k * VAL[c]
             myup += fu
             if c == PHIL:
                 myph = k
         ov = 0.0
         for c in range(5):
-            ov += pub[PUB_FU + (g * 2 + o) * 6 + c] * VAL[c]
-        oph = pub[PUB_FU + (g * 2 + o) * 6 + PHIL]
-        ofd = pub[PUB_FDN + g * 2 + o]
+            ov += pub[fu_at(g, o, c)] * VAL[c]
+        oph = pub[fu_at(g, o, PHIL)]
+        ofd = pub[fdn_at(g, o)]
         d = my - ov - ofd * mu
         T[R_D, g] = d
         T[R_INV, g] = inv_spread(mem, ofd, noise2)
@@ -524,7 +524,7 @@ def fill_groups(w, pub, own, mem, me, T):
         T[R_OPPPH, g] = oph
         T[R_HID, g] = hid
         T[R_PREVP, g] = rev_prob(myph + 1, oph, hid)
-        gn = pub[PUB_SIDEN + g * 2] + pub[PUB_SIDEN + g * 2 + 1]
+        gn = pub[siden_at(g, 0)] + pub[siden_at(g, 1)]
         T[R_N, g] = gn
         T[R_MY, g] = my
         T[R_OPPV, g] = ov
@@ -538,7 +538,7 @@ def fill_groups(w, pub, own, mem, me, T):
             T[R_ROOM, g] = 0.0
             T[R_E, g] = 0.0
             continue
-        a = slim - pub[PUB_SIDEN + g * 2 + me]
+        a = slim - pub[siden_at(g, me)]
         b = glim - gn
         r = a if a < b else b
         T[R_ROOM, g] = r if r > 0 else 0

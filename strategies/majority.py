@@ -12,7 +12,7 @@ bonus group.  Everything else is the weighted core.
 """
 from ccsim.jit import njit
 
-from ccsim.layout import PUB_RULES, PUB_WON, PR_BONUS
+from ccsim.layout import (PUB_RULES, PR_BONUS, won_at)
 from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_BONUS_THRESHOLD
 from ccsim.layout import PUB_REMAIN
 from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, tail, R_W
@@ -36,8 +36,8 @@ def focus(w, pub, own, me, T):
             continue
         size = pub[PUB_RULES + RP_GROUP_SIZE + g]
         thr = size // 2 + 1
-        wm = pub[PUB_WON + me * 5 + g]
-        wo = pub[PUB_WON + (1 - me) * 5 + g]
+        wm = pub[won_at(me, g)]
+        wo = pub[won_at(1 - me, g)]
         r = pub[PUB_REMAIN + g]
         if wm >= thr or wo >= thr:
             f = w[P_KNOB + 1]

@@ -12,7 +12,8 @@ own random stream (``rng[0]``).  See strategies/README.md.
 How the engine reaches a strategy: each strategy is compiled on its own, on
 first use, into a C-callable *entry* (a numba ``cfunc``, cached on disk), and
 ``resolve`` stores the entry's address in the last slot of the seat's
-parameter vector (``P_ENTRY``).  ``choose_nb`` calls through that address.
+parameter vector (``P_ENTRY``).  The engine's ``ccsim.engine.dispatch.choose_nb``
+calls through that address; the engine imports no strategy.
 So the engine is compiled once whatever the strategies, and a run compiles
 only the strategies it plays: a cold ``ccsim run`` no longer compiles all of
 them into every kernel.  (Passing the functions to the kernel as arguments
@@ -29,13 +30,11 @@ from types import SimpleNamespace
 
 import numba
 import numpy as np
-from llvmlite import ir
-from numba import cfunc, types
-from numba.extending import intrinsic
-from ccsim.jit import njit, pointer_array, whole_program
+from numba import cfunc
+from ccsim.jit import pointer_array, whole_program
 
-from ccsim.layout import PUB, PUB_SIZE, PRIV, PRIV_SIZE, OPTS, MEM, MEM_SIZE, H_SID, MAX_PARAMS, P_ENTRY, N_RNG
-from ccsim.rng import below_nb
+from ccsim.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at
+from ccsim.engine.dispatch import ENTRY_SIG, PY_STRATEGIES, RANDOM as _RANDOM_ID
 from strategies import greedy, random_play, weighted, majority, trickster, tactician, oracle, counter, defender
 from strategies.features import PARAM_NAMES, N_PARAMS, P_VERSION
 from strategies.random_play import choose_random_nb
@@ -48,7 +47,7 @@ from strategies.oracle import choose_oracle_nb
 from strategies.counter import choose_counter_nb
 from strategies.defender import choose_defender_nb
 
-RANDOM = 0
+RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.engine.dispatch)
 GREEDY = 1
 WEIGHTED = 2
 MAJORITY = 3
@@ -121,21 +120,7 @@ _ENTRIES = (
 _CHOOSE = {sid: fn for _, sid, fn in _ENTRIES}
 assert N_PARAMS <= P_ENTRY, "the parameter vector's last slot is the strategy entry"
 
-NO_ENTRY = -2  # choose_nb's answer for a seat whose parameters carry no entry address
-
-
-def observation_views(st, me, n):
-    """(opts, pub, own, mem): views of what seat ``me`` may see at a decision of ``n`` options (R8.4).
-    Interpreted dispatch only: compiled entries make the same slices in ``_entry_template``, where
-    returning views would need numba's reference-counting runtime."""
-    return (st[OPTS:OPTS + n], st[PUB:PUB + PUB_SIZE], st[PRIV + me * PRIV_SIZE:PRIV + (me + 1) * PRIV_SIZE],
-            st[MEM + me * MEM_SIZE:MEM + (me + 1) * MEM_SIZE])
-
-
-# The C signature of every strategy entry: (state, state length, streams, the
-# seat's parameters, seat, decision kind, number of options) -> option index.
-ENTRY_SIG = types.int64(types.CPointer(types.int32), types.int64, types.CPointer(types.uint64),
-                        types.CPointer(types.float64), types.int64, types.int64, types.int64)
+PY_STRATEGIES.update(_CHOOSE)  # the interpreted dispatch (NUMBA_DISABLE_JIT=1) finds them here
 
 
 def _entry_template(st_p, n_st, rng_p, params_p, me, kind, n):
@@ -143,9 +128,11 @@ def _entry_template(st_p, n_st, rng_p, params_p, me, kind, n):
     # (numba caches neither closures nor code that holds a function as a value).
     # observation_views' slices, made here: the entry runs without NRT.
     st = pointer_array(st_p, n_st)
+    own = priv_at(me)
+    mem = mem_at(me)
     return choose(pointer_array(params_p, MAX_PARAMS), kind, st[OPTS:OPTS + n], n,  # noqa: F821
-                  st[PUB:PUB + PUB_SIZE], st[PRIV + me * PRIV_SIZE:PRIV + (me + 1) * PRIV_SIZE],
-                  st[MEM + me * MEM_SIZE:MEM + (me + 1) * MEM_SIZE], me, pointer_array(rng_p, N_RNG)[1 + me:2 + me])
+                  st[PUB:PUB + PUB_SIZE], st[own:own + PRIV_SIZE], st[mem:mem + MEM_SIZE], me,
+                  pointer_array(rng_p, N_RNG)[1 + me:2 + me])
 
 
 _ENTRY_ADDRESS: dict[int, int] = {}
@@ -169,49 +156,6 @@ def entry_slot(sid: int) -> float:
     if sid == RANDOM or numba.config.DISABLE_JIT:
         return 0.0
     return float(np.int64(_compile_entry(sid)).view(np.float64))
-
-
-@intrinsic
-def _entry_address(typingctx, slot):
-    """The address stored bit for bit in a float64 ``P_ENTRY`` slot."""
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-    return types.int64(types.float64), codegen
-
-
-@intrinsic
-def _call_entry(typingctx, address, st, rng, params, me, kind, n):
-    """Call the strategy entry at ``address`` (ENTRY_SIG) on these arrays."""
-    def codegen(context, builder, sig, args):
-        i64 = ir.IntType(64)
-        arrays = [context.make_array(t)(context, builder, v) for t, v in zip(sig.args[1:4], args[1:4])]
-        st_a, rng_a, params_a = arrays
-        ints = [context.cast(builder, v, t, types.int64) for t, v in zip(sig.args[4:], args[4:])]
-        fnty = ir.FunctionType(i64, [st_a.data.type, i64, rng_a.data.type, params_a.data.type, i64, i64, i64])
-        fn = builder.inttoptr(args[0], fnty.as_pointer())
-        n_st = builder.extract_value(st_a.shape, 0)
-        return builder.call(fn, [st_a.data, n_st, rng_a.data, params_a.data, *ints])
-    return types.int64(address, st, rng, params, me, kind, n), codegen
-
-
-if numba.config.DISABLE_JIT:
-    def choose_nb(st, rng, sp, me, kind, n):
-        """Hand the decision to seat ``me``'s strategy (interpreted: no entries)."""
-        sid = st[H_SID + me]
-        if sid == RANDOM:
-            return below_nb(rng, 1 + me, n)
-        opts, pub, own, mem = observation_views(st, me, n)
-        return _CHOOSE[sid](sp[me], kind, opts, n, pub, own, mem, me, rng[1 + me:2 + me])
-else:
-    @njit(cache=True)
-    def choose_nb(st, rng, sp, me, kind, n):
-        """Hand the decision to seat ``me``'s strategy, through its compiled entry."""
-        if st[H_SID + me] == RANDOM:  # needs no view of the state: the fast path of random play
-            return below_nb(rng, 1 + me, n)
-        address = _entry_address(sp[me, P_ENTRY])
-        if address == 0:
-            return NO_ENTRY
-        return _call_entry(address, st, rng, sp[me], me, kind, n)
 
 
 def available() -> list[dict]:

@@ -15,7 +15,7 @@ less than its threshold.
 from ccsim.jit import njit
 
 from ccsim.decisions import STEP, VETO, T_ACTION
-from ccsim.layout import PUB_ACTION, PUB_DISC, PUB_RULES, PR_HAND
+from ccsim.layout import (PUB_ACTION, PUB_RULES, PR_HAND, disc_at)
 from ccsim.rules import ASSASSINATION, SCOUT, WRATH, SPY, CASTLING, VETO as VETO_CARD, RP_ACTION_COUNT, ACTION_BASE
 from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, P_VETO, P_SCOUT, R_OPPFD, R_W, R_SC, S_PVETO
 from strategies.features import P_VERSION, P_KNOB
@@ -51,7 +51,7 @@ def tactical_step(w, T, pub, own, me, opts, n):
 @njit(cache=True)
 def still_held(pub, me, card):
     """How many of her action cards ``card`` are not in her discard pile yet (hand or deck)."""
-    return pub[PUB_RULES + RP_ACTION_COUNT + card - ACTION_BASE] - pub[PUB_DISC + (1 - me) * 12 + card]
+    return pub[PUB_RULES + RP_ACTION_COUNT + card - ACTION_BASE] - pub[disc_at(1 - me, card)]
 
 
 @njit(cache=True)

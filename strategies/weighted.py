@@ -29,9 +29,9 @@ from ccsim.jit import njit
 
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, DRAW_INFLUENCE, DRAW_ACTION)
-from ccsim.layout import (PUB_OUT, PUB_RULES, PUB_FU, PUB_FDN, PUB_SIDEN, PUB_NPLACED, PUB_ACTION,
+from ccsim.layout import (PUB_OUT, PUB_RULES, PUB_NPLACED, PUB_ACTION,
                           PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2, PUB_CTX_A, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_QUIET,
-                          PUB_REMAIN, PR_HAND, PR_FD, PR_BONUS, PR_ADECK, PR_ADECK_TOP)
+                          PUB_REMAIN, PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, fd_at, fdn_at, fu_at, siden_at)
 from ccsim.rules import (PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD,
                          N_GROUPS, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_HAND_SIZE)
 from ccsim.observe import room
@@ -189,8 +189,8 @@ def castle_plan(w, T, pub, own, me, g1, g2, query):
     o = 1 - me
     slim = pub[PUB_RULES + RP_SIDE_LIMIT]
     glim = pub[PUB_RULES + RP_GROUP_LIMIT]
-    cap1 = min(slim, glim - pub[PUB_SIDEN + g1 * 2 + o])
-    cap2 = min(slim, glim - pub[PUB_SIDEN + g2 * 2 + o])
+    cap1 = min(slim, glim - pub[siden_at(g1, o)])
+    cap2 = min(slim, glim - pub[siden_at(g2, o)])
     d1 = T[R_D, g1] - T[R_MY, g1]
     d2 = T[R_D, g2] - T[R_MY, g2]
     inv1 = T[R_INV, g1]
@@ -203,8 +203,8 @@ def castle_plan(w, T, pub, own, me, g1, g2, query):
     n2 = 0
     k_query = 0
     for c in range(4, -1, -1):
-        k = pub[PUB_FU + (g1 * 2 + me) * 6 + c] + own[PR_FD + g1 * 6 + c] + \
-            pub[PUB_FU + (g2 * 2 + me) * 6 + c] + own[PR_FD + g2 * 6 + c]
+        k = pub[fu_at(g1, me, c)] + own[fd_at(g1, c)] + \
+            pub[fu_at(g2, me, c)] + own[fd_at(g2, c)]
         v = VAL[c]
         for _ in range(k):
             if n1 >= cap1:
@@ -227,8 +227,8 @@ def castle_plan(w, T, pub, own, me, g1, g2, query):
                 d2 += v
                 n2 += 1
                 e2 = a2
-    kp = pub[PUB_FU + (g1 * 2 + me) * 6 + PHIL] + own[PR_FD + g1 * 6 + PHIL] + \
-        pub[PUB_FU + (g2 * 2 + me) * 6 + PHIL] + own[PR_FD + g2 * 6 + PHIL]
+    kp = pub[fu_at(g1, me, PHIL)] + own[fd_at(g1, PHIL)] + \
+        pub[fu_at(g2, me, PHIL)] + own[fd_at(g2, PHIL)]
     p1 = 0
     p2 = 0
     for _ in range(kp):
@@ -421,7 +421,7 @@ def discard_gain(w, T, pub, own, me, c):
         any_up = 0
         for g in range(N_GROUPS):
             if pub[PUB_REMAIN + g] > 0:
-                any_up += pub[PUB_SIDEN + g * 2 + o] - pub[PUB_FDN + g * 2 + o]
+                any_up += pub[siden_at(g, o)] - pub[fdn_at(g, o)]
         return need_inf + (0.05 if any_up == 0 else -0.3)
     if c == SCOUT:
         return need_inf + 0.02
@@ -521,7 +521,7 @@ def damage_at(w, T, pub, me, card, g, x):
     """How much the opponent's action card ``card`` hurts me at target g (x: the code of my
     face-up card an assassination removes; castling: one of its groups), 0 where it cannot."""
     if card == ASSASSINATION:
-        if T[R_W, g] <= 0 or pub[PUB_FU + (g * 2 + me) * 6 + x] <= 0:
+        if T[R_W, g] <= 0 or pub[fu_at(g, me, x)] <= 0:
             return 0.0
         prev = T[R_PREV, g]
         if x == PHIL:
@@ -535,7 +535,7 @@ def damage_at(w, T, pub, me, card, g, x):
     if card == SPY:
         return w[P_SPY]
     if card == SCOUT:
-        return w[P_SCOUT] * pub[PUB_FDN + g * 2 + me] * T[R_W, g]
+        return w[P_SCOUT] * pub[fdn_at(g, me)] * T[R_W, g]
     if card == CASTLING:
         return 0.5 * T[R_W, g] * (1.0 + T[R_E, g]) * 0.5
     return 0.0
@@ -596,7 +596,7 @@ def spy_value(pub, own, me, c):
     if c == ASSASSINATION:
         up = 0
         for g in range(N_GROUPS):
-            up += pub[PUB_SIDEN + g * 2 + me] - pub[PUB_FDN + g * 2 + me]
+            up += pub[siden_at(g, me)] - pub[fdn_at(g, me)]
         return 2.5 + 0.2 * up
     if c == CASTLING:
         return 2.0
@@ -623,7 +623,7 @@ def action_card_value(pub, me, a):
     o = 1 - me
     if a == ASSASSINATION:
         for g in range(N_GROUPS):
-            if pub[PUB_REMAIN + g] > 0 and pub[PUB_SIDEN + g * 2 + o] > pub[PUB_FDN + g * 2 + o]:
+            if pub[PUB_REMAIN + g] > 0 and pub[siden_at(g, o)] > pub[fdn_at(g, o)]:
                 return 1.0
         return 0.5
     if a == WRATH:

@@ -44,11 +44,11 @@ import pytest
 from ccsim import decisions as D
 from ccsim import layout as L
 from ccsim import rules as R
-from ccsim.engine.actions import play_action_nb
 from ccsim.engine.core import hand_add_nb, put_at_nb
-from ccsim.engine.game import N_RESULT, R_ERROR, replay_game_nb
+from ccsim.engine.game import N_RESULT, R_ERROR, replay_game_nb, drive_nb
 from ccsim.engine.score import vp_nb, winner_nb
-from ccsim.engine.setup import deal_nb, reset_nb, start_nb
+from ccsim.engine.setup import deal_nb, reset_nb
+from ccsim.engine.step import start_game_nb, post_nb, A_STEP, PH_STEP, PH_MODE, PH_TURN_END, PH_NEXT_TURN
 from strategies.registry import resolve
 from ccsim.engine.turn import (
     can_be_active_nb,
@@ -56,7 +56,6 @@ from ccsim.engine.turn import (
     end_of_turn_nb,
     place_nb,
     step_options_nb,
-    take_turn_nb,
 )
 from ccsim.engine.vote import (
     TRIGGER_CARD,
@@ -208,6 +207,7 @@ class Table:
         st[L.PUB_CTX_G1] = -1
         st[L.PUB_CTX_G2] = -1
         st[L.H_ACTION_EV] = -1
+        st[L.H_ACT_CARD] = -1
         for p in range(2):
             st[self._pv(p) + L.PR_SPY_TURN] = -1
         if self.rules[R.RP_VARIANTS] & R.V_TWO_ORGIES:
@@ -435,11 +435,22 @@ class Table:
         place_nb(self.st, _p(player), np.int32(option_code(text)))
         return self
 
+    def _drive_until(self, phase):
+        """Let the engine run, the script (or the seated strategies) deciding, until it is
+        about to run ``phase`` (or the game ends)."""
+        self.st[L.H_STOP] = phase
+        drive_nb(self.st, self.rng, self.sp)
+        self.st[L.H_STOP] = 0
+
     def play(self, player, text, check=True):
-        """Play an action card with its targets (``"assassination senator 5"``), R4.1/R7."""
+        """Play an action card with its targets (``"assassination senator 5"``), R4.1/R7, as the
+        step loop does: everything it asks for (veto, spy pick, castling split, draws) comes
+        from the script, up to the next step of the turn."""
         if check:
             assert text in self.options(player), f"{text!r} is not a legal step: {self.options(player)}"
-        play_action_nb(self.st, self.rng, self.sp, _p(player), np.int32(option_code(text)))
+        self.st[L.OPTS] = option_code(text)
+        post_nb(self.st, D.STEP, _p(player), 1, A_STEP)
+        self._drive_until(PH_STEP)
         return self
 
     def vote(self, group, trigger="card"):
@@ -452,7 +463,7 @@ class Table:
         return self
 
     def voc_draw(self):
-        voc_draw_nb(self.st, self.rng, self.sp)
+        voc_draw_nb(self.st, self.rng)
         return self
 
     def turn(self, player) -> bool:
@@ -461,7 +472,10 @@ class Table:
         p = _p(player)
         self.st[L.PUB_TURN] += 1
         self.st[L.PUB_CUR] = p
-        return bool(take_turn_nb(self.st, self.rng, self.sp, p))
+        self.st[L.H_IN_TURN] = 1
+        self.st[L.H_PHASE] = PH_MODE
+        self._drive_until(PH_TURN_END)
+        return bool(self.st[L.H_QUIET_TURN])
 
     def discard_options(self, player) -> list[list[str]]:
         n = discard_options_nb(self.st, _p(player))
@@ -553,7 +567,10 @@ def dealt_state(*variants, seed=1, game=0, orderings=None):
     else:
         orders = np.array([[R.ACTION_LETTERS.index(ch) for ch in o] for o in orderings], np.int64)
     deal_nb(st, orders, rng)
-    start_nb(st, rng, np.zeros((2, L.MAX_PARAMS), np.float64))
+    start_game_nb(st)
+    st[L.H_STOP] = PH_NEXT_TURN  # the two initial placements, by `random`
+    drive_nb(st, rng, np.zeros((2, L.MAX_PARAMS), np.float64))
+    st[L.H_STOP] = 0
     return st
 
 

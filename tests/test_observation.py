@@ -22,7 +22,8 @@ from ccsim.engine.game import play_seeded_nb
 from ccsim.engine.invariants import check_state_nb, INVARIANT_NAMES
 from ccsim.engine.turn import step_options_nb, can_be_active_nb, place_nb, discard_options_nb
 from ccsim.engine.core import draw_options_nb
-from strategies.registry import _ENTRIES, choose_nb, entry_slot
+from strategies.registry import _ENTRIES, entry_slot
+from ccsim.engine.dispatch import choose_nb
 from conftest import make_rules, make_orders, make_seats
 
 STRATEGY_IDS = list(dict.fromkeys(sid for _, sid, _ in _ENTRIES))

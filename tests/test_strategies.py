@@ -26,7 +26,8 @@ from ccsim.observe import observation
 from ccsim.run import simulate
 from ccsim.stats import wilson_interval
 from strategies import registry
-from strategies.registry import _ENTRIES, available, resolve, choose_nb, load_params, ParamFileError, WEIGHTED
+from strategies.registry import _ENTRIES, available, resolve, load_params, ParamFileError, WEIGHTED
+from ccsim.engine.dispatch import choose_nb
 from strategies.features import PARAM_NAMES, N_PARAMS, P_VERSION
 
 NAMES = [m.NAME for m, _, _ in _ENTRIES]

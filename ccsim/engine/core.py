@@ -1,26 +1,19 @@
-"""Card movements, the event log and the decision call: the engine's primitives.
+"""Card movements and the event log: the engine's primitives.
 
 Every function takes the game's state vector ``st`` (``ccsim.layout``) and
 keeps its cached counts (hand sizes, side sizes, deck sizes) in step with the
-cards.  Functions that may ask a player to decide also take the game's random
-streams ``rng`` and the seats' strategy parameters ``sp``.
+cards.  None of them decides anything: decisions are posted and applied by
+``ccsim.engine.step``.
 """
 from ccsim.jit import njit
 
 from ccsim.layout import (
-    PUB_FU, PUB_FDN, PUB_SIDEN, PUB_DISC, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_END,
-    PRIV, PRIV_SIZE, PR_HAND, PR_FD, PR_ADECK, PR_ADECK_TOP, OPTS, LOG, EV_W,
-    H_IDECK, H_IDECK_TOP, H_NLOG, H_LOG_CAP, H_REPLAY, H_ERROR, H_ERROR_AT, ERR_NO_OPTION, ERR_LOG_FULL, ERR_REPLAY_ILLEGAL, ERR_BAD_CHOICE, ERR_NO_STRATEGY, EV_DRAW,
+    PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_END, PR_HAND, PR_ADECK, PR_ADECK_TOP, OPTS, LOG, EV_W,
+    H_IDECK_TOP, H_NLOG, H_LOG_CAP, H_ERROR, H_ERROR_AT, ERR_LOG_FULL, EV_DRAW,
+    fu_at, fdn_at, siden_at, disc_at, priv_at, fd_at, ideck_at,
 )
+from ccsim.rules import N_VALUES
 from ccsim.decisions import DRAW_INFLUENCE
-from ccsim.engine.replay import replay_choose_nb
-from strategies.registry import choose_nb, NO_ENTRY
-
-
-@njit(cache=True)
-def pv(p):
-    """Start of player p's private block in ``st``."""
-    return PRIV + p * PRIV_SIZE
 
 
 # ------------------------------------------------------------------ errors ---
@@ -72,27 +65,27 @@ def log_set_nb(st, k, field, value):
 # ------------------------------------------------------------------ hands ----
 @njit(cache=True)
 def hand_add_nb(st, p, code):
-    st[PRIV + p * PRIV_SIZE + PR_HAND + code] += 1
+    st[priv_at(p) + PR_HAND + code] += 1
     st[PUB_HANDN + p] += 1
 
 
 @njit(cache=True)
 def hand_remove_nb(st, p, code):
-    st[PRIV + p * PRIV_SIZE + PR_HAND + code] -= 1
+    st[priv_at(p) + PR_HAND + code] -= 1
     st[PUB_HANDN + p] -= 1
 
 
 @njit(cache=True)
 def discard_nb(st, p, code):
     """A card goes face-up to its owner's discard pile."""
-    st[PUB_DISC + p * 12 + code] += 1
+    st[disc_at(p, code)] += 1
 
 
 @njit(cache=True)
 def hand_influence_nb(st, p):
     n = 0
-    b = PRIV + p * PRIV_SIZE + PR_HAND
-    for c in range(6):
+    b = priv_at(p) + PR_HAND
+    for c in range(N_VALUES):
         n += st[b + c]
     return n
 
@@ -108,55 +101,55 @@ def has_influence_nb(st, p):
 def put_at_nb(st, g, p, code, up):
     """One influence card onto p's side of g, face-up or face-down."""
     if up:
-        st[PUB_FU + (g * 2 + p) * 6 + code] += 1
+        st[fu_at(g, p, code)] += 1
     else:
-        st[PUB_FDN + g * 2 + p] += 1
-        st[PRIV + p * PRIV_SIZE + PR_FD + g * 6 + code] += 1
-    st[PUB_SIDEN + g * 2 + p] += 1
+        st[fdn_at(g, p)] += 1
+        st[priv_at(p) + fd_at(g, code)] += 1
+    st[siden_at(g, p)] += 1
 
 
 @njit(cache=True)
 def take_at_nb(st, g, p, code, up):
     if up:
-        st[PUB_FU + (g * 2 + p) * 6 + code] -= 1
+        st[fu_at(g, p, code)] -= 1
     else:
-        st[PUB_FDN + g * 2 + p] -= 1
-        st[PRIV + p * PRIV_SIZE + PR_FD + g * 6 + code] -= 1
-    st[PUB_SIDEN + g * 2 + p] -= 1
+        st[fdn_at(g, p)] -= 1
+        st[priv_at(p) + fd_at(g, code)] -= 1
+    st[siden_at(g, p)] -= 1
 
 
 @njit(cache=True)
 def reveal_side_nb(st, g, p):
     """Turn all of p's cards at g face-up (R6.1, R7.4)."""
-    fd = PRIV + p * PRIV_SIZE + PR_FD + g * 6
-    fu = PUB_FU + (g * 2 + p) * 6
-    for c in range(6):
+    fd = priv_at(p) + fd_at(g, 0)
+    fu = fu_at(g, p, 0)
+    for c in range(N_VALUES):
         k = st[fd + c]
         if k > 0:
             st[fd + c] = 0
             st[fu + c] += k
-    st[PUB_FDN + g * 2 + p] = 0
+    st[fdn_at(g, p)] = 0
 
 
 @njit(cache=True)
 def side_count_nb(st, g, p, code):
     """p's cards of one value code at g, both faces (the engine sees all)."""
-    return st[PUB_FU + (g * 2 + p) * 6 + code] + st[PRIV + p * PRIV_SIZE + PR_FD + g * 6 + code]
+    return st[fu_at(g, p, code)] + st[priv_at(p) + fd_at(g, code)]
 
 
 @njit(cache=True)
 def clear_side_nb(st, g, p):
     """Every card on p's side of g to her discard pile (R6.8, R7.5)."""
-    fd = PRIV + p * PRIV_SIZE + PR_FD + g * 6
-    fu = PUB_FU + (g * 2 + p) * 6
-    for c in range(6):
+    fd = priv_at(p) + fd_at(g, 0)
+    fu = fu_at(g, p, 0)
+    for c in range(N_VALUES):
         k = st[fu + c] + st[fd + c]
         if k > 0:
-            st[PUB_DISC + p * 12 + c] += k
+            st[disc_at(p, c)] += k
             st[fu + c] = 0
             st[fd + c] = 0
-    st[PUB_FDN + g * 2 + p] = 0
-    st[PUB_SIDEN + g * 2 + p] = 0
+    st[fdn_at(g, p)] = 0
+    st[siden_at(g, p)] = 0
 
 
 # ------------------------------------------------------------------ decks ----
@@ -165,11 +158,11 @@ def draw_nb(st, p, which):
     """Draw the top card of p's influence or action deck into her hand (R4.4)."""
     if which == DRAW_INFLUENCE:
         i = st[H_IDECK_TOP + p]
-        code = st[H_IDECK + p * 64 + i]
+        code = st[ideck_at(p, i)]
         st[H_IDECK_TOP + p] = i + 1
         st[PUB_IDECKN + p] -= 1
     else:
-        b = PRIV + p * PRIV_SIZE
+        b = priv_at(p)
         i = st[b + PR_ADECK_TOP]
         code = st[b + PR_ADECK + i]
         st[b + PR_ADECK_TOP] = i + 1
@@ -193,32 +186,3 @@ def draw_options_nb(st, p, with_none):
         st[OPTS + n] = 2
         n += 1
     return n
-
-
-# ------------------------------------------------------------------ decide ---
-@njit(cache=True)
-def decide_nb(st, rng, sp, p, kind, n):
-    """Ask player p to pick one of the n options at ``st[OPTS:]``; returns the option's code.
-
-    A single option is taken without asking.  In a replay the record decides;
-    otherwise the seat's strategy, from p's observation only (R8.4).
-    """
-    if n <= 0:
-        fail_nb(st, ERR_NO_OPTION)
-        return -1
-    if st[H_REPLAY] != 0:
-        i = replay_choose_nb(st, p, kind, n)
-        if i < 0:
-            fail_nb(st, ERR_REPLAY_ILLEGAL)
-            return st[OPTS]
-        return st[OPTS + i]
-    if n == 1:
-        return st[OPTS]
-    i = choose_nb(st, rng, sp, p, kind, n)
-    if i == NO_ENTRY:
-        fail_nb(st, ERR_NO_STRATEGY)
-        return st[OPTS]
-    if i < 0 or i >= n:
-        fail_nb(st, ERR_BAD_CHOICE)
-        return st[OPTS]
-    return st[OPTS + i]

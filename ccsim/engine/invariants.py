@@ -28,12 +28,10 @@ from ccsim.jit import njit
 
 from ccsim.layout import (
     ERR_INVARIANT, H_ERROR, H_ERROR_AT, H_NLOG, PUB_END,
-    PUB_TURN, PUB_CUR, PUB_OUT, PUB_REMAIN, PUB_WON, PUB_FU, PUB_FDN, PUB_DISC, PUB_HANDN, PUB_IDECKN,
-    PUB_ADECKN, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN, PUB_QUIET, PUB_MODE, PUB_NPLACED, PUB_NPLAYED,
-    PUB_NVETOED, PUB_SIDEN, PUB_RULES,
-    PRIV, PRIV_SIZE, PR_HAND, PR_FD, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN,
-    H_IDECK, H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS,
-)
+    PUB_TURN, PUB_CUR, PUB_OUT, PUB_REMAIN, PUB_HANDN, PUB_IDECKN,
+    PUB_ADECKN, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN, PUB_QUIET, PUB_MODE, PUB_NPLACED, PUB_RULES,
+    PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN,
+    H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, disc_at, fd_at, fdn_at, fu_at, ideck_at, played_at, priv_at, siden_at, vetoed_at, won_at)
 from ccsim.rules import (
     N_GROUPS, ACTION_BASE, VETO, ORGY, ORGY_RESHUFFLE, N_VOC_KINDS, END_ALL_PATRICIANS, END_TRUNCATED,
     MAX_INFLUENCE_DECK, MAX_ACTION_DECK, MAX_VOC_DECK,
@@ -105,7 +103,7 @@ def _check_bounds_nb(st):
         n = st[H_IDECK_LEN + p]
         if top < 0 or n < 0 or n > MAX_INFLUENCE_DECK or top > n:
             return INV_DECK_BOUNDS
-        b = PRIV + p * PRIV_SIZE
+        b = priv_at(p)
         top = st[b + PR_ADECK_TOP]
         n = st[b + PR_ADECK_LEN]
         if top < 0 or n < 0 or n > MAX_ACTION_DECK or top > n:
@@ -120,20 +118,20 @@ def _check_bounds_nb(st):
 @njit(cache=True)
 def _check_negative_nb(st):
     for p in range(2):
-        b = PRIV + p * PRIV_SIZE
+        b = priv_at(p)
         if st[PUB_HANDN + p] < 0 or st[PUB_IDECKN + p] < 0 or st[PUB_ADECKN + p] < 0:
             return INV_NEGATIVE
         for c in range(12):
-            if st[b + PR_HAND + c] < 0 or st[PUB_DISC + p * 12 + c] < 0:
+            if st[b + PR_HAND + c] < 0 or st[disc_at(p, c)] < 0:
                 return INV_NEGATIVE
         for g in range(N_GROUPS):
-            if st[PUB_FDN + g * 2 + p] < 0 or st[PUB_SIDEN + g * 2 + p] < 0 or st[PUB_WON + p * 5 + g] < 0:
+            if st[fdn_at(g, p)] < 0 or st[siden_at(g, p)] < 0 or st[won_at(p, g)] < 0:
                 return INV_NEGATIVE
             for c in range(6):
-                if st[PUB_FU + (g * 2 + p) * 6 + c] < 0 or st[b + PR_FD + g * 6 + c] < 0:
+                if st[fu_at(g, p, c)] < 0 or st[b + fd_at(g, c)] < 0:
                     return INV_NEGATIVE
         for a in range(6):
-            if st[PUB_NPLAYED + p * 6 + a] < 0 or st[PUB_NVETOED + p * 6 + a] < 0:
+            if st[played_at(p, a)] < 0 or st[vetoed_at(p, a)] < 0:
                 return INV_NEGATIVE
     for v in range(N_VOC_KINDS):
         if st[PUB_VOC_DISC + v] < 0 or st[PUB_VOC_BOX + v] < 0:
@@ -146,7 +144,7 @@ def _check_negative_nb(st):
 @njit(cache=True)
 def _check_caches_nb(st):
     for p in range(2):
-        b = PRIV + p * PRIV_SIZE
+        b = priv_at(p)
         n = 0
         for c in range(12):
             n += st[b + PR_HAND + c]
@@ -156,11 +154,11 @@ def _check_caches_nb(st):
             fd = 0
             fu = 0
             for c in range(6):
-                fd += st[b + PR_FD + g * 6 + c]
-                fu += st[PUB_FU + (g * 2 + p) * 6 + c]
-            if st[PUB_FDN + g * 2 + p] != fd:
+                fd += st[b + fd_at(g, c)]
+                fu += st[fu_at(g, p, c)]
+            if st[fdn_at(g, p)] != fd:
                 return INV_FD_COUNT
-            if st[PUB_SIDEN + g * 2 + p] != fu + fd:
+            if st[siden_at(g, p)] != fu + fd:
                 return INV_SIDE_COUNT
         if st[PUB_IDECKN + p] != st[H_IDECK_LEN + p] - st[H_IDECK_TOP + p]:
             return INV_IDECK_COUNT
@@ -179,9 +177,9 @@ def _check_limits_nb(st):
     if hand < 5:
         hand = 5  # R2.5: the starting hand is the five set-aside cards, whatever the refill target
     for g in range(N_GROUPS):
-        if st[PUB_SIDEN + g * 2] > side or st[PUB_SIDEN + g * 2 + 1] > side:
+        if st[siden_at(g, 0)] > side or st[siden_at(g, 1)] > side:
             return INV_SIDE_LIMIT
-        if st[PUB_SIDEN + g * 2] + st[PUB_SIDEN + g * 2 + 1] > group:
+        if st[siden_at(g, 0)] + st[siden_at(g, 1)] > group:
             return INV_GROUP_LIMIT
     for p in range(2):
         if st[PUB_HANDN + p] > hand:
@@ -193,13 +191,13 @@ def _check_limits_nb(st):
 def _check_cards_nb(st):
     """Every card of each player in exactly one place, per code (R1.4, R2.1)."""
     for p in range(2):
-        b = PRIV + p * PRIV_SIZE
+        b = priv_at(p)
         itop = st[H_IDECK_TOP + p]
         ilen = st[H_IDECK_LEN + p]
         atop = st[b + PR_ADECK_TOP]
         alen = st[b + PR_ADECK_LEN]
         for i in range(itop, ilen):
-            x = st[H_IDECK + p * 64 + i]
+            x = st[ideck_at(p, i)]
             if x < 0 or x >= 6:
                 return INV_DECK_CODES
         for i in range(atop, alen):
@@ -207,18 +205,18 @@ def _check_cards_nb(st):
             if x < ACTION_BASE or x >= ACTION_BASE + 6:
                 return INV_DECK_CODES
         for c in range(6):
-            n = st[b + PR_HAND + c] + st[PUB_DISC + p * 12 + c]
+            n = st[b + PR_HAND + c] + st[disc_at(p, c)]
             for g in range(N_GROUPS):
-                n += st[PUB_FU + (g * 2 + p) * 6 + c] + st[b + PR_FD + g * 6 + c]
+                n += st[fu_at(g, p, c)] + st[b + fd_at(g, c)]
             for i in range(itop, ilen):
-                if st[H_IDECK + p * 64 + i] == c:
+                if st[ideck_at(p, i)] == c:
                     n += 1
             want = st[PUB_RULES + RP_DECK_COUNT + c] + (2 if c < 5 else 0)  # R2.1: 1..5 set aside twice
             if n != want:
                 return INV_INFLUENCE_CARDS
         for a in range(6):
             c = ACTION_BASE + a
-            n = st[b + PR_HAND + c] + st[PUB_DISC + p * 12 + c]
+            n = st[b + PR_HAND + c] + st[disc_at(p, c)]
             for i in range(atop, alen):
                 if st[b + PR_ADECK + i] == c:
                     n += 1
@@ -247,14 +245,14 @@ def _check_cards_nb(st):
 def _check_groups_nb(st):
     for g in range(N_GROUPS):
         left = st[PUB_REMAIN + g]
-        if left < 0 or st[PUB_WON + g] + st[PUB_WON + 5 + g] + left != st[PUB_RULES + RP_GROUP_SIZE + g]:
+        if left < 0 or st[won_at(0, g)] + st[won_at(1, g)] + left != st[PUB_RULES + RP_GROUP_SIZE + g]:
             return INV_PATRICIANS
         if left == 0:
             for p in range(2):
-                if st[PUB_SIDEN + g * 2 + p] != 0 or st[PUB_FDN + g * 2 + p] != 0:
+                if st[siden_at(g, p)] != 0 or st[fdn_at(g, p)] != 0:
                     return INV_OUT_OF_PLAY
                 for c in range(6):
-                    if st[PUB_FU + (g * 2 + p) * 6 + c] != 0 or st[PRIV + p * PRIV_SIZE + PR_FD + g * 6 + c] != 0:
+                    if st[fu_at(g, p, c)] != 0 or st[priv_at(p) + fd_at(g, c)] != 0:
                         return INV_OUT_OF_PLAY
     return 0
 
@@ -288,7 +286,7 @@ def _check_misc_nb(st):
     if t < 0 or t > st[PUB_RULES + RP_MAX_TURNS]:
         return INV_TURNS
     for p in range(2):
-        if st[H_BONUS + p] != st[PRIV + p * PRIV_SIZE + PR_BONUS] or st[H_BONUS + p] < 0 or st[H_BONUS + p] >= N_GROUPS:
+        if st[H_BONUS + p] != st[priv_at(p) + PR_BONUS] or st[H_BONUS + p] < 0 or st[H_BONUS + p] >= N_GROUPS:
             return INV_BONUS
     end = st[PUB_END]
     if end < -1 or end > END_TRUNCATED:
@@ -306,19 +304,19 @@ def _check_misc_nb(st):
             if st[PUB_IDECKN + p] != 0:
                 return INV_OUT
             for c in range(6):
-                if st[PRIV + p * PRIV_SIZE + PR_HAND + c] != 0:
+                if st[priv_at(p) + PR_HAND + c] != 0:
                     return INV_OUT
     for p in range(2):
         cancelled = 0
         for a in range(6):
-            played = st[PUB_NPLAYED + p * 6 + a]
-            if st[PUB_NVETOED + p * 6 + a] > played:
+            played = st[played_at(p, a)]
+            if st[vetoed_at(p, a)] > played:
                 return INV_PLAYED
             # a played card goes to its owner's discard (R7), vetoed or not; spied cards add to it
-            if played > st[PUB_DISC + p * 12 + ACTION_BASE + a]:
+            if played > st[disc_at(p, ACTION_BASE + a)]:
                 return INV_PLAYED
-            cancelled += st[PUB_NVETOED + (1 - p) * 6 + a]
-        if st[PUB_NPLAYED + p * 6 + VETO - ACTION_BASE] != cancelled:  # R7.6: one veto, one cancelled card
+            cancelled += st[vetoed_at(1 - p, a)]
+        if st[played_at(p, VETO - ACTION_BASE)] != cancelled:  # R7.6: one veto, one cancelled card
             return INV_PLAYED
     cur = st[PUB_CUR]
     if cur != 0 and cur != 1:

@@ -10,7 +10,7 @@ with the record, event by event (``ccsim.record``).
 from ccsim.jit import njit
 
 from ccsim.layout import (OPTS, EV_W, SETUP, H_REC, H_REC_LEN, H_NLOG, H_ACTION_EV, EV_TURN, EV_PLACE, EV_ACTION, EV_VETO, EV_DRAW, EV_DISCARD,
-                          PUB_CTX_CARD, S_PLACEMENT)
+                          PUB_CTX_CARD, s_placement_at)
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, step_code)
 from ccsim.rules import CASTLING, ASSASSINATION, SCOUT, WRATH
@@ -62,7 +62,7 @@ def replay_choose_nb(st, p, kind, n):
         for i in range(n):
             ok = True
             for g in range(5):
-                if PERMS[st[OPTS + i], g] != st[SETUP + S_PLACEMENT + p * 5 + g]:
+                if PERMS[st[OPTS + i], g] != st[SETUP + s_placement_at(p, g)]:
                     ok = False
             if ok:
                 return i

@@ -1,7 +1,7 @@
 """R10 scoring and the tie-break."""
 from ccsim.jit import njit
 
-from ccsim.layout import PUB_WON, PUB_REMAIN, PUB_RULES, H_BONUS
+from ccsim.layout import PUB_REMAIN, PUB_RULES, H_BONUS, won_at
 from ccsim.rules import (N_GROUPS, RP_GROUP_SIZE, RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS,
                          RP_BONUS_THRESHOLD, RP_VARIANTS, V_MAJORITY_NEEDS_COMPLETE)
 
@@ -9,7 +9,7 @@ from ccsim.rules import (N_GROUPS, RP_GROUP_SIZE, RP_VP_PATRICIAN, RP_VP_MAJORIT
 @njit(cache=True)
 def has_majority_nb(pub, p, g):
     """R10.2: more than half of the group's full size (R11: maybe only once complete)."""
-    if pub[PUB_WON + p * 5 + g] * 2 <= pub[PUB_RULES + RP_GROUP_SIZE + g]:
+    if pub[won_at(p, g)] * 2 <= pub[PUB_RULES + RP_GROUP_SIZE + g]:
         return False
     if (pub[PUB_RULES + RP_VARIANTS] & V_MAJORITY_NEEDS_COMPLETE) != 0 and pub[PUB_REMAIN + g] > 0:
         return False
@@ -21,13 +21,13 @@ def vp_nb(pub, bonus, p):
     """R10.1–R10.4: the victory points of player p whose bonus group is ``bonus``."""
     vp = 0
     for g in range(N_GROUPS):
-        won = pub[PUB_WON + p * 5 + g]
+        won = pub[won_at(p, g)]
         vp += won * pub[PUB_RULES + RP_VP_PATRICIAN]
         if has_majority_nb(pub, p, g):
             vp += pub[PUB_RULES + RP_VP_MAJORITY]
         if won == pub[PUB_RULES + RP_GROUP_SIZE + g]:
             vp += pub[PUB_RULES + RP_VP_ALL]
-    if pub[PUB_WON + p * 5 + bonus] >= pub[PUB_RULES + RP_BONUS_THRESHOLD]:
+    if pub[won_at(p, bonus)] >= pub[PUB_RULES + RP_BONUS_THRESHOLD]:
         vp += pub[PUB_RULES + RP_VP_BONUS]
     return vp
 
@@ -36,7 +36,7 @@ def vp_nb(pub, bonus, p):
 def patricians_nb(pub, p):
     n = 0
     for g in range(N_GROUPS):
-        n += pub[PUB_WON + p * 5 + g]
+        n += pub[won_at(p, g)]
     return n
 
 

@@ -1,17 +1,18 @@
 """R2 setup: what chance deals, then the state every game starts from."""
 from ccsim.jit import njit
 
-from ccsim.layout import (S_IDECK, S_IDECK_LEN, S_ADECK, S_ADECK_LEN, S_VOC, S_VOC_LEN, S_BONUS, S_PLACEMENT,
-                          SETUP, OPTS, LOG, PRIV, PRIV_SIZE, PUB_RULES, PUB_REMAIN, PUB_IDECKN, PUB_ADECKN,
+from ccsim.layout import (S_IDECK_LEN, S_ADECK_LEN, S_VOC, S_VOC_LEN, S_BONUS,
+                          SETUP, OPTS, LOG, PUB_RULES, PUB_REMAIN, PUB_IDECKN, PUB_ADECKN, PUB_DEC_KIND,
                           PUB_VOC_DECKN, PUB_VOC_BOX, PUB_ACTION, PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2,
                           PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PR_BONUS, PR_SPY_TURN,
-                          H_IDECK, H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, H_ACTION_EV,
-                          H_LOG_CAP, H_REC, H_REC_LEN, H_REPLAY, H_SID)
+                          H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, H_ACTION_EV, H_ACT_CARD,
+                          H_LOG_CAP, H_REC, H_REC_LEN, H_REPLAY, H_SID,
+                          priv_at, ideck_at, s_ideck_at, s_adeck_at, s_placement_at)
 from ccsim.rules import (RP_GROUP_SIZE, RP_DECK_COUNT, RP_ACTION_COUNT, RP_ORGIES, RP_VARIANTS, V_TWO_ORGIES,
                          ORGY, ORGY_RESHUFFLE, ACTION_BASE, N_GROUPS, BONUS_GROUPS, N_RULE_PARAMS)
-from ccsim.decisions import PLACEMENT, PERMS
+from ccsim.decisions import PERMS
 from ccsim.rng import shuffle_nb, RNG_CHANCE, RNG_ORDERS
-from ccsim.engine.core import hand_add_nb, put_at_nb, decide_nb
+from ccsim.engine.core import hand_add_nb, put_at_nb
 
 
 @njit(cache=True)
@@ -30,6 +31,7 @@ def reset_nb(st, rules, sids):
         st[PUB_RULES + k] = rules[k]
     st[H_SID] = sids[0]
     st[H_SID + 1] = sids[1]
+    st[PUB_DEC_KIND] = -1  # no decision pending (0 is a kind)
 
 
 @njit(cache=True)
@@ -42,10 +44,10 @@ def deal_nb(st, orders, rng):
         n = 0
         for c in range(6):
             for _ in range(st[PUB_RULES + RP_DECK_COUNT + c]):
-                st[SETUP + S_IDECK + p * 64 + n] = c
+                st[SETUP + s_ideck_at(p, n)] = c
                 n += 1
         st[SETUP + S_IDECK_LEN + p] = n
-        shuffle_nb(rng, RNG_CHANCE, st, SETUP + S_IDECK + p * 64, n)
+        shuffle_nb(rng, RNG_CHANCE, st, SETUP + s_ideck_at(p, 0), n)
     for i in range(6):  # the option buffer is free scratch before the first decision
         st[OPTS + i] = BONUS_GROUPS[i]
     shuffle_nb(rng, RNG_CHANCE, st, OPTS, 6)
@@ -70,35 +72,36 @@ def deal_nb(st, orders, rng):
         if orders[p, 0] < 0:
             for a in range(6):
                 for _ in range(st[PUB_RULES + RP_ACTION_COUNT + a]):
-                    st[SETUP + S_ADECK + p * 32 + n] = ACTION_BASE + a
+                    st[SETUP + s_adeck_at(p, n)] = ACTION_BASE + a
                     n += 1
-            shuffle_nb(rng, RNG_ORDERS, st, SETUP + S_ADECK + p * 32, n)
+            shuffle_nb(rng, RNG_ORDERS, st, SETUP + s_adeck_at(p, 0), n)
         else:
             n = orders.shape[1]
             for i in range(n):
-                st[SETUP + S_ADECK + p * 32 + i] = ACTION_BASE + orders[p, i]
+                st[SETUP + s_adeck_at(p, i)] = ACTION_BASE + orders[p, i]
         st[SETUP + S_ADECK_LEN + p] = n
-    for i in range(10):
-        st[SETUP + S_PLACEMENT + i] = -1
+    for p in range(2):
+        for g in range(N_GROUPS):
+            st[SETUP + s_placement_at(p, g)] = -1
 
 
 @njit(cache=True)
-def start_nb(st, rng, sp):
-    """Lay out the game of the setup block: decks, bonus, patricians, hands, and
-    the initial placement chosen by each player (R2.5)."""
+def start_nb(st):
+    """Lay out the game of the setup block: decks, bonus, patricians and the "nothing yet"
+    markers; the initial placements (R2.5) are the first decisions (``engine.step``)."""
     for g in range(N_GROUPS):
         st[PUB_REMAIN + g] = st[PUB_RULES + RP_GROUP_SIZE + g]
     for p in range(2):
-        b = PRIV + p * PRIV_SIZE
+        b = priv_at(p)
         n = st[SETUP + S_IDECK_LEN + p]
         for i in range(n):
-            st[H_IDECK + p * 64 + i] = st[SETUP + S_IDECK + p * 64 + i]
+            st[ideck_at(p, i)] = st[SETUP + s_ideck_at(p, i)]
         st[H_IDECK_LEN + p] = n
         st[H_IDECK_TOP + p] = 0
         st[PUB_IDECKN + p] = n
         n = st[SETUP + S_ADECK_LEN + p]
         for i in range(n):
-            st[b + PR_ADECK + i] = st[SETUP + S_ADECK + p * 32 + i]
+            st[b + PR_ADECK + i] = st[SETUP + s_adeck_at(p, i)]
         st[b + PR_ADECK_LEN] = n
         st[b + PR_ADECK_TOP] = 0
         st[PUB_ADECKN + p] = n
@@ -118,13 +121,24 @@ def start_nb(st, rng, sp):
     st[PUB_CTX_G1] = -1
     st[PUB_CTX_G2] = -1
     st[H_ACTION_EV] = -1
-    for p in range(2):
-        for i in range(PERMS.shape[0]):
-            st[OPTS + i] = i
-        choice = decide_nb(st, rng, sp, p, PLACEMENT, PERMS.shape[0])
-        for g in range(N_GROUPS):
-            c = PERMS[choice, g]
-            put_at_nb(st, g, p, c, False)
-            st[SETUP + S_PLACEMENT + p * 5 + g] = c
-        for c in range(5):  # R2.5: the other five set-aside cards are her hand
-            hand_add_nb(st, p, c)
+    st[H_ACT_CARD] = -1
+
+
+@njit(cache=True)
+def placement_options_nb(st):
+    """R2.5: every bijection of the values 1..5 to the groups, as indices into decisions.PERMS."""
+    for i in range(PERMS.shape[0]):
+        st[OPTS + i] = i
+    return PERMS.shape[0]
+
+
+@njit(cache=True)
+def place_initial_nb(st, p, choice):
+    """R2.5: p's set-aside cards 1..5 face-down, one per group (permutation ``choice``); her
+    other five set-aside cards are her hand."""
+    for g in range(N_GROUPS):
+        c = PERMS[choice, g]
+        put_at_nb(st, g, p, c, False)
+        st[SETUP + s_placement_at(p, g)] = c
+    for c in range(5):
+        hand_add_nb(st, p, c)

@@ -1,19 +1,17 @@
-"""R3–R5 turns, R9 the end of the game, and one whole game."""
+"""R3–R5: the options and moves of a turn, and R9 the end of the game at a turn boundary."""
 from ccsim.jit import njit
 
-from ccsim.layout import (H_BROKEN, PRIV, PRIV_SIZE, OPTS, PUB_RULES, PUB_TURN, PUB_CUR, PUB_OUT, PUB_END, PUB_MODE, PUB_NPLACED, PUB_PLACED_UP, PUB_ACTION,
-                          PUB_QUIET, PUB_HANDN, PR_HAND, EV_TURN, EV_PLACE, EV_DISCARD)
-from ccsim.rules import (N_GROUPS, RP_HAND_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_MAX_TURNS, RP_VARIANTS,
-                         V_LONE_PLAYER_NO_DRAW, END_NO_INFLUENCE, END_STALEMATE, END_TRUNCATED)
-from ccsim.decisions import (MODE, STEP, DRAW, DISCARD, T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END,
-                             step_code, step_type, step_card, step_group)
+from ccsim.layout import (OPTS, PUB_RULES, PUB_TURN, PUB_OUT, PUB_NPLACED, PUB_PLACED_UP, PUB_ACTION, PUB_QUIET,
+                          PUB_HANDN, PR_HAND, EV_PLACE, EV_DISCARD, priv_at)
+from ccsim.rules import (N_GROUPS, N_VALUES, N_CARD_CODES, RP_HAND_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT,
+                         RP_MAX_TURNS, RP_VARIANTS, V_LONE_PLAYER_NO_DRAW, END_NO_INFLUENCE, END_STALEMATE,
+                         END_TRUNCATED)
+from ccsim.decisions import (T_PLACE_DOWN, T_PLACE_UP, T_END, step_code, step_type, step_card, step_group,
+                             discard_code_count, discard_code_card)
 from ccsim.observe import room, side_n, group_n
-from ccsim.engine.core import (log_nb, hand_remove_nb, discard_nb, put_at_nb, draw_nb,
-                               draw_options_nb, decide_nb, over_nb, has_influence_nb, hand_influence_nb)
-from ccsim.engine.actions import action_options_nb, any_freeing_action_nb, play_action_nb
-from ccsim.engine.vote import exceptional_votes_nb, voc_draw_nb
-from ccsim.engine.setup import start_nb
-from ccsim.engine.invariants import enforce_invariants_nb
+from ccsim.engine.core import (log_nb, hand_remove_nb, discard_nb, put_at_nb, draw_options_nb,
+                               has_influence_nb, hand_influence_nb)
+from ccsim.engine.actions import action_options_nb, any_freeing_action_nb
 
 
 @njit(cache=True)
@@ -70,8 +68,8 @@ def step_options_nb(st, p):
             if (has_room >> g) & 1 == 0:
                 continue
             up_ok = placed == 1 or second_fits_nb(st, p, g, n_room)
-            for c in range(6):
-                if st[PRIV + p * PRIV_SIZE + PR_HAND + c] == 0:
+            for c in range(N_VALUES):
+                if st[priv_at(p) + PR_HAND + c] == 0:
                     continue
                 if placed == 0:
                     st[OPTS + n] = step_code(T_PLACE_DOWN, c, g, 0)
@@ -102,45 +100,25 @@ def place_nb(st, p, code):
 
 
 @njit(cache=True)
-def refill_nb(st, rng, sp, p):
-    """R4.4: draw to the hand size, each card from the deck of p's choice; returns cards drawn."""
+def refill_options_nb(st, p):
+    """R4.4: the decks p may draw from while her hand is below the hand size; 0 when she is
+    done (hand full, both decks empty, or R11 lone_player_no_draw with her opponent out)."""
     if (st[PUB_RULES + RP_VARIANTS] & V_LONE_PLAYER_NO_DRAW) != 0 and st[PUB_OUT + 1 - p] != 0:
         return 0  # R11 lone_player_no_draw
-    drawn = 0
-    while st[PUB_HANDN + p] < st[PUB_RULES + RP_HAND_SIZE] and not over_nb(st):
-        n = draw_options_nb(st, p, False)
-        if n == 0:
-            break
-        draw_nb(st, p, decide_nb(st, rng, sp, p, DRAW, n))
-        drawn += 1
-    return drawn
+    if st[PUB_HANDN + p] >= st[PUB_RULES + RP_HAND_SIZE]:
+        return 0
+    return draw_options_nb(st, p, False)
 
 
 @njit(cache=True)
-def active_turn_nb(st, rng, sp, p):
-    """R4: action card and placements in the order p chooses, then R4.3–R4.5."""
-    st[PUB_NPLACED] = 0
-    st[PUB_PLACED_UP] = 0
-    st[PUB_ACTION] = -1
-    while not over_nb(st):
-        n = step_options_nb(st, p)
-        code = decide_nb(st, rng, sp, p, STEP, n)
-        if over_nb(st):
-            return
-        t = step_type(code)
-        if t == T_END:
-            break
-        if t == T_ACTION:
-            play_action_nb(st, rng, sp, p, code)
-        else:
-            place_nb(st, p, code)
-    exceptional_votes_nb(st)  # R4.3
-    if over_nb(st):
-        return
-    refill_nb(st, rng, sp, p)  # R4.4
-    if over_nb(st):
-        return
-    voc_draw_nb(st, rng, sp)  # R4.5
+def mode_options_nb(st, p):
+    """R3: passive (0), and active (1) if she can be (R3.2)."""
+    active_ok = can_be_active_nb(st, p)  # (this uses the option buffer as scratch)
+    st[OPTS] = 0
+    if active_ok:
+        st[OPTS + 1] = 1
+        return 2
+    return 1
 
 
 @njit(cache=True)
@@ -148,8 +126,8 @@ def discard_options_nb(st, p):
     """R5.1: every distinct multiset of hand cards (none to all) as a DISCARD code."""
     n = 1
     st[OPTS + 0] = 0  # discard nothing
-    for c in range(12):  # extend every multiset so far by 1..m cards of code c
-        m = st[PRIV + p * PRIV_SIZE + PR_HAND + c]
+    for c in range(N_CARD_CODES):  # extend every multiset so far by 1..m cards of code c
+        m = st[priv_at(p) + PR_HAND + c]
         if m == 0:
             continue
         prev = n
@@ -164,41 +142,16 @@ def discard_options_nb(st, p):
 
 
 @njit(cache=True)
-def passive_turn_nb(st, rng, sp, p):
-    """R5: discard 0..5 cards, then refill; returns True if nothing changed (R9.4)."""
-    n = discard_options_nb(st, p)
-    code = decide_nb(st, rng, sp, p, DISCARD, n)
-    if over_nb(st):
-        return False
-    cnt = code & 7
+def discard_cards_nb(st, p, code):
+    """R5.1: the cards of a DISCARD option from p's hand to her discard pile; returns how many."""
+    cnt = discard_code_count(code)
     for i in range(cnt):
-        c = (code >> (4 + 4 * i)) & 15
+        c = discard_code_card(code, i)
         hand_remove_nb(st, p, c)
         discard_nb(st, p, c)
     if cnt > 0:
         log_nb(st, EV_DISCARD, p, code, 0, 0, 0, 0)
-    drawn = refill_nb(st, rng, sp, p)
-    return cnt == 0 and drawn == 0
-
-
-@njit(cache=True)
-def take_turn_nb(st, rng, sp, p):
-    """R3: active or passive; returns True for a quiet turn (R9.4)."""
-    active_ok = can_be_active_nb(st, p)  # (this uses the option buffer as scratch)
-    st[OPTS] = 0
-    n = 1
-    if active_ok:
-        st[OPTS + 1] = 1
-        n = 2
-    mode = decide_nb(st, rng, sp, p, MODE, n)
-    if over_nb(st):
-        return False
-    st[PUB_MODE] = mode
-    log_nb(st, EV_TURN, p, st[PUB_TURN], mode, 0, 0, 0)
-    if mode == 1:
-        active_turn_nb(st, rng, sp, p)
-        return False
-    return passive_turn_nb(st, rng, sp, p)
+    return cnt
 
 
 @njit(cache=True)
@@ -218,31 +171,3 @@ def end_of_turn_nb(st):
     return 0
 
 
-@njit(cache=True)
-def play_nb(st, rng, sp, checked=None):
-    """One whole game from the setup block (placement still to choose) to its end.
-
-    With ``checked`` given (tests), the state's invariants are checked after
-    every turn; left out, that code is not even compiled into the kernel.
-    """
-    start_nb(st, rng, sp)
-    cur = 0  # R2.6: cleopatra first
-    while not over_nb(st):
-        for q in range(2):  # R9.3: out from the start of a turn on
-            if st[PUB_OUT + q] == 0 and not has_influence_nb(st, q):
-                st[PUB_OUT + q] = 1
-        if st[PUB_OUT + cur] != 0:
-            cur = 1 - cur
-        st[PUB_TURN] += 1
-        st[PUB_CUR] = cur
-        quiet = take_turn_nb(st, rng, sp, cur)
-        if checked is not None:
-            st[H_BROKEN] = enforce_invariants_nb(st)
-        if over_nb(st):
-            break
-        st[PUB_QUIET] = st[PUB_QUIET] + 1 if quiet else 0
-        end = end_of_turn_nb(st)
-        if end != 0:
-            st[PUB_END] = end
-            break
-        cur = 1 - cur

@@ -1,9 +1,9 @@
 """R6 votes of confidence, R4.3 exceptional votes and R4.5 the VoC draw."""
 from ccsim.jit import njit
 
-from ccsim.layout import (PUB_RULES, PUB_SIDEN, H_REC, H_REC_LEN, EV_W, PUB_FU, PUB_REMAIN, PUB_WON, PUB_END, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN,
-                          H_VOC, H_VOC_TOP, H_VOC_LEN, H_REPLAY, H_NLOG, EV_VOTE, EV_VOC, EV_RESHUFFLE,
-                          ERR_REPLAY_CHANCE)
+from ccsim.layout import (PUB_RULES, H_REC, H_REC_LEN, EV_W, PUB_REMAIN, PUB_END, PUB_VOC_DISC, PUB_VOC_BOX,
+                          PUB_VOC_DECKN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_REPLAY, H_NLOG, EV_VOTE, EV_VOC, EV_RESHUFFLE,
+                          ERR_REPLAY_CHANCE, fu_at, siden_at, won_at)
 from ccsim.rules import (CARD_VALUE, PHIL, N_GROUPS, ORGY, ORGY_RESHUFFLE, N_VOC_KINDS, RP_GROUP_LIMIT,
                          RP_VARIANTS, V_LATE_ORGIES_BOXED, END_ALL_PATRICIANS)
 from ccsim.observe import group_n, groups_out_of_play
@@ -19,14 +19,14 @@ def side_sum_nb(st, g, p):
     """R6.2: the sum of p's card values at g (all face-up after R6.1)."""
     t = 0
     for c in range(5):
-        t += st[PUB_FU + (g * 2 + p) * 6 + c] * CARD_VALUE[c]
+        t += st[fu_at(g, p, c)] * CARD_VALUE[c]
     return t
 
 
 @njit(cache=True)
 def discard_from_side_nb(st, g, p, code):
-    st[PUB_FU + (g * 2 + p) * 6 + code] -= 1
-    st[PUB_SIDEN + g * 2 + p] -= 1
+    st[fu_at(g, p, code)] -= 1
+    st[siden_at(g, p)] -= 1
     discard_nb(st, p, code)
 
 
@@ -40,8 +40,8 @@ def vote_nb(st, g, trigger):
     reveal_side_nb(st, g, 1)
     s0 = side_sum_nb(st, g, 0)  # R6.2
     s1 = side_sum_nb(st, g, 1)
-    ph0 = st[PUB_FU + (g * 2 + 0) * 6 + PHIL]
-    ph1 = st[PUB_FU + (g * 2 + 1) * 6 + PHIL]
+    ph0 = st[fu_at(g, 0, PHIL)]
+    ph1 = st[fu_at(g, 1, PHIL)]
     rev = 1 if ph0 != ph1 else 0  # R6.3: reversed iff the philosopher counts differ
     if s0 == s1:  # R6.4: tie, nothing happens
         log_nb(st, EV_VOTE, -1, g, trigger, s0, s1, rev)
@@ -51,18 +51,18 @@ def vote_nb(st, g, trigger):
     w = small if rev == 1 else big
     log_nb(st, EV_VOTE, w, g, trigger, s0, s1, rev)
     st[PUB_REMAIN + g] -= 1
-    st[PUB_WON + w * 5 + g] += 1
+    st[won_at(w, g)] += 1
     # R6.6: L her highest card, S her lowest non-philosopher, every philosopher
     for c in range(4, -1, -1):
-        if st[PUB_FU + (g * 2 + big) * 6 + c] > 0:
+        if st[fu_at(g, big, c)] > 0:
             discard_from_side_nb(st, g, big, c)
             break
     for c in range(5):
-        if st[PUB_FU + (g * 2 + small) * 6 + c] > 0:
+        if st[fu_at(g, small, c)] > 0:
             discard_from_side_nb(st, g, small, c)
             break
     for p in range(2):
-        while st[PUB_FU + (g * 2 + p) * 6 + PHIL] > 0:
+        while st[fu_at(g, p, PHIL)] > 0:
             discard_from_side_nb(st, g, p, PHIL)
     if st[PUB_REMAIN + g] == 0:  # R6.8: the group leaves play
         clear_side_nb(st, g, 0)
@@ -135,7 +135,7 @@ def reshuffle_nb(st, rng):
 
 
 @njit(cache=True)
-def voc_draw_nb(st, rng, sp):
+def voc_draw_nb(st, rng):
     """R4.5: turn over VoC cards until one is not boxed for an out-of-play group."""
     while not over_nb(st):
         top = st[H_VOC_TOP]
