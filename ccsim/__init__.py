@@ -4,3 +4,10 @@ from ccsim._cache import configure as _configure_cache
 NUMBA_CACHE = _configure_cache()  # before any compiled function is defined
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    if name == "Game":  # imported on first use: the edge modules do not pay for it
+        from ccsim.game import Game
+        return Game
+    raise AttributeError(f"module 'ccsim' has no attribute {name!r}")

@@ -1,36 +1,55 @@
-"""Point numba's on-disk cache at a folder keyed by the source of ccsim and strategies.
+"""Point numba's on-disk cache at folders keyed by the sources compiled code can reach.
 
 numba invalidates a cached function only when its own file changes, not when a
-function it calls does: after an edit to a strategy or a rule, a cached kernel
-would silently keep the old code.  Keying the cache folder by a hash of every
-source file that compiled code can reach makes any edit start a fresh cache
-(a cold start), and an unchanged tree reuse it across processes.
+function it calls (in another file) does: after an edit to a rule, a cached
+kernel would silently keep the old code.  So every compiled function is
+cached in a folder keyed by a hash of the sources it can reach:
+
+* the **engine** (everything in ``ccsim/``): ``<base>/engine-<hash of ccsim>``;
+* the **strategies** (``strategies/``, which call into ``ccsim``'s helpers):
+  ``<base>/strategies-<hash of ccsim and strategies>``.
+
+The engine imports no strategy (it calls them through their compiled entries,
+``ccsim.engine.dispatch``), so adding or editing a strategy starts a fresh
+strategies folder and leaves the engine's cache as it is.  ``ccsim.jit.njit``
+picks the folder when it decorates a function; numba fixes a function's cache
+path at that moment.  ``<base>`` is ``$CCSIM_CACHE_DIR``, or
+``$XDG_CACHE_HOME/ccsim/numba``, or ``~/.cache/ccsim/numba``.
 """
+import contextlib
 import hashlib
 import os
 import shutil
 from pathlib import Path
 
-_KEEP = 3  # cache folders of other source versions kept before pruning
-
+_KEEP = 3  # cache folders of other source versions kept (per kind) before pruning
 
 # modules without compiled functions whose constants compiled code freezes in
 _CONSTANT_MODULES = {"rules.py", "layout.py"}
 
+_HERE = Path(__file__).resolve().parent
+ENGINE_ROOTS = (_HERE,)
+STRATEGY_ROOTS = (_HERE, _HERE.parent / "strategies")
+
+_FOLDERS: dict[str, str] = {}
+
 
 def _reaches_kernel(path: Path, text: bytes) -> bool:
-    return b"njit" in text or path.name in _CONSTANT_MODULES
+    return b"njit" in text or b"cfunc" in text or path.name in _CONSTANT_MODULES
 
 
 def source_hash(roots) -> str:
-    """Hash of every source file compiled code can reach (pure-Python edge modules excluded,
-    so editing the CLI or the reports keeps the cache)."""
+    """Hash of every source file compiled code can reach under ``roots`` (pure-Python edge
+    modules excluded, so editing the CLI or the reports keeps the cache)."""
     h = hashlib.sha256()
     for root in roots:
-        for path in sorted(Path(root).rglob("*.py")):
+        root = Path(root)
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*.py")):
             text = path.read_bytes()
             if _reaches_kernel(path, text):
-                h.update(str(path.relative_to(root)).encode())
+                h.update(f"{root.name}/{path.relative_to(root)}".encode())
                 h.update(text)
     return h.hexdigest()[:16]
 
@@ -43,23 +62,53 @@ def cache_base() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "ccsim" / "numba"
 
 
-def _prune(base: Path, current: Path) -> None:
-    others = sorted((p for p in base.iterdir() if p.is_dir() and p != current), key=lambda p: p.stat().st_mtime)
+def _prune(base: Path, current: Path, kind: str) -> None:
+    others = sorted((p for p in base.iterdir() if p.is_dir() and p != current and p.name.startswith(kind + "-")),
+                    key=lambda p: p.stat().st_mtime)
     for old in others[:-_KEEP] if len(others) > _KEEP else []:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def configure() -> Path:
-    """Set numba's cache folder for this source tree; returns it."""
-    import numba
+def _folder(kind: str, roots) -> str:
+    if kind not in _FOLDERS:
+        folder = cache_base() / f"{kind}-{source_hash(roots)}"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            _prune(folder.parent, folder, kind)
+        except OSError:
+            import numba
+            folder = Path(numba.config.CACHE_DIR or "")  # read-only home: numba's default applies
+        _FOLDERS[kind] = str(folder)
+    return _FOLDERS[kind]
 
-    here = Path(__file__).resolve().parent
-    roots = [here, here.parent / "strategies"]
-    folder = cache_base() / source_hash([r for r in roots if r.is_dir()])
+
+def engine_folder() -> str:
+    return _folder("engine", ENGINE_ROOTS)
+
+
+def strategies_folder() -> str:
+    return _folder("strategies", STRATEGY_ROOTS)
+
+
+def folder_for(module: str) -> str:
+    """The cache folder of a compiled function defined in ``module``."""
+    return strategies_folder() if module.split(".")[0] == "strategies" else engine_folder()
+
+
+@contextlib.contextmanager
+def cache_dir_for(module: str):
+    """numba's cache folder set for functions of ``module`` while they are decorated."""
+    import numba
+    before = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = folder_for(module)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        _prune(folder.parent, folder)
-    except OSError:
-        return Path(numba.config.CACHE_DIR or "")  # read-only home: numba's default applies
-    numba.config.CACHE_DIR = str(folder)
-    return folder
+        yield
+    finally:
+        numba.config.CACHE_DIR = before
+
+
+def configure() -> Path:
+    """Set numba's default cache folder to the engine's; returns it."""
+    import numba
+    numba.config.CACHE_DIR = engine_folder()
+    return Path(numba.config.CACHE_DIR)

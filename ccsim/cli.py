@@ -137,6 +137,10 @@ from ccsim.cli_orderings import orderings  # noqa: E402  (a command group of its
 
 cli.add_command(orderings)
 
+from ccsim.cli_play import play_cmd  # noqa: E402
+
+cli.add_command(play_cmd)
+
 
 def main(argv=None):
     """Entry point: one line and exit 2 for usage errors, never a traceback."""

@@ -103,11 +103,20 @@ class RunConfig:
         sp = np.zeros((2, MAX_PARAMS), np.float64)
         for p, n in enumerate(names):
             sids[p], sp[p] = resolve(n)
-        codes = np.full((2, R.ACTION_DECK_SIZE), -1, np.int8)
-        for p, o in enumerate(orders):
-            if o != SHUFFLED:
-                codes[p] = to_codes(o)
-        return names, sids, sp, codes, orders
+        return names, sids, sp, order_codes(orders), orders
+
+    def order_codes(self) -> np.ndarray:
+        """The kernel's (2, 13) action-deck orders of the two seats (a row of -1: shuffled)."""
+        return order_codes((self.cleopatra_order, self.caesar_order))
+
+
+def order_codes(orders) -> np.ndarray:
+    """(2, 13) int8 code rows of two canonical orderings; a row of -1 is `shuffled` (R2.2)."""
+    codes = np.full((2, R.ACTION_DECK_SIZE), -1, np.int8)
+    for p, o in enumerate(orders):
+        if o != SHUFFLED:
+            codes[p] = to_codes(o)
+    return codes
 
 
 def validate_rules(rules: np.ndarray) -> None:

@@ -36,6 +36,8 @@ from numba.core import cgutils, types
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
+from ccsim._cache import cache_dir_for
+
 
 def njit(*args, nrt=False, whole=False, **kwargs):
     """``numba.njit`` dispatching on unliteral types; without NRT unless ``nrt``.
@@ -53,7 +55,8 @@ def njit(*args, nrt=False, whole=False, **kwargs):
         return njit(nrt=nrt, whole=whole, **kwargs)(args[0])
 
     def wrap(fn):
-        dispatcher = _generic(numba.njit(*args, **kwargs)(fn))
+        with cache_dir_for(fn.__module__):  # numba fixes the cache path now (ccsim._cache)
+            dispatcher = _generic(numba.njit(*args, **kwargs)(fn))
         return _as_whole_program(dispatcher) if whole else dispatcher
     return wrap
 

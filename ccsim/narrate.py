@@ -34,24 +34,58 @@ def table(st) -> str:
     return "\n".join(rows)
 
 
+def as_seen_by(e: dict, viewer: str) -> dict:
+    """The event as player ``viewer`` sees it (R8): her opponent's face-down placements,
+    draws and castling split are shown without their cards, a reshuffle without its order."""
+    if e.get("p") == viewer or e["e"] in ("vote", "voc", "turn", "veto", "discard"):
+        return e
+    e = dict(e)
+    if e["e"] == "place" and e["face"] == "down":
+        e["card"] = None
+    elif e["e"] == "draw":
+        e["card"] = None
+    elif e["e"] == "action" and "split" in e:
+        e["split"] = {g: [None] * len(c) for g, c in e["split"].items()}
+    elif e["e"] == "reshuffle":
+        e["deck"] = [None] * len(e["deck"])
+    return e
+
+
+def _card(c) -> str:
+    return "a card" if c is None else c
+
+
+def _split(cards) -> str:
+    if cards and cards[0] is None:
+        return f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+    return " ".join(cards) or "nothing"
+
+
+def event_text(e: dict) -> str:
+    """One event in plain words (without the leading indentation)."""
+    return _event(e).strip()
+
+
 def _event(e: dict) -> str:
     k = e["e"]
+    if k == "turn":
+        return f"  turn {e['n']}: {e['p']} ({e['mode']})"
     if k == "place":
-        return f"  places {e['card']} on {e['group']} face-{e['face']}"
+        return f"  {e['p']} places {_card(e['card'])} on {e['group']} face-{e['face']}"
     if k == "action":
         what = {"assassination": lambda: f"assassinates {e['target']} at {e['group']}",
                 "spy": lambda: f"spies and takes {e['target']}" if "target" in e else "plays spy",
                 "castling": lambda: f"castles {' and '.join(e['groups'])}" + (
-                    ": " + "; ".join(f"{g} <- {' '.join(c) or 'nothing'}" for g, c in e["split"].items())
+                    ": " + "; ".join(f"{g} <- {_split(c)}" for g, c in e["split"].items())
                     if "split" in e else ""),
                 "scout": lambda: f"scouts {e['group']}", "wrath": lambda: f"calls the wrath of God on {e['group']}"}
         return f"  {e['p']} {what[e['card']]()}"
     if k == "veto":
         return f"  {e['p']} vetoes it"
     if k == "discard":
-        return f"  discards {' '.join(e['cards'])}"
+        return f"  {e['p']} discards {' '.join(e['cards'])}"
     if k == "draw":
-        return f"  {e['p']} draws {e['card']} ({e['from']} deck)"
+        return f"  {e['p']} draws {_card(e['card'])} ({e['from']} deck)"
     if k == "voc":
         return f"  vote-of-confidence card: {e['card']}"
     if k == "reshuffle":
@@ -90,9 +124,12 @@ def narrate(rec: dict) -> str:
         else:
             out.append(_event(e))
     r = rec["result"]
-    out.append("\nFinal table:")
-    st, *_ = replay_state(rec)
+    out.append("\nFinal table:" if r is not None else "\nTable when the record stops:")
+    st, *_ = replay_state(rec, stop_at=len(events) if r is None else None)
     out.append(table(st))
-    out.append(f"\nEnd: {r['end']} after {r['turns']} turns.  VP cleopatra {r['vp']['cleopatra']}, "
-               f"caesar {r['vp']['caesar']}.  Winner: {r['winner'] or 'draw'}")
+    if r is None:
+        out.append("\nThe record stops before the end of the game (no result).")
+    else:
+        out.append(f"\nEnd: {r['end']} after {r['turns']} turns.  VP cleopatra {r['vp']['cleopatra']}, "
+                   f"caesar {r['vp']['caesar']}.  Winner: {r['winner'] or 'draw'}")
     return "\n".join(out)

@@ -275,6 +275,11 @@ def replay(rec: dict) -> Replay:
     if diff is not None:
         return Replay(False, f"event {diff}: record says {rec['events'][diff]}, engine found {events[diff]}",
                       events, result, diff)
+    if rec.get("result", ...) is None:  # a game so far (ccsim.Game.record before the end)
+        if k < len(ev):
+            return Replay(False, f"event {k}: {ERROR_NAMES.get(err, err)} ({_describe(rec['events'], k)})",
+                          events, result, k)
+        return Replay(True, f"ok (a game so far: {len(ev)} events, no result yet)", events[:len(ev)], None)
     if err:
         return Replay(False, f"event {k}: {ERROR_NAMES.get(err, err)} ({_describe(rec['events'], k)})",
                       events, result, k)

@@ -31,6 +31,7 @@ from types import SimpleNamespace
 import numba
 import numpy as np
 from numba import cfunc
+from ccsim._cache import cache_dir_for
 from ccsim.jit import pointer_array, whole_program
 
 from ccsim.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at
@@ -144,7 +145,7 @@ def _compile_entry(sid: int) -> int:
         name = f"entry_{sid}"
         fn = pytypes.FunctionType(_entry_template.__code__, dict(globals(), choose=_CHOOSE[sid]), name)
         fn.__qualname__ = name  # one cache file per strategy
-        with whole_program(name):
+        with whole_program(name), cache_dir_for(__name__):
             _ENTRY_ADDRESS[sid] = cfunc(ENTRY_SIG, cache=True, _nrt=False)(fn).address
     return _ENTRY_ADDRESS[sid]
 

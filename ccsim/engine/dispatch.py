@@ -63,22 +63,28 @@ def _call_entry(typingctx, address, st, rng, params, me, kind, n):
 
 
 if numba.config.DISABLE_JIT:
-    def choose_nb(st, rng, sp, me, kind, n):
-        """Hand the decision to seat ``me``'s strategy (interpreted: no entries)."""
-        sid = st[H_SID + me]
+    def choose_with_nb(st, rng, sid, params, me, kind, n):
+        """The option strategy ``sid`` (parameters ``params``) picks for seat ``me`` (interpreted)."""
         if sid == RANDOM:
             return below_nb(rng, 1 + me, n)
         if sid not in PY_STRATEGIES:
             return NO_ENTRY
         opts, pub, own, mem = observation_views(st, me, n)
-        return PY_STRATEGIES[sid](sp[me], kind, opts, n, pub, own, mem, me, rng[1 + me:2 + me])
+        return PY_STRATEGIES[sid](params, kind, opts, n, pub, own, mem, me, rng[1 + me:2 + me])
 else:
     @njit(cache=True)
-    def choose_nb(st, rng, sp, me, kind, n):
-        """Hand the decision to seat ``me``'s strategy, through its compiled entry."""
-        if st[H_SID + me] == RANDOM:  # needs no view of the state: the fast path of random play
+    def choose_with_nb(st, rng, sid, params, me, kind, n):
+        """The option strategy ``sid`` (parameters ``params``, its entry in ``P_ENTRY``) picks
+        for seat ``me``: through the entry, from her observation only."""
+        if sid == RANDOM:  # needs no view of the state: the fast path of random play
             return below_nb(rng, 1 + me, n)
-        address = _entry_address(sp[me, P_ENTRY])
+        address = _entry_address(params[P_ENTRY])
         if address == 0:
             return NO_ENTRY
-        return _call_entry(address, st, rng, sp[me], me, kind, n)
+        return _call_entry(address, st, rng, params, me, kind, n)
+
+
+@njit(cache=True)
+def choose_nb(st, rng, sp, me, kind, n):
+    """Hand the decision to seat ``me``'s strategy (its id in H_SID, its parameters ``sp[me]``)."""
+    return choose_with_nb(st, rng, st[H_SID + me], sp[me], me, kind, n)

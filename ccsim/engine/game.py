@@ -101,6 +101,18 @@ def play_nb(st, rng, sp, checked=None):
     drive_nb(st, rng, sp, checked)
 
 
+@njit(cache=True, nrt=True)  # an entry point from Python: allocates the seats' (empty) ids
+def start_and_advance_nb(st, rng, rules, seed, game, orders):
+    """Deal game ``game`` of run seed ``seed`` (as play_seeded_nb does) and run it to its first
+    decision, for a game driven one decision at a time (``ccsim.Game``)."""
+    reset_nb(st, rules, np.zeros(2, np.int64))
+    st[H_LOG_CAP] = (st.shape[0] - LOG) // EV_W
+    seed_game_nb(rng, seed, game)
+    deal_nb(st, orders, rng)
+    start_game_nb(st)
+    advance_nb(st, rng)
+
+
 @njit(cache=True)
 def play_seeded_nb(st, rng, sp, rules, sids, seed, game, orders, checked=None):
     """Game ``game`` of run seed ``seed``: deal (R2) from its own streams, then play

@@ -1,0 +1,70 @@
+"""numba's on-disk cache: the engine's folder does not depend on the strategies (ccsim._cache)."""
+import importlib
+import pkgutil
+import shutil
+from pathlib import Path
+
+from numba.core.dispatcher import Dispatcher
+
+import ccsim
+from ccsim import _cache
+
+ROOT = Path(ccsim.__file__).resolve().parent.parent
+
+
+def _copy_tree(tmp_path):
+    for name in ("ccsim", "strategies"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path / "ccsim", tmp_path / "strategies"
+
+
+def _keys(c, s):
+    return _cache.source_hash([c]), _cache.source_hash([c, s])
+
+
+def test_editing_or_adding_a_strategy_keeps_the_engine_key(tmp_path):
+    c, s = _copy_tree(tmp_path)
+    engine, strategies = _keys(c, s)
+    assert (engine, strategies) == (_cache.source_hash(_cache.ENGINE_ROOTS), _cache.source_hash(_cache.STRATEGY_ROOTS))
+    with open(s / "greedy.py", "a") as f:
+        f.write("\n\n@njit(cache=True)\ndef edited_nb(x):\n    return x\n")
+    assert _keys(c, s)[0] == engine and _keys(c, s)[1] != strategies
+    (s / "mine.py").write_text("from ccsim.jit import njit\n\n\n@njit(cache=True)\ndef choose_mine_nb(x):\n    return 0\n")
+    assert _keys(c, s)[0] == engine
+
+
+def test_editing_a_rule_changes_both_keys(tmp_path):
+    c, s = _copy_tree(tmp_path)
+    engine, strategies = _keys(c, s)
+    with open(c / "engine" / "vote.py", "a") as f:
+        f.write("\n# R6: an edit\n")
+    assert _keys(c, s)[0] != engine and _keys(c, s)[1] != strategies
+
+
+def test_edge_modules_do_not_reach_the_kernel(tmp_path):
+    c, s = _copy_tree(tmp_path)
+    engine, _ = _keys(c, s)
+    with open(c / "cli.py", "a") as f:
+        f.write("\n# a comment\n")
+    assert _keys(c, s)[0] == engine
+
+
+def _dispatchers(package):
+    mod = importlib.import_module(package)
+    names = [package] + [f"{package}.{m.name}" for m in pkgutil.walk_packages(mod.__path__)]
+    for name in names:
+        for obj in vars(importlib.import_module(name)).values():
+            if isinstance(obj, Dispatcher) and obj.__module__ == name and obj._cache is not None:
+                yield name, obj
+
+
+def test_every_compiled_function_caches_in_its_own_kind_of_folder():
+    engine = _cache.engine_folder()
+    strategies = _cache.strategies_folder()
+    assert engine != strategies
+    seen = {"ccsim": 0, "strategies": 0}
+    for package, folder in (("ccsim", engine), ("strategies", strategies)):
+        for name, disp in _dispatchers(package):
+            assert disp._cache._cache_path.startswith(folder), f"{name}.{disp.__name__}"
+            seen[package] += 1
+    assert seen["ccsim"] > 20 and seen["strategies"] > 20
