@@ -96,6 +96,7 @@ HID_FIELDS = (
     ("VOC_LEN", (), "cards in the current VoC deck"),
     ("BONUS", (2,), "[p] both bonus groups (the engine's copy for scoring)"),
     ("SID", (2,), "[p] strategy id of each seat (strategies.registry)"),
+    ("HAND_INF", (2,), "[p] influence cards in each hand (a cache of HAND: R3.2, R9.3 ask it often)"),
     # where the game stands between two decisions (ccsim.engine.step)
     ("PHASE", (), "what the engine does next when no decision is pending (step.PH_*)"),
     ("RESUME", (), "what applies the pending decision's option (step.A_*)"),

@@ -22,6 +22,9 @@ N_VALUES = 6
 PHIL = 5
 INFLUENCE_NAMES = ("1", "2", "3", "4", "5", "P")
 CARD_VALUE = (1, 2, 3, 4, 5, 0)
+# the same as arrays for compiled code: a tuple indexed by a variable is rebuilt on the stack
+# at every use, an array is a constant in memory
+VALUE_OF = np.array(CARD_VALUE, np.int64)
 
 ACTION_BASE = 6
 ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO = 6, 7, 8, 9, 10, 11
@@ -42,6 +45,7 @@ MAX_INFLUENCE_DECK = 64  # buffer size; the default deck holds 27 (R2.1)
 MAX_ACTION_DECK = 32     # buffer size; the default deck holds 13 (R1.4)
 MAX_VOC_DECK = 16        # buffer size; the default deck holds 8 (R1.2)
 BONUS_GROUPS = (0, 0, 1, 1, 2, 2)  # R1.3: senator x2, praetor x2, quaestor x2
+BONUS_DECK = np.array(BONUS_GROUPS, np.int64)
 
 # --- end reasons (R9) ---------------------------------------------------------
 END_NONE, END_ALL_PATRICIANS, END_NO_INFLUENCE, END_STALEMATE, END_TRUNCATED = 0, 1, 2, 3, 4

@@ -237,6 +237,7 @@ class Table:
         b = self._pv(p) + L.PR_HAND
         self.st[b:b + R.N_CARD_CODES] = 0
         self.st[L.PUB_HANDN + p] = 0
+        self.st[L.H_HAND_INF + p] = 0
         for c in names:
             hand_add_nb(self.st, p, CARD[c])
         return self
@@ -439,7 +440,7 @@ class Table:
         """Let the engine run, the script (or the seated strategies) deciding, until it is
         about to run ``phase`` (or the game ends)."""
         self.st[L.H_STOP] = phase
-        drive_nb(self.st, self.rng, self.sp)
+        drive_nb(self.st, self.rng, self.sp, None, 1)
         self.st[L.H_STOP] = 0
 
     def play(self, player, text, check=True):

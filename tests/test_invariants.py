@@ -301,10 +301,15 @@ def c_extra_card_in_hand(st):  # an influence card appears in a hand (hand not f
     p = 0 if _hand_n(st, 0) < 5 else 1
     st[_pv(p) + L.PR_HAND + 3] += 1
     st[L.PUB_HANDN + p] += 1
+    st[L.H_HAND_INF + p] += 1
 
 
 def c_hand_count(st):
     st[L.PUB_HANDN + 1] += 1
+
+
+def c_hand_influence_count(st):  # the cached count of influence cards in a hand
+    st[L.H_HAND_INF + 0] -= 1
 
 
 def c_fd_count(st):
@@ -351,6 +356,7 @@ def c_hand_limit(st):
     extra = 6 - _hand_n(st, 1)
     st[_pv(1) + L.PR_HAND + 1] += extra
     st[L.PUB_HANDN + 1] += extra
+    st[L.H_HAND_INF + 1] += extra
 
 
 def c_deck_codes(st):
@@ -366,6 +372,7 @@ def c_swap_action_for_influence_in_hand(st):  # same hand size, one card turned 
     a = next(c for c in range(6, 12) if st[_pv(p) + L.PR_HAND + c] > 0)
     st[_pv(p) + L.PR_HAND + a] -= 1
     st[_pv(p) + L.PR_HAND + 2] += 1
+    st[L.H_HAND_INF + p] += 1
 
 
 def c_action_cards(st):
@@ -435,6 +442,7 @@ CORRUPTIONS = [
     (c_deck_bounds, I.INV_DECK_BOUNDS, None),
     (c_negative, I.INV_NEGATIVE, None),
     (c_hand_count, I.INV_HAND_COUNT, None),
+    (c_hand_influence_count, I.INV_HAND_COUNT, None),
     (c_fd_count, I.INV_FD_COUNT, None),
     (c_side_count, I.INV_SIDE_COUNT, None),
     (c_ideck_count, I.INV_IDECK_COUNT, None),

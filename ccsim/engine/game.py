@@ -3,17 +3,11 @@ result row.  The compiled entry points of the batch kernel, recording and replay
 import numpy as np
 from ccsim.jit import njit
 
-from ccsim.layout import (SETUP, SETUP_SIZE, LOG, EV_W, N_RNG, PUB_RULES, PUB_DEC_KIND, PUB_DEC_P,
-                          PUB_END, PUB_TURN, H_BONUS, H_ERROR, H_DEC_N,
-                          H_REPLAY, H_NLOG, H_LOG_CAP, H_REC, H_REC_LEN, ERR_REPLAY_ILLEGAL, ERR_NO_STRATEGY,
-                          ERR_BAD_CHOICE, won_at, played_at, vetoed_at)
+from ccsim.layout import (SETUP, SETUP_SIZE, LOG, EV_W, N_RNG, PUB_RULES, PUB_END, PUB_TURN, H_BONUS, H_ERROR, H_REPLAY, H_NLOG, H_LOG_CAP, H_REC, H_REC_LEN, won_at, played_at, vetoed_at)
 from ccsim.rules import N_GROUPS, N_ACTIONS, RP_GROUP_SIZE, RP_BONUS_THRESHOLD
 from ccsim.rng import seed_game_nb
-from ccsim.engine.core import fail_nb
-from ccsim.engine.dispatch import choose_nb, NO_ENTRY
-from ccsim.engine.replay import replay_choose_nb
 from ccsim.engine.setup import deal_nb, reset_nb
-from ccsim.engine.step import start_game_nb, advance_nb, apply_nb
+from ccsim.engine.step import start_game_nb, advance_nb, drive_nb
 from ccsim.engine.score import vp_nb, winner_nb, has_majority_nb
 
 # result row: one int16 per column (rules.END_* for `end`, -1 for a draw / no error)
@@ -59,46 +53,11 @@ assert N_RESULT == 48
 
 
 @njit(cache=True)
-def decide_nb(st, rng, sp):
-    """The index of the option the pending decision's player takes: the record's in a
-    replay, else her seat's strategy's, from her observation only (R8.4); -1 (and the
-    game stopped with an error) if there is none."""
-    p = st[PUB_DEC_P]
-    kind = st[PUB_DEC_KIND]
-    n = st[H_DEC_N]
-    if st[H_REPLAY] != 0:
-        i = replay_choose_nb(st, p, kind, n)
-        if i < 0:
-            fail_nb(st, ERR_REPLAY_ILLEGAL)
-        return i
-    i = choose_nb(st, rng, sp, p, kind, n)
-    if i == NO_ENTRY:
-        fail_nb(st, ERR_NO_STRATEGY)
-        return -1
-    if i < 0 or i >= n:
-        fail_nb(st, ERR_BAD_CHOICE)
-        return -1
-    return i
-
-
-@njit(cache=True)
-def drive_nb(st, rng, sp, checked=None):
-    """Decide and step until no decision is pending: the game is over (or has reached
-    the phase ``H_STOP``, for the scenario tests)."""
-    advance_nb(st, rng, checked)
-    while st[PUB_DEC_KIND] >= 0:
-        i = decide_nb(st, rng, sp)
-        if i < 0:
-            advance_nb(st, rng, checked)  # the error ends the game
-            return
-        apply_nb(st, rng, i, checked)
-
-
-@njit(cache=True)
-def play_nb(st, rng, sp, checked=None):
-    """One whole game from the dealt setup block (placements still to choose) to its end."""
+def play_nb(st, rng, sp, checked=None, replay=None):
+    """One whole game from the dealt setup block (placements still to choose) to its end
+    (the record deciding if ``replay`` is given)."""
     start_game_nb(st)
-    drive_nb(st, rng, sp, checked)
+    drive_nb(st, rng, sp, checked, replay)
 
 
 @njit(cache=True, nrt=True)  # an entry point from Python: allocates the seats' (empty) ids
@@ -181,6 +140,6 @@ def replay_game_nb(st, rules, setup, rec, n_log, result_out, checked=None):
         for j in range(EV_W):
             st[r + k * EV_W + j] = rec[k, j]
     st[SETUP:SETUP + SETUP_SIZE] = setup
-    play_nb(st, rng, sp, checked)
+    play_nb(st, rng, sp, checked, 1)
     result_row_nb(st, result_out)
     return st[H_NLOG]

@@ -31,7 +31,7 @@ from ccsim.layout import (
     PUB_TURN, PUB_CUR, PUB_OUT, PUB_REMAIN, PUB_HANDN, PUB_IDECKN,
     PUB_ADECKN, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN, PUB_QUIET, PUB_MODE, PUB_NPLACED, PUB_RULES,
     PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN,
-    H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, disc_at, fd_at, fdn_at, fu_at, ideck_at, played_at, priv_at, siden_at, vetoed_at, won_at)
+    H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, disc_at, fd_at, fdn_at, fu_at, ideck_at, played_at, priv_at, siden_at, vetoed_at, won_at, H_HAND_INF)
 from ccsim.rules import (
     N_GROUPS, ACTION_BASE, VETO, ORGY, ORGY_RESHUFFLE, N_VOC_KINDS, END_ALL_PATRICIANS, END_TRUNCATED,
     MAX_INFLUENCE_DECK, MAX_ACTION_DECK, MAX_VOC_DECK,
@@ -70,7 +70,7 @@ INVARIANT_NAMES = {
     0: "ok",
     INV_DECK_BOUNDS: "deck top/length outside its buffer",
     INV_NEGATIVE: "negative count",
-    INV_HAND_COUNT: "cached hand size (PUB_HANDN) wrong",
+    INV_HAND_COUNT: "cached hand size (PUB_HANDN) or influence count (H_HAND_INF) wrong",
     INV_FD_COUNT: "cached face-down count (PUB_FDN) wrong",
     INV_SIDE_COUNT: "cached side size (PUB_SIDEN) wrong",
     INV_IDECK_COUNT: "cached influence-deck size (PUB_IDECKN) wrong",
@@ -149,6 +149,11 @@ def _check_caches_nb(st):
         for c in range(12):
             n += st[b + PR_HAND + c]
         if st[PUB_HANDN + p] != n:
+            return INV_HAND_COUNT
+        inf = 0
+        for c in range(6):
+            inf += st[b + PR_HAND + c]
+        if st[H_HAND_INF + p] != inf:
             return INV_HAND_COUNT
         for g in range(N_GROUPS):
             fd = 0

@@ -9,7 +9,7 @@ from ccsim.layout import (S_IDECK_LEN, S_ADECK_LEN, S_VOC, S_VOC_LEN, S_BONUS,
                           H_LOG_CAP, H_REC, H_REC_LEN, H_REPLAY, H_SID,
                           priv_at, ideck_at, s_ideck_at, s_adeck_at, s_placement_at)
 from ccsim.rules import (RP_GROUP_SIZE, RP_DECK_COUNT, RP_ACTION_COUNT, RP_ORGIES, RP_VARIANTS, V_TWO_ORGIES,
-                         ORGY, ORGY_RESHUFFLE, ACTION_BASE, N_GROUPS, BONUS_GROUPS, N_RULE_PARAMS)
+                         ORGY, ORGY_RESHUFFLE, ACTION_BASE, N_GROUPS, BONUS_DECK, N_RULE_PARAMS)
 from ccsim.decisions import PERMS
 from ccsim.rng import shuffle_nb, RNG_CHANCE, RNG_ORDERS
 from ccsim.engine.core import hand_add_nb, put_at_nb
@@ -49,7 +49,7 @@ def deal_nb(st, orders, rng):
         st[SETUP + S_IDECK_LEN + p] = n
         shuffle_nb(rng, RNG_CHANCE, st, SETUP + s_ideck_at(p, 0), n)
     for i in range(6):  # the option buffer is free scratch before the first decision
-        st[OPTS + i] = BONUS_GROUPS[i]
+        st[OPTS + i] = BONUS_DECK[i]
     shuffle_nb(rng, RNG_CHANCE, st, OPTS, 6)
     st[SETUP + S_BONUS] = st[OPTS]
     st[SETUP + S_BONUS + 1] = st[OPTS + 1]

@@ -3,18 +3,17 @@ from ccsim.jit import njit
 
 from ccsim.layout import (OPTS, PUB_RULES, PUB_TURN, PUB_OUT, PUB_NPLACED, PUB_PLACED_UP, PUB_ACTION, PUB_QUIET,
                           PUB_HANDN, PR_HAND, EV_PLACE, EV_DISCARD, priv_at)
-from ccsim.rules import (N_GROUPS, N_VALUES, N_CARD_CODES, RP_HAND_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT,
-                         RP_MAX_TURNS, RP_VARIANTS, V_LONE_PLAYER_NO_DRAW, END_NO_INFLUENCE, END_STALEMATE,
+from ccsim.rules import (N_GROUPS, N_VALUES, N_CARD_CODES, RP_HAND_SIZE, RP_MAX_TURNS, RP_VARIANTS, V_LONE_PLAYER_NO_DRAW, END_NO_INFLUENCE, END_STALEMATE,
                          END_TRUNCATED)
 from ccsim.decisions import (T_PLACE_DOWN, T_PLACE_UP, T_END, step_code, step_type, step_card, step_group,
                              discard_code_count, discard_code_card)
-from ccsim.observe import room, side_n, group_n
+from ccsim.observe import room
 from ccsim.engine.core import (log_nb, hand_remove_nb, discard_nb, put_at_nb, draw_options_nb,
                                has_influence_nb, hand_influence_nb)
 from ccsim.engine.actions import action_options_nb, any_freeing_action_nb
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_place_nb(st, p):
     """Some group can take one of p's influence cards now (R3.2)."""
     if hand_influence_nb(st, p) == 0:
@@ -23,19 +22,6 @@ def can_place_nb(st, p):
         if room(st, g, p) > 0:
             return True
     return False
-
-
-@njit(cache=True)
-def second_fits_nb(st, p, g, n_room):
-    """R4.2.4: after one card on g, could a second face-up card go somewhere?
-
-    ``n_room`` is the number of groups where p has room now.
-    """
-    if hand_influence_nb(st, p) < 2:
-        return False
-    if n_room >= 2:
-        return True
-    return min(st[PUB_RULES + RP_SIDE_LIMIT] - side_n(st, g, p), st[PUB_RULES + RP_GROUP_LIMIT] - group_n(st, g)) >= 2
 
 
 @njit(cache=True)
@@ -51,25 +37,32 @@ def step_options_nb(st, p):
     """The legal next steps of p's active turn (R4.1, R4.2, R3.3, R3.4) into the option buffer."""
     placed = st[PUB_NPLACED]
     up = st[PUB_PLACED_UP]
-    placeable = can_place_nb(st, p)
+    hand_inf = hand_influence_nb(st, p)
+    n_room = 0
+    has_room = 0  # bit g: room at g (R4.2.1–R4.2.3)
+    room2 = 0     # bit g: room for two cards at g
+    for g in range(N_GROUPS):
+        r = room(st, g, p)
+        if r > 0:
+            n_room += 1
+            has_room |= 1 << g
+            if r >= 2:
+                room2 |= 1 << g
+    placeable = hand_inf > 0 and n_room > 0  # R3.2
     n = 0
     if st[PUB_ACTION] < 0:
         # R3.3: before the first placement an action card is offered only if a
         # placement remains possible after it
         n = action_options_nb(st, p, n, placed == 0 and not placeable)
-    if placed == 0 or (placed == 1 and up == 1):
-        n_room = 0
-        has_room = 0
-        for g in range(N_GROUPS):
-            if room(st, g, p) > 0:
-                n_room += 1
-                has_room |= 1 << g
+    if placeable and (placed == 0 or (placed == 1 and up == 1)):
+        hand = priv_at(p) + PR_HAND
         for g in range(N_GROUPS):
             if (has_room >> g) & 1 == 0:
                 continue
-            up_ok = placed == 1 or second_fits_nb(st, p, g, n_room)
+            # R4.2.4: a first face-up card only where a second fits too (here or elsewhere)
+            up_ok = placed == 1 or (hand_inf >= 2 and (n_room >= 2 or (room2 >> g) & 1 == 1))
             for c in range(N_VALUES):
-                if st[priv_at(p) + PR_HAND + c] == 0:
+                if st[hand + c] == 0:
                     continue
                 if placed == 0:
                     st[OPTS + n] = step_code(T_PLACE_DOWN, c, g, 0)
@@ -126,16 +119,17 @@ def discard_options_nb(st, p):
     """R5.1: every distinct multiset of hand cards (none to all) as a DISCARD code."""
     n = 1
     st[OPTS + 0] = 0  # discard nothing
+    hand = priv_at(p) + PR_HAND
     for c in range(N_CARD_CODES):  # extend every multiset so far by 1..m cards of code c
-        m = st[priv_at(p) + PR_HAND + c]
+        m = st[hand + c]
         if m == 0:
             continue
         prev = n
         for i in range(prev):
             code = st[OPTS + i]
-            for k in range(1, m + 1):
-                cnt = code & 7
-                code = ((code & ~7) | (c << (4 + 4 * cnt))) | (cnt + 1)
+            for _ in range(m):
+                # card slot `count` is empty: one more card c there, and the count + 1
+                code += (c << (4 + 4 * (code & 7))) + 1
                 st[OPTS + n] = code
                 n += 1
     return n

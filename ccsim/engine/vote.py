@@ -4,7 +4,7 @@ from ccsim.jit import njit
 from ccsim.layout import (PUB_RULES, H_REC, H_REC_LEN, EV_W, PUB_REMAIN, PUB_END, PUB_VOC_DISC, PUB_VOC_BOX,
                           PUB_VOC_DECKN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_REPLAY, H_NLOG, EV_VOTE, EV_VOC, EV_RESHUFFLE,
                           ERR_REPLAY_CHANCE, fu_at, siden_at, won_at)
-from ccsim.rules import (CARD_VALUE, PHIL, N_GROUPS, ORGY, ORGY_RESHUFFLE, N_VOC_KINDS, RP_GROUP_LIMIT,
+from ccsim.rules import (VALUE_OF, PHIL, N_GROUPS, ORGY, ORGY_RESHUFFLE, N_VOC_KINDS, RP_GROUP_LIMIT,
                          RP_VARIANTS, V_LATE_ORGIES_BOXED, END_ALL_PATRICIANS)
 from ccsim.observe import group_n, groups_out_of_play
 from ccsim.engine.core import log_nb, discard_nb, reveal_side_nb, clear_side_nb, over_nb, fail_nb
@@ -19,7 +19,7 @@ def side_sum_nb(st, g, p):
     """R6.2: the sum of p's card values at g (all face-up after R6.1)."""
     t = 0
     for c in range(5):
-        t += st[fu_at(g, p, c)] * CARD_VALUE[c]
+        t += st[fu_at(g, p, c)] * VALUE_OF[c]
     return t
 
 
