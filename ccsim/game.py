@@ -68,7 +68,7 @@ def describe_option(kind: int, code: int, p: int, st: np.ndarray) -> dict:
     if kind == SPY_PICK:
         return {"e": "action", "p": who, "card": "spy", "target": R.CARD_NAMES[code]}
     if kind == CASTLE:
-        m = int(st[L.H_CASTLE_M])
+        m = int(st[L.PRIV + p * L.PRIV_SIZE + L.PR_CASTLE_M])
         g1, g2 = R.GROUPS[int(st[L.PUB_CTX_G1])], R.GROUPS[int(st[L.PUB_CTX_G2])]
         return {"e": "split", "p": who, "card": R.CARD_NAMES[int(st[L.PUB_CTX_CARD])], "to": {g1: code, g2: m - code}}
     if kind == PLACEMENT:
@@ -182,7 +182,7 @@ class Game:
         kind = int(self.st[L.PUB_DEC_KIND])
         if kind < 0:
             raise GameError("the game is over: no decision is pending")
-        return kind, int(self.st[L.PUB_DEC_P]), int(self.st[L.H_DEC_N])
+        return kind, int(self.st[L.PUB_DEC_P]), int(self.st[L.PUB_DEC_N])
 
     def legal(self) -> list[dict]:
         """The options of the pending decision, each the event it produces (GAME_RECORD.md words)."""
@@ -259,7 +259,7 @@ class Game:
         log = self.st[L.LOG:L.LOG + k * L.EV_W].reshape(k, L.EV_W)
         names = self._players or tuple(a or "api" for a in self._asked)
         setup = self.st[L.SETUP:L.SETUP + L.SETUP_SIZE]
-        if int(self.st[L.H_PHASE]) == PH_PLACEMENT:
+        if int(self.st[L.PUB_PHASE]) == PH_PLACEMENT:
             raise GameError("no record before both initial placements (R2.5) are made")
         from ccsim.engine.game import result_row_nb, N_RESULT
         row = np.zeros(N_RESULT, np.int16)

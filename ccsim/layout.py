@@ -13,7 +13,7 @@ player may see, by construction:
   (R8.2): her hand, her face-down cards, her bonus, her own action-deck
   order, what a spy showed her;
 * ``hid``  — hidden from both: deck orders, the VoC deck, engine bookkeeping
-  (where the game stands between two decisions: ``H_PHASE`` and the context
+  (where the game stands between two decisions: ``PUB_PHASE`` and the context
   of the pending decision), the event log's bookkeeping;
 * ``setup`` (what chance and the players fixed before the first turn, R2),
   ``opts`` (the options of the pending decision: private to its decider),
@@ -72,6 +72,21 @@ PUB_FIELDS = (
     ("RULES", (N_RULE_PARAMS,), "the rules-parameter vector of this game (everybody knows the rules)"),
     ("DEC_KIND", (), "the pending decision's kind (ccsim.decisions), -1 none (over, or between steps)"),
     ("DEC_P", (), "the player who makes the pending decision"),
+    # where the game stands between two decisions (ccsim.engine.step): what the events
+    # announced, so public (R8.1); a castling in progress is in the castler's block
+    ("PHASE", (), "what the engine does next when no decision is pending (step.PH_*)"),
+    ("RESUME", (), "what applies the pending decision's option (step.A_*)"),
+    ("DEC_N", (), "options of the pending decision (at OPTS, its decider's)"),
+    ("NEXT", (), "the player due to take the next turn (R2.6, R9.3)"),
+    ("IN_TURN", (), "1 from the start of a turn until its end (invariants are checked then)"),
+    ("PLACE_P", (), "the player whose initial placement (R2.5) is next"),
+    ("ACT_P", (), "the player whose action card is being resolved"),
+    ("ACT_CARD", (), "the action card being resolved (R7), -1 none"),
+    ("ACT_G", (), "its announced group"),
+    ("ACT_X", (), "its announced second target: assassinated code, second castling group"),
+    ("DRAWN", (), "cards drawn in this turn's refill (R4.4, R5.1)"),
+    ("DISC_CNT", (), "cards discarded on this passive turn (R5.1)"),
+    ("QUIET_TURN", (), "1 if this turn changed nothing (R9.4)"),
 )
 
 # ------------------------------------------------------------------ priv -----
@@ -84,6 +99,15 @@ PRIV_FIELDS = (
     ("ADECK_LEN", (), "cards in her action deck at setup"),
     ("SPY_SEEN", (N_CARD_CODES,), "[code] the opponent's hand as her last spy showed it (R8.3)"),
     ("SPY_TURN", (), "turn of that spy, -1 never"),
+    ("SPY_KNOWN", (N_CARD_CODES,), "[code] cards of that hand still known to be in it: action cards until they reach "
+                                   "her discard pile, influence cards until she places a card face-down"),
+    ("CASTLE_C", (), "her castling in progress (R7.3): the next value code to split"),
+    ("CASTLE_A", (), "  cards put back on the first group so far"),
+    ("CASTLE_M", (), "  cards of the value being split"),
+    ("CASTLE_LEFT", (), "  cards of later values still to split"),
+    ("CASTLE_TOTAL", (), "  all her cards at the two groups"),
+    ("SPLIT1", (), "  the split so far on the first group, 3 bits per value code"),
+    ("SPLIT2", (), "  the split so far on the second group"),
 )
 
 # ------------------------------------------------------------------ hid ------
@@ -97,29 +121,8 @@ HID_FIELDS = (
     ("BONUS", (2,), "[p] both bonus groups (the engine's copy for scoring)"),
     ("SID", (2,), "[p] strategy id of each seat (strategies.registry)"),
     ("HAND_INF", (2,), "[p] influence cards in each hand (a cache of HAND: R3.2, R9.3 ask it often)"),
-    # where the game stands between two decisions (ccsim.engine.step)
-    ("PHASE", (), "what the engine does next when no decision is pending (step.PH_*)"),
-    ("RESUME", (), "what applies the pending decision's option (step.A_*)"),
-    ("DEC_N", (), "options of the pending decision, at OPTS"),
     ("STOP", (), "a phase to stop before (tests drive one rule at a time), 0 none"),
-    ("NEXT", (), "the player due to take the next turn (R2.6, R9.3)"),
-    ("IN_TURN", (), "1 from the start of a turn until its end (invariants are checked then)"),
-    ("PLACE_P", (), "the player whose initial placement (R2.5) is next"),
-    ("ACT_P", (), "the player whose action card is being resolved"),
-    ("ACT_CARD", (), "the action card being resolved (R7), -1 none"),
-    ("ACT_G", (), "its announced group"),
-    ("ACT_X", (), "its announced second target: assassinated code, second castling group"),
-    ("ACTION_EV", (), "log index of that action's event (-1: no log)"),
-    ("DRAWN", (), "cards drawn in this turn's refill (R4.4, R5.1)"),
-    ("DISC_CNT", (), "cards discarded on this passive turn (R5.1)"),
-    ("QUIET_TURN", (), "1 if this turn changed nothing (R9.4)"),
-    ("CASTLE_C", (), "castling: the next value code to split (R7.3)"),
-    ("CASTLE_A", (), "castling: cards put back on the first group so far"),
-    ("CASTLE_M", (), "castling: cards of the value being split"),
-    ("CASTLE_LEFT", (), "castling: cards of later values still to split"),
-    ("CASTLE_TOTAL", (), "castling: all her cards at the two groups"),
-    ("SPLIT1", (), "castling: the split so far on the first group, 3 bits per value code"),
-    ("SPLIT2", (), "castling: the split so far on the second group"),
+    ("ACTION_EV", (), "log index of the action event being resolved (-1: no log)"),
     # the event log and replay
     ("NLOG", (), "events written to the log"),
     ("LOG_CAP", (), "events the log region can hold (0: no log kept)"),

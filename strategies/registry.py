@@ -47,6 +47,8 @@ from strategies.tactician import choose_tactician_nb
 from strategies.oracle import choose_oracle_nb
 from strategies.counter import choose_counter_nb
 from strategies.defender import choose_defender_nb
+from strategies import expert
+from strategies.expert import choose_expert_nb
 
 RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.engine.dispatch)
 GREEDY = 1
@@ -57,6 +59,7 @@ TACTICIAN = 5
 ORACLE = 6
 COUNTER = 7
 DEFENDER = 8
+EXPERT = 9
 
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
 
@@ -65,19 +68,62 @@ class ParamFileError(ValueError):
     """A parameter file that cannot be used (one line naming the problem)."""
 
 
-def load_params(path) -> tuple[np.ndarray, dict]:
-    """(parameter vector of MAX_PARAMS floats, the file's table) of a `weighted` TOML file.
-
-    Weights not in the file keep their `balanced` value; an unknown weight name
-    is an error.
-    """
-    path = Path(path)
+def _read_toml(path: Path) -> dict:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as e:
         raise ParamFileError(f"cannot read parameter file {path}: {e.strerror}") from None
     except tomllib.TOMLDecodeError as e:
         raise ParamFileError(f"parameter file {path} is not valid TOML: {e}") from None
+
+
+def file_family(path) -> str:
+    """The family a parameter file is for: ``family = "expert"`` or (by default) weighted."""
+    return str(_read_toml(Path(path)).get("family", "weighted"))
+
+
+def expert_params(search: dict, where: str = "expert") -> np.ndarray:
+    """The `expert` parameter vector of a ``[search]`` table (keys of expert.DEFAULTS; the rest
+    keep their defaults); ParamFileError names a bad key or value."""
+    cfg = dict(expert.DEFAULTS)
+    for k, v in search.items():
+        if k not in cfg:
+            raise ParamFileError(f"{where}: unknown search parameter {k!r} (known: {', '.join(cfg)})")
+        cfg[k] = v
+    for k in ("budget", "width"):
+        if isinstance(cfg[k], bool) or not isinstance(cfg[k], int) or not 1 <= cfg[k] <= (1 << 20):
+            raise ParamFileError(f"{where}: {k} must be an integer 1 .. {1 << 20}, got {cfg[k]!r}")
+    if isinstance(cfg["margin"], bool) or not isinstance(cfg["margin"], (int, float)) or not 0 <= cfg["margin"] <= 1:
+        raise ParamFileError(f"{where}: margin must be a number in 0 .. 1, got {cfg['margin']!r}")
+    try:
+        rollout = _lookup(cfg["rollout"])[0]
+    except KeyError as e:
+        raise ParamFileError(f"{where}: rollout: {e.args[0]}") from None
+    if rollout == EXPERT:
+        raise ParamFileError(f"{where}: the rollout policy cannot be a search player")
+    kinds = 0
+    for name in cfg["kinds"]:
+        if name not in expert.KIND_NAMES:
+            raise ParamFileError(f"{where}: unknown decision kind {name!r} (known: {', '.join(expert.KIND_NAMES)})")
+        kinds |= 1 << expert.KIND_NAMES.index(name)
+    if isinstance(cfg["z"], bool) or not isinstance(cfg["z"], (int, float)) or not 0 <= cfg["z"] <= 10:
+        raise ParamFileError(f"{where}: z must be a number in 0 .. 10, got {cfg['z']!r}")
+    return expert.params_of(cfg["budget"], rollout, cfg["width"], float(cfg["margin"]), kinds, float(cfg["z"]))
+
+
+def load_params(path) -> tuple[np.ndarray, dict]:
+    """(parameter vector of MAX_PARAMS floats, the file's table) of a `weighted` TOML file.
+
+    Weights not in the file keep their `balanced` value; an unknown weight name
+    is an error.  (A file with ``family = "expert"`` is an `expert` file: ``expert_params``.)
+    """
+    path = Path(path)
+    data = _read_toml(path)
+    if data.get("family", "weighted") == "expert":
+        search = data.get("search", {})
+        if not isinstance(search, dict):
+            raise ParamFileError(f"parameter file {path}: [search] must be a table")
+        return expert_params(search, f"parameter file {path}"), data
     weights = data.get("weights", {})
     if not isinstance(weights, dict):
         raise ParamFileError(f"parameter file {path}: [weights] must be a table")
@@ -94,12 +140,27 @@ def load_params(path) -> tuple[np.ndarray, dict]:
 
 
 def _param_entries():
+    """The parameter files of strategies/params: ``weighted-<stem>``, or ``<stem>`` for an
+    `expert` file (``family = "expert"``)."""
     out = []
     for f in sorted(PARAMS_DIR.glob("*.toml")):
+        if file_family(f) == "expert":
+            continue  # registered once the table of names exists (their rollout is a name)
         params, data = load_params(f)
-        out.append(SimpleNamespace(NAME=f"weighted-{f.stem}", FAMILY=weighted.FAMILY, PATH=str(f),
-                                   DESCRIPTION=data.get("description", f"weighted with {f.name}"),
-                                   DEFAULT_PARAMS=params))
+        out.append((SimpleNamespace(NAME=f"weighted-{f.stem}", FAMILY=weighted.FAMILY, PATH=str(f),
+                                    DESCRIPTION=data.get("description", f"weighted with {f.name}"),
+                                    DEFAULT_PARAMS=params), WEIGHTED, choose_weighted_nb))
+    return tuple(out)
+
+
+def _expert_entries():
+    out = []
+    for f in sorted(PARAMS_DIR.glob("*.toml")):
+        if file_family(f) == "expert":
+            params, data = load_params(f)
+            out.append((SimpleNamespace(NAME=f.stem, FAMILY=expert.FAMILY, PATH=str(f),
+                                        DESCRIPTION=data.get("description", f"expert with {f.name}"),
+                                        DEFAULT_PARAMS=params), EXPERT, choose_expert_nb))
     return tuple(out)
 
 
@@ -116,7 +177,8 @@ _ENTRIES = (
     (oracle, ORACLE, choose_oracle_nb),
     (counter, COUNTER, choose_counter_nb),
     (defender, DEFENDER, choose_defender_nb),
-    *((e, WEIGHTED, choose_weighted_nb) for e in _param_entries()),
+    *_param_entries(),
+    (expert, EXPERT, choose_expert_nb),
 )
 _CHOOSE = {sid: fn for _, sid, fn in _ENTRIES}
 assert N_PARAMS <= P_ENTRY, "the parameter vector's last slot is the strategy entry"
@@ -179,6 +241,8 @@ def resolve(name: str):
     """
     sid, params = _lookup(name)
     params[P_ENTRY] = entry_slot(sid)
+    if sid == EXPERT:  # a search player calls its rollout policy's entry too
+        params[expert.P_ROLLOUT_ENTRY] = entry_slot(int(params[expert.P_ROLLOUT]))
     return sid, params
 
 
@@ -194,9 +258,14 @@ def _lookup(name):
         if not Path(name).is_file():
             raise KeyError(f"parameter file {name!r} not found")
         try:
-            params, _ = load_params(name)
+            params, data = load_params(name)
         except ParamFileError as e:
             raise KeyError(str(e)) from None
-        return WEIGHTED, params
+        return (EXPERT if data.get("family") == "expert" else WEIGHTED), params
     known = ", ".join(m.NAME for m, _, _ in _ENTRIES)
     raise KeyError(f"unknown strategy {name!r} (known: {known}; or a path to a weighted .toml file)")
+
+
+# the search players' parameters name their rollout policy: they need the table above
+expert.DEFAULT_PARAMS = expert_params({})
+_ENTRIES = _ENTRIES + _expert_entries()

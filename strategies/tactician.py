@@ -31,17 +31,35 @@ W = DEFAULT_PARAMS = params_with(action=1.5, castle=4.0, scout=0.3, spy=0.25, ma
 
 
 @njit(cache=True)
+def tactical_score(w, T, pub, own, me, code, placing, combo):
+    """The score of one STEP option: the core's, a scout worth more while an assassination waits."""
+    v = option_score(w, T, pub, own, me, code, placing)
+    if combo and (code & 15) == T_ACTION and ((code >> 4) & 15) == SCOUT:
+        g = (code >> 8) & 15
+        v += w[P_KNOB] * w[P_SCOUT] * T[R_OPPFD, g] * T[R_W, g] * (1.0 - T[R_SC, S_PVETO])
+    return v
+
+
+@njit(cache=True)
+def step_scores(w, pub, own, mem, me, opts, n, out):
+    """Every STEP option's score into ``out`` (what tactical_step maximises): the search
+    player's prior (strategies.expert)."""
+    T = new_tables_nb()
+    fill_groups(w, pub, own, mem, me, T)
+    placing = prepare_step(w, pub, own, T, opts, n)
+    combo = own[PR_HAND + ASSASSINATION] > 0
+    for i in range(n):
+        out[i] = tactical_score(w, T, pub, own, me, opts[i], placing, combo)
+
+
+@njit(cache=True)
 def tactical_step(w, T, pub, own, me, opts, n):
     placing = prepare_step(w, pub, own, T, opts, n)
     combo = own[PR_HAND + ASSASSINATION] > 0
     best = 0
     bv = -1e18
     for i in range(n):
-        code = opts[i]
-        v = option_score(w, T, pub, own, me, code, placing)
-        if combo and (code & 15) == T_ACTION and ((code >> 4) & 15) == SCOUT:
-            g = (code >> 8) & 15
-            v += w[P_KNOB] * w[P_SCOUT] * T[R_OPPFD, g] * T[R_W, g] * (1.0 - T[R_SC, S_PVETO])
+        v = tactical_score(w, T, pub, own, me, opts[i], placing, combo)
         if v > bv:
             bv = v
             best = i

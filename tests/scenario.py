@@ -207,7 +207,7 @@ class Table:
         st[L.PUB_CTX_G1] = -1
         st[L.PUB_CTX_G2] = -1
         st[L.H_ACTION_EV] = -1
-        st[L.H_ACT_CARD] = -1
+        st[L.PUB_ACT_CARD] = -1
         for p in range(2):
             st[self._pv(p) + L.PR_SPY_TURN] = -1
         if self.rules[R.RP_VARIANTS] & R.V_TWO_ORGIES:
@@ -473,10 +473,10 @@ class Table:
         p = _p(player)
         self.st[L.PUB_TURN] += 1
         self.st[L.PUB_CUR] = p
-        self.st[L.H_IN_TURN] = 1
-        self.st[L.H_PHASE] = PH_MODE
+        self.st[L.PUB_IN_TURN] = 1
+        self.st[L.PUB_PHASE] = PH_MODE
         self._drive_until(PH_TURN_END)
-        return bool(self.st[L.H_QUIET_TURN])
+        return bool(self.st[L.PUB_QUIET_TURN])
 
     def discard_options(self, player) -> list[list[str]]:
         n = discard_options_nb(self.st, _p(player))

@@ -119,7 +119,9 @@ def test_compiled_and_interpreted_code_play_the_same_games(compiled):
     from ccsim.config import RunConfig
     from ccsim.simulate import simulate_rows
     from strategies.registry import available
-    names = [s["name"] for s in available() if s["name"] != "random"]
+    # (search players are left out: interpreted, a search of 64 games a decision takes hours;
+    # what they run is the engine and the tactician, both played here)
+    names = [s["name"] for s in available() if s["name"] != "random" and s["family"] != "search"]
     pairs = [f"{a}:{b}" for a, b in zip(names, names[1:] + names[:1])] + ["random:random"]
     games = 6
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")

@@ -83,8 +83,14 @@ def test_private_and_memory_bases():
 # what her spy showed her (R8.3); hidden from both: deck orders and bookkeeping.
 R8_PUBLIC = {"FU", "FDN", "SIDEN", "DISC", "WON", "REMAIN", "HANDN", "IDECKN", "ADECKN", "VOC_DISC", "VOC_BOX",
              "VOC_DECKN", "NPLAYED", "NVETOED", "RULES", "TURN", "CUR", "OUT", "END", "QUIET", "MODE", "NPLACED",
-             "PLACED_UP", "ACTION", "DEC_KIND", "DEC_P"}
-R8_PRIVATE = {"HAND", "FD", "BONUS", "ADECK", "ADECK_TOP", "ADECK_LEN", "SPY_SEEN", "SPY_TURN"}
+             "PLACED_UP", "ACTION", "DEC_KIND", "DEC_P",
+             # where the game stands, from the announced events: the pending decision, whose turn
+             # is next, the action card being resolved, this turn's draws and discards (R8.1)
+             "PHASE", "RESUME", "DEC_N", "NEXT", "IN_TURN", "PLACE_P", "ACT_P", "ACT_CARD", "ACT_G", "ACT_X",
+             "DRAWN", "DISC_CNT", "QUIET_TURN"}
+R8_PRIVATE = {"HAND", "FD", "BONUS", "ADECK", "ADECK_TOP", "ADECK_LEN", "SPY_SEEN", "SPY_TURN", "SPY_KNOWN",
+              # her castling in progress: the values of her own cards (R7.3)
+              "CASTLE_C", "CASTLE_A", "CASTLE_M", "CASTLE_LEFT", "CASTLE_TOTAL", "SPLIT1", "SPLIT2"}
 R8_HIDDEN = {"IDECK", "VOC", "BONUS", "SID"}  # both influence decks, the VoC deck, both bonus cards (R8.2)
 
 

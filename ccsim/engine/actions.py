@@ -7,13 +7,13 @@ from ccsim.jit import njit
 
 from ccsim.layout import (OPTS, PUB_RULES, PUB_HANDN, PUB_OUT, PUB_ACTION, PUB_TURN,
                           PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2, PUB_CTX_A, PUB_CTX_B, PUB_CTX_LEFT,
-                          PR_HAND, PR_SPY_SEEN, PR_SPY_TURN, H_ACTION_EV, H_ACT_CARD, H_ACT_G, H_ACT_X,
+                          PR_HAND, PR_SPY_SEEN, PR_SPY_TURN, PR_SPY_KNOWN, H_ACTION_EV, PUB_ACT_CARD, PUB_ACT_G, PUB_ACT_X,
                           EV_ACTION, EV_VETO, fu_at, fdn_at, siden_at, played_at, vetoed_at, priv_at, fd_at)
 from ccsim.rules import (ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO, ACTION_BASE, N_GROUPS, N_VALUES,
                          N_CARD_CODES, RP_SIDE_LIMIT, RP_GROUP_LIMIT)
 from ccsim.decisions import T_ACTION, step_code, step_card, step_group, step_x
 from ccsim.observe import side_n, group_n, in_play
-from ccsim.engine.core import (log_nb, hand_remove_nb, discard_nb, take_at_nb, put_at_nb, reveal_side_nb,
+from ccsim.engine.core import (log_nb, hand_remove_nb, seen_leave_nb, discard_nb, take_at_nb, put_at_nb, reveal_side_nb,
                                clear_side_nb, side_count_nb, log_set_nb)
 
 
@@ -99,6 +99,7 @@ def announce_action_nb(st, p, code):
     g = step_group(code)
     x = step_x(code)
     hand_remove_nb(st, p, card)
+    seen_leave_nb(st, p, card)
     discard_nb(st, p, card)
     st[PUB_ACTION] = card
     st[played_at(p, card - ACTION_BASE)] += 1
@@ -109,9 +110,9 @@ def announce_action_nb(st, p, code):
     else:
         ev = log_nb(st, EV_ACTION, p, card, g, -1, -1, -1)
     st[H_ACTION_EV] = ev
-    st[H_ACT_CARD] = card
-    st[H_ACT_G] = g
-    st[H_ACT_X] = x
+    st[PUB_ACT_CARD] = card
+    st[PUB_ACT_G] = g
+    st[PUB_ACT_X] = x
 
 
 @njit(cache=True)
@@ -125,6 +126,7 @@ def veto_nb(st, o, card):
     """R7.6: o vetoes the action card ``card`` of her opponent: both cards go to their
     owners' discard piles; the vetoed card has no effect."""
     hand_remove_nb(st, o, VETO)
+    seen_leave_nb(st, o, VETO)
     discard_nb(st, o, VETO)
     st[played_at(o, VETO - ACTION_BASE)] += 1  # a veto is played too, on the opponent's turn
     log_nb(st, EV_VETO, o, 0, 0, 0, 0, 0)
@@ -154,6 +156,7 @@ def spy_look_nb(st, p):
     hers = priv_at(o) + PR_HAND
     for c in range(N_CARD_CODES):
         st[mine + PR_SPY_SEEN + c] = st[hers + c]
+        st[mine + PR_SPY_KNOWN + c] = st[hers + c]
         if st[hers + c] > 0:
             st[OPTS + n] = c
             n += 1
@@ -168,6 +171,10 @@ def spy_take_nb(st, p, pick):
     log_set_nb(st, st[H_ACTION_EV], 4, pick)
     hand_remove_nb(st, o, pick)
     discard_nb(st, o, pick)
+    mine = priv_at(p) + PR_SPY_KNOWN  # R8.3: she saw the rest of that hand
+    hers = priv_at(o) + PR_HAND
+    for c in range(N_CARD_CODES):
+        st[mine + c] = st[hers + c]
 
 
 @njit(cache=True)

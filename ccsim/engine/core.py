@@ -8,7 +8,7 @@ cards.  None of them decides anything: decisions are posted and applied by
 from ccsim.jit import njit
 
 from ccsim.layout import (
-    PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_END, PR_HAND, PR_ADECK, PR_ADECK_TOP, OPTS, LOG, EV_W,
+    PR_SPY_KNOWN, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_END, PR_HAND, PR_ADECK, PR_ADECK_TOP, OPTS, LOG, EV_W,
     H_IDECK_TOP, H_HAND_INF, H_NLOG, H_LOG_CAP, H_ERROR, H_ERROR_AT, ERR_LOG_FULL, EV_DRAW,
     fu_at, fdn_at, siden_at, disc_at, priv_at, fd_at, ideck_at,
 )
@@ -77,6 +77,24 @@ def hand_remove_nb(st, p, code):
     st[PUB_HANDN + p] -= 1
     if code < N_VALUES:
         st[H_HAND_INF + p] -= 1
+
+
+@njit(cache=True)
+def seen_leave_nb(st, q, code):
+    """A card of code ``code`` left q's hand in public (placed face-up, discarded, played):
+    her opponent knows one card fewer of that code in it (PR_SPY_KNOWN, R8.3)."""
+    k = priv_at(1 - q) + PR_SPY_KNOWN + code
+    if st[k] > 0:
+        st[k] -= 1
+
+
+@njit(cache=True)
+def unseen_leave_nb(st, q):
+    """q placed a card face-down: any of her influence cards may be the one that left, so
+    her opponent no longer knows which are still in her hand (PR_SPY_KNOWN, R8.3)."""
+    k = priv_at(1 - q) + PR_SPY_KNOWN
+    for c in range(N_VALUES):
+        st[k + c] = 0
 
 
 @njit(cache=True)

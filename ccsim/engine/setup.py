@@ -5,7 +5,7 @@ from ccsim.layout import (S_IDECK_LEN, S_ADECK_LEN, S_VOC, S_VOC_LEN, S_BONUS,
                           SETUP, OPTS, LOG, PUB_RULES, PUB_REMAIN, PUB_IDECKN, PUB_ADECKN, PUB_DEC_KIND,
                           PUB_VOC_DECKN, PUB_VOC_BOX, PUB_ACTION, PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2,
                           PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PR_BONUS, PR_SPY_TURN,
-                          H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, H_ACTION_EV, H_ACT_CARD,
+                          H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, H_ACTION_EV, PUB_ACT_CARD,
                           H_LOG_CAP, H_REC, H_REC_LEN, H_REPLAY, H_SID,
                           priv_at, ideck_at, s_ideck_at, s_adeck_at, s_placement_at)
 from ccsim.rules import (RP_GROUP_SIZE, RP_DECK_COUNT, RP_ACTION_COUNT, RP_ORGIES, RP_VARIANTS, V_TWO_ORGIES,
@@ -121,7 +121,7 @@ def start_nb(st):
     st[PUB_CTX_G1] = -1
     st[PUB_CTX_G2] = -1
     st[H_ACTION_EV] = -1
-    st[H_ACT_CARD] = -1
+    st[PUB_ACT_CARD] = -1
 
 
 @njit(cache=True)

@@ -3,14 +3,14 @@
 A game is a sequence of phases (``PH_*``) and decisions.  ``advance_nb`` runs
 phases — the rules between two decisions, chance included — until one posts a
 decision (its kind and player in ``pub``, its options at ``OPTS``, what
-applies the chosen one in ``H_RESUME``) or the game ends.  A decision with a
+applies the chosen one in ``PUB_RESUME``) or the game ends.  A decision with a
 single option is taken on the spot (not in a replay, which checks every
 decision against its record).  ``apply_nb`` takes the index of an option of
 the pending decision, applies it and advances to the next decision:
 
     start_game_nb(st); advance_nb(st, rng)
     while st[PUB_DEC_KIND] >= 0:
-        apply_nb(st, rng, <an index into st[OPTS:OPTS + st[H_DEC_N]]>)
+        apply_nb(st, rng, <an index into st[OPTS:OPTS + st[PUB_DEC_N]]>)
 
 Nothing of a game lives on the call stack between two decisions, so a copy
 of ``st`` and ``rng`` is an independent game (a fork), and anything — the
@@ -32,10 +32,10 @@ that code is not even compiled into the kernel.
 from ccsim.jit import njit
 
 from ccsim.layout import (OPTS, PUB_TURN, PUB_CUR, PUB_OUT, PUB_END, PUB_MODE, PUB_NPLACED, PUB_PLACED_UP,
-                          PUB_ACTION, PUB_QUIET, PUB_DEC_KIND, PUB_DEC_P, H_PHASE, H_RESUME, H_DEC_N, H_STOP,
-                          H_NEXT, H_IN_TURN, H_PLACE_P, H_ACT_P, H_ACT_CARD, H_ACT_G, H_ACT_X, H_DRAWN,
-                          H_DISC_CNT, H_QUIET_TURN, H_CASTLE_C, H_CASTLE_A, H_CASTLE_M, H_CASTLE_LEFT,
-                          H_CASTLE_TOTAL, H_SPLIT1, H_SPLIT2, H_REPLAY, H_BROKEN, EV_TURN, ERR_NO_OPTION,
+                          PUB_ACTION, PUB_QUIET, PUB_DEC_KIND, PUB_DEC_P, PUB_PHASE, PUB_RESUME, PUB_DEC_N, H_STOP,
+                          PUB_NEXT, PUB_IN_TURN, PUB_PLACE_P, PUB_ACT_P, PUB_ACT_CARD, PUB_ACT_G, PUB_ACT_X, PUB_DRAWN,
+                          PUB_DISC_CNT, PUB_QUIET_TURN, PR_CASTLE_C, PR_CASTLE_A, PR_CASTLE_M, PR_CASTLE_LEFT,
+                          PR_CASTLE_TOTAL, PR_SPLIT1, PR_SPLIT2, H_REPLAY, H_BROKEN, EV_TURN, ERR_NO_OPTION,
                           ERR_REPLAY_ILLEGAL, ERR_NO_STRATEGY, ERR_BAD_CHOICE,
                           priv_at, fd_at)
 from ccsim.rules import SPY, CASTLING, N_VALUES
@@ -54,7 +54,7 @@ from ccsim.engine.dispatch import choose_nb, NO_ENTRY
 from ccsim.engine.replay import replay_choose_nb
 
 # phases: what advance_nb runs next when no decision is pending (0: not started)
-PH_PLACEMENT = 1    # R2.5: post the initial placement of H_PLACE_P
+PH_PLACEMENT = 1    # R2.5: post the initial placement of PUB_PLACE_P
 PH_NEXT_TURN = 2    # R9.3 who is out, R2.6 whose turn; the turn starts
 PH_MODE = 3         # R3: post active or passive
 PH_STEP = 4         # R4.1, R4.2: post the next step of the active turn
@@ -85,9 +85,9 @@ A_DISCARD = 10
 def start_game_nb(st):
     """From the dealt setup block to the first decision's phase (call advance_nb next)."""
     start_nb(st)
-    st[H_PLACE_P] = 0
-    st[H_NEXT] = 0  # R2.6: cleopatra first
-    st[H_PHASE] = PH_PLACEMENT
+    st[PUB_PLACE_P] = 0
+    st[PUB_NEXT] = 0  # R2.6: cleopatra first
+    st[PUB_PHASE] = PH_PLACEMENT
 
 
 @njit(cache=True)
@@ -95,19 +95,19 @@ def post_nb(st, kind, p, n, resume):
     """Pend a decision of player p between the n options at OPTS."""
     st[PUB_DEC_KIND] = kind
     st[PUB_DEC_P] = p
-    st[H_DEC_N] = n
-    st[H_RESUME] = resume
+    st[PUB_DEC_N] = n
+    st[PUB_RESUME] = resume
 
 
 @njit(cache=True)
 def finish_nb(st, checked):
     """The game is over (R9, or an error): check the last turn if it was cut short."""
-    if st[H_IN_TURN] != 0:
+    if st[PUB_IN_TURN] != 0:
         if checked is not None:
             st[H_BROKEN] = enforce_invariants_nb(st)
-        st[H_IN_TURN] = 0
+        st[PUB_IN_TURN] = 0
     st[PUB_DEC_KIND] = -1
-    st[H_PHASE] = PH_OVER
+    st[PUB_PHASE] = PH_OVER
 
 
 @njit(cache=True)
@@ -117,12 +117,12 @@ def next_turn_nb(st):
     for q in range(2):
         if st[PUB_OUT + q] == 0 and not has_influence_nb(st, q):
             st[PUB_OUT + q] = 1
-    cur = st[H_NEXT]
+    cur = st[PUB_NEXT]
     if st[PUB_OUT + cur] != 0:
         cur = 1 - cur
     st[PUB_TURN] += 1
     st[PUB_CUR] = cur
-    st[H_IN_TURN] = 1
+    st[PUB_IN_TURN] = 1
 
 
 @njit(cache=True)
@@ -130,58 +130,60 @@ def turn_end_nb(st, checked):
     """R9.4 counts quiet turns; R9.2, R9.5 (and R11) may end the game here."""
     if checked is not None:
         st[H_BROKEN] = enforce_invariants_nb(st)
-    st[H_IN_TURN] = 0
+    st[PUB_IN_TURN] = 0
     if over_nb(st):
         return
-    st[PUB_QUIET] = st[PUB_QUIET] + 1 if st[H_QUIET_TURN] != 0 else 0
+    st[PUB_QUIET] = st[PUB_QUIET] + 1 if st[PUB_QUIET_TURN] != 0 else 0
     end = end_of_turn_nb(st)
     if end != 0:
         st[PUB_END] = end
-    st[H_NEXT] = 1 - st[PUB_CUR]
+    st[PUB_NEXT] = 1 - st[PUB_CUR]
 
 
 @njit(cache=True)
 def castle_next_nb(st):
     """R7.3: post how many cards of the next value go back on the first group, or finish."""
-    p = st[H_ACT_P]
-    g1 = st[H_ACT_G]
-    g2 = st[H_ACT_X]
-    kept = priv_at(p) + fd_at(g2, 0)  # all her cards wait face-down at g2 (castle_gather_nb)
-    c = st[H_CASTLE_C]
+    p = st[PUB_ACT_P]
+    g1 = st[PUB_ACT_G]
+    g2 = st[PUB_ACT_X]
+    own = priv_at(p)  # the castling in progress is hers (R7.3: her cards, face-down)
+    kept = own + fd_at(g2, 0)  # all her cards wait face-down at g2 (castle_gather_nb)
+    c = st[own + PR_CASTLE_C]
     while c < N_VALUES and st[kept + c] == 0:
         c += 1
     if c == N_VALUES:
-        castle_done_nb(st, st[H_SPLIT1], st[H_SPLIT2])
-        st[H_PHASE] = PH_STEP
+        castle_done_nb(st, st[own + PR_SPLIT1], st[own + PR_SPLIT2])
+        st[PUB_PHASE] = PH_STEP
         return
     m = st[kept + c]
-    left = st[H_CASTLE_LEFT] - m
-    st[H_CASTLE_LEFT] = left
-    st[H_CASTLE_C] = c
-    st[H_CASTLE_M] = m
-    n = castle_split_options_nb(st, p, g1, g2, c, m, st[H_CASTLE_A], left, st[H_CASTLE_TOTAL])
+    left = st[own + PR_CASTLE_LEFT] - m
+    st[own + PR_CASTLE_LEFT] = left
+    st[own + PR_CASTLE_C] = c
+    st[own + PR_CASTLE_M] = m
+    n = castle_split_options_nb(st, p, g1, g2, c, m, st[own + PR_CASTLE_A], left, st[own + PR_CASTLE_TOTAL])
     post_nb(st, CASTLE, p, n, A_CASTLE)
 
 
 @njit(cache=True)
 def effect_nb(st):
     """R7: the effect of the action card, announced and not vetoed."""
-    p = st[H_ACT_P]
-    card = st[H_ACT_CARD]
+    p = st[PUB_ACT_P]
+    card = st[PUB_ACT_CARD]
     if card == SPY:
         post_nb(st, SPY_PICK, p, spy_look_nb(st, p), A_SPY_PICK)
     elif card == CASTLING:
-        total = castle_gather_nb(st, p, st[H_ACT_G], st[H_ACT_X])
-        st[H_CASTLE_TOTAL] = total
-        st[H_CASTLE_LEFT] = total
-        st[H_CASTLE_A] = 0
-        st[H_CASTLE_C] = 0
-        st[H_SPLIT1] = 0
-        st[H_SPLIT2] = 0
-        st[H_PHASE] = PH_CASTLE
+        own = priv_at(p)
+        total = castle_gather_nb(st, p, st[PUB_ACT_G], st[PUB_ACT_X])
+        st[own + PR_CASTLE_TOTAL] = total
+        st[own + PR_CASTLE_LEFT] = total
+        st[own + PR_CASTLE_A] = 0
+        st[own + PR_CASTLE_C] = 0
+        st[own + PR_SPLIT1] = 0
+        st[own + PR_SPLIT2] = 0
+        st[PUB_PHASE] = PH_CASTLE
     else:
-        direct_effect_nb(st, p, card, st[H_ACT_G], st[H_ACT_X])
-        st[H_PHASE] = PH_STEP
+        direct_effect_nb(st, p, card, st[PUB_ACT_G], st[PUB_ACT_X])
+        st[PUB_PHASE] = PH_STEP
 
 
 @njit(cache=True)
@@ -196,8 +198,8 @@ def refill_nb(st, rng):
     if st[PUB_MODE] == 1:
         voc_draw_nb(st, rng)  # R4.5
     else:
-        st[H_QUIET_TURN] = 1 if st[H_DISC_CNT] == 0 and st[H_DRAWN] == 0 else 0
-    st[H_PHASE] = PH_TURN_END
+        st[PUB_QUIET_TURN] = 1 if st[PUB_DISC_CNT] == 0 and st[PUB_DRAWN] == 0 else 0
+    st[PUB_PHASE] = PH_TURN_END
 
 
 @njit(cache=True)
@@ -205,7 +207,7 @@ def go_on_nb(st, rng, ph):
     """Set the next phase, and run it at once if it is one a decision leads to most often
     (the next step, the refill, the discard): a trip round the step loop saved (random
     play: 8%).  Not past H_STOP."""
-    st[H_PHASE] = ph
+    st[PUB_PHASE] = ph
     if ph == st[H_STOP]:
         return
     p = st[PUB_CUR]
@@ -223,10 +225,10 @@ def apply_step_nb(st, rng, p, code):
     which her opponent may veto (R7.6)."""
     t = step_type(code)
     if t == T_END:
-        st[H_PHASE] = PH_PLAY_DONE
+        st[PUB_PHASE] = PH_PLAY_DONE
     elif t == T_ACTION:
         announce_action_nb(st, p, code)
-        st[H_ACT_P] = p
+        st[PUB_ACT_P] = p
         o = 1 - p
         if can_veto_nb(st, o):
             st[OPTS] = 0
@@ -234,7 +236,7 @@ def apply_step_nb(st, rng, p, code):
             announce_target_nb(st, step_card(code), step_group(code), step_x(code))
             post_nb(st, VETO, o, 2, A_VETO)
         else:
-            st[H_PHASE] = PH_EFFECT
+            st[PUB_PHASE] = PH_EFFECT
     else:
         place_nb(st, p, code)
         go_on_nb(st, rng, PH_STEP)
@@ -244,18 +246,18 @@ def apply_step_nb(st, rng, p, code):
 def resolve_nb(st, rng, code):
     """Apply option ``code`` of the pending decision; set what comes next."""
     p = st[PUB_DEC_P]
-    r = st[H_RESUME]
+    r = st[PUB_RESUME]
     st[PUB_DEC_KIND] = -1
     if r == A_STEP:
         apply_step_nb(st, rng, p, code)
     elif r == A_REFILL_DRAW:
         draw_nb(st, p, code)
-        st[H_DRAWN] += 1
+        st[PUB_DRAWN] += 1
         go_on_nb(st, rng, PH_REFILL)
     elif r == A_MODE:
         st[PUB_MODE] = code
         log_nb(st, EV_TURN, p, st[PUB_TURN], code, 0, 0, 0)
-        st[H_QUIET_TURN] = 0
+        st[PUB_QUIET_TURN] = 0
         if code == 1:
             st[PUB_NPLACED] = 0
             st[PUB_PLACED_UP] = 0
@@ -264,28 +266,29 @@ def resolve_nb(st, rng, code):
         else:
             go_on_nb(st, rng, PH_DISCARD)
     elif r == A_DISCARD:
-        st[H_DISC_CNT] = discard_cards_nb(st, p, code)
-        st[H_DRAWN] = 0
+        st[PUB_DISC_CNT] = discard_cards_nb(st, p, code)
+        st[PUB_DRAWN] = 0
         go_on_nb(st, rng, PH_REFILL)
     elif r == A_VETO:
         announce_target_nb(st, -1, -1, -1)
         if code == 1:
-            veto_nb(st, p, st[H_ACT_CARD])
+            veto_nb(st, p, st[PUB_ACT_CARD])
             post_nb(st, VETO_DRAW, p, draw_options_nb(st, p, True), A_VETO_DRAW)
         else:
-            st[H_PHASE] = PH_EFFECT
+            st[PUB_PHASE] = PH_EFFECT
     elif r == A_VETO_DRAW:
         if code > 0:
             draw_nb(st, p, code)  # R7.6: the vetoing player's optional draw
-        st[H_PHASE] = PH_STEP
+        st[PUB_PHASE] = PH_STEP
     elif r == A_CASTLE:
-        c = st[H_CASTLE_C]
-        castle_move_nb(st, p, st[H_ACT_G], st[H_ACT_X], c, code)
-        st[H_CASTLE_A] += code
-        st[H_SPLIT1] |= code << (3 * c)
-        st[H_SPLIT2] |= (st[H_CASTLE_M] - code) << (3 * c)
-        st[H_CASTLE_C] = c + 1
-        st[H_PHASE] = PH_CASTLE
+        own = priv_at(p)
+        c = st[own + PR_CASTLE_C]
+        castle_move_nb(st, p, st[PUB_ACT_G], st[PUB_ACT_X], c, code)
+        st[own + PR_CASTLE_A] += code
+        st[own + PR_SPLIT1] |= code << (3 * c)
+        st[own + PR_SPLIT2] |= (st[own + PR_CASTLE_M] - code) << (3 * c)
+        st[own + PR_CASTLE_C] = c + 1
+        st[PUB_PHASE] = PH_CASTLE
     elif r == A_SPY_PICK:
         spy_take_nb(st, p, code)
         o = 1 - p
@@ -293,17 +296,17 @@ def resolve_nb(st, rng, code):
         if n > 0:
             post_nb(st, DRAW, o, n, A_SPY_DRAW)
         else:
-            st[H_PHASE] = PH_STEP
+            st[PUB_PHASE] = PH_STEP
     elif r == A_SPY_DRAW:
         draw_nb(st, p, code)
-        st[H_PHASE] = PH_STEP
+        st[PUB_PHASE] = PH_STEP
     elif r == A_PLACEMENT:
         place_initial_nb(st, p, code)
         if p == 0:
-            st[H_PLACE_P] = 1
-            st[H_PHASE] = PH_PLACEMENT
+            st[PUB_PLACE_P] = 1
+            st[PUB_PHASE] = PH_PLACEMENT
         else:
-            st[H_PHASE] = PH_NEXT_TURN
+            st[PUB_PHASE] = PH_NEXT_TURN
 
 
 @njit(cache=True)
@@ -313,7 +316,7 @@ def decide_nb(st, rng, sp, replay):
     observation only (R8.4); -1 (and the game stopped with an error) if there is none."""
     p = st[PUB_DEC_P]
     kind = st[PUB_DEC_KIND]
-    n = st[H_DEC_N]
+    n = st[PUB_DEC_N]
     if replay is not None and st[H_REPLAY] != 0:
         i = replay_choose_nb(st, p, kind, n)
         if i < 0:
@@ -341,7 +344,7 @@ def drive_nb(st, rng, sp, checked=None, replay=None):
     advance_nb called from a loop of choices, measured 1.3 times faster in random play)."""
     while True:
         if st[PUB_DEC_KIND] >= 0:
-            n = st[H_DEC_N]
+            n = st[PUB_DEC_N]
             if n == 1 and st[H_REPLAY] == 0:  # a forced move: nobody is asked
                 i = 0
             elif n <= 0:
@@ -358,7 +361,7 @@ def drive_nb(st, rng, sp, checked=None, replay=None):
         if over_nb(st):
             finish_nb(st, checked)
             return
-        ph = st[H_PHASE]
+        ph = st[PUB_PHASE]
         if ph == st[H_STOP]:
             return
         # run phase ph: it posts a decision, or sets the next phase (or ends the game).  Written
@@ -373,7 +376,7 @@ def drive_nb(st, rng, sp, checked=None, replay=None):
             # trip round this loop costs (random play: 5% for these two)
             if ph == PH_TURN_END:
                 turn_end_nb(st, checked)
-                st[H_PHASE] = PH_NEXT_TURN
+                st[PUB_PHASE] = PH_NEXT_TURN
                 if over_nb(st) or st[H_STOP] == PH_NEXT_TURN:
                     continue
             next_turn_nb(st)
@@ -383,8 +386,8 @@ def drive_nb(st, rng, sp, checked=None, replay=None):
             post_nb(st, MODE, p, mode_options_nb(st, p), A_MODE)
         elif ph == PH_PLAY_DONE:
             exceptional_votes_nb(st)  # R4.3
-            st[H_DRAWN] = 0
-            st[H_PHASE] = PH_REFILL
+            st[PUB_DRAWN] = 0
+            st[PUB_PHASE] = PH_REFILL
             if not over_nb(st) and st[H_STOP] != PH_REFILL:
                 refill_nb(st, rng)
         elif ph == PH_EFFECT:
@@ -394,7 +397,7 @@ def drive_nb(st, rng, sp, checked=None, replay=None):
         elif ph == PH_DISCARD:
             post_nb(st, DISCARD, p, discard_options_nb(st, p), A_DISCARD)
         elif ph == PH_PLACEMENT:
-            post_nb(st, PLACEMENT, st[H_PLACE_P], placement_options_nb(st), A_PLACEMENT)
+            post_nb(st, PLACEMENT, st[PUB_PLACE_P], placement_options_nb(st), A_PLACEMENT)
 
 
 @njit(cache=True)

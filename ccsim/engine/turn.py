@@ -8,7 +8,7 @@ from ccsim.rules import (N_GROUPS, N_VALUES, N_CARD_CODES, RP_HAND_SIZE, RP_MAX_
 from ccsim.decisions import (T_PLACE_DOWN, T_PLACE_UP, T_END, step_code, step_type, step_card, step_group,
                              discard_code_count, discard_code_card)
 from ccsim.observe import room
-from ccsim.engine.core import (log_nb, hand_remove_nb, discard_nb, put_at_nb, draw_options_nb,
+from ccsim.engine.core import (log_nb, hand_remove_nb, seen_leave_nb, unseen_leave_nb, discard_nb, put_at_nb, draw_options_nb,
                                has_influence_nb, hand_influence_nb)
 from ccsim.engine.actions import action_options_nb, any_freeing_action_nb
 
@@ -86,6 +86,10 @@ def place_nb(st, p, code):
     g = step_group(code)
     up = step_type(code) == T_PLACE_UP
     hand_remove_nb(st, p, c)
+    if up:
+        seen_leave_nb(st, p, c)
+    else:
+        unseen_leave_nb(st, p)
     put_at_nb(st, g, p, c, up)
     st[PUB_NPLACED] += 1
     st[PUB_PLACED_UP] = 1 if up else 0
@@ -142,6 +146,7 @@ def discard_cards_nb(st, p, code):
     for i in range(cnt):
         c = discard_code_card(code, i)
         hand_remove_nb(st, p, c)
+        seen_leave_nb(st, p, c)
         discard_nb(st, p, c)
     if cnt > 0:
         log_nb(st, EV_DISCARD, p, code, 0, 0, 0, 0)

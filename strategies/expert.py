@@ -1,0 +1,256 @@
+"""`expert`: determinized Monte Carlo search on the compiled engine (PIMC with paired worlds).
+
+At each decision it searches (MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW by
+default), the player samples worlds consistent with what she has seen
+(``ccsim.engine.determinize.sample_hidden_nb``: her opponent's hand,
+face-down cards and decks, all deck orders, the opponent's bonus), and in
+each world plays every candidate option and then the rest of the game with a
+rollout policy for both seats (any registered strategy; default
+`tactician`).  A candidate's value is the mean result of its simulations
+(win 1, draw 1/2, loss 0, plus a small share of the final VP margin, which
+separates options that win or lose by different amounts).
+
+* **Paired worlds.**  Every candidate is played in the same worlds with the
+  same random streams, so two options are compared on the same hidden cards:
+  their difference has far less noise than their values.
+* **Sequential halving** (Karnin et al. 2013) spends the budget in rounds;
+  after each the better half of the candidates plays on.  The budget is a
+  number of simulations per decision (one candidate in one world), never a
+  time, so a seed always gives the same game.
+* **A prior for STEP.**  A turn offers up to 60 placements and actions; the
+  candidates are the ``width`` best by the tactician's own scores
+  (``tactician.step_scores``), ending the turn included when it is legal.
+* The initial placement (R2.5), the castling split and the passive discard
+  are left to the rollout policy: measured, searching them changed little for
+  their cost (see strategies/README.md).
+
+Everything it reads is the player's observation (``pub``, ``own``, ``mem``,
+the options): the worlds are built from it alone.  Parameters (a TOML file
+with ``family = "expert"`` sets them; ``strategies/params/expert-*.toml``):
+``budget``, ``rollout`` (a strategy name), ``width``, ``margin``, ``kinds``.
+"""
+import numpy as np
+
+from ccsim.jit import njit, stack_array
+from ccsim.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_END
+from ccsim.layout import (BASE_SIZE, PUB, PUB_SIZE, PRIV_SIZE, MEM_SIZE, OPTS, MAX_OPTIONS, MAX_PARAMS, P_ENTRY,
+                          N_RNG, PUB_END, H_SID, H_ACTION_EV, H_BONUS, priv_at, mem_at)
+from ccsim.rng import next_u64_nb, seed_game_nb
+from ccsim.engine.determinize import sample_hidden_nb
+from ccsim.engine.dispatch import choose_with_nb
+from ccsim.engine.step import drive_nb, resolve_nb
+from ccsim.engine.score import winner_nb, vp_nb
+from strategies import tactician
+
+NAME = "expert"
+FAMILY = "search"
+DESCRIPTION = "search: determinized Monte Carlo on the engine, paired worlds, tactician rollouts (budget 64)"
+
+# the parameter vector (float64[MAX_PARAMS]); P_ENTRY, the last slot, is the engine's
+P_BUDGET = 0      # simulations per decision
+P_ROLLOUT = 1     # the rollout policy's strategy id (both seats of every simulation)
+P_ROLLOUT_ENTRY = 2  # its compiled entry's address, bit for bit (registry.resolve fills it)
+P_WIDTH = 3       # STEP candidates kept from the prior
+P_MARGIN = 4      # weight of the final VP margin (per 10 VP, clipped to +-1) in a simulation's value
+P_KINDS = 5       # bit k set: decision kind k is searched
+P_Z = 6           # standard errors by which an option must beat the policy's choice to replace it
+N_PARAMS = 7
+
+SEARCHED = (1 << MODE) | (1 << STEP) | (1 << VETO) | (1 << SPY_PICK) | (1 << DRAW) | (1 << VETO_DRAW)
+KIND_NAMES = ("placement", "mode", "step", "veto", "spy_pick", "castle", "draw", "veto_draw", "discard")
+
+DEFAULTS = {"budget": 64, "rollout": "tactician", "width": 6, "margin": 0.1, "z": 1.0,
+            "kinds": ["mode", "step", "veto", "spy_pick", "draw", "veto_draw"]}
+
+_state_nb = stack_array(np.int32, (BASE_SIZE,), zeroed=False)
+_seats_nb = stack_array(np.float64, (2, MAX_PARAMS))
+_streams_nb = stack_array(np.uint64, (N_RNG,))
+_scores_nb = stack_array(np.float64, (MAX_OPTIONS,), zeroed=False)
+_values_nb = stack_array(np.float64, (MAX_OPTIONS,))
+_values2_nb = stack_array(np.float64, (MAX_OPTIONS,))
+_counts_nb = stack_array(np.int64, (MAX_OPTIONS,))
+_alive_nb = stack_array(np.int64, (MAX_OPTIONS,), zeroed=False)
+_policy_params_nb = stack_array(np.float64, (MAX_PARAMS,))
+
+
+def params_of(budget=64, rollout_id=5, width=6, margin=0.1, kinds=SEARCHED, z=1.0) -> np.ndarray:
+    v = np.zeros(MAX_PARAMS, np.float64)
+    v[P_BUDGET], v[P_ROLLOUT], v[P_WIDTH], v[P_MARGIN], v[P_KINDS], v[P_Z] = budget, rollout_id, width, margin, kinds, z
+    return v
+
+
+@njit(cache=True)
+def observed_state_nb(pub, own, mem, opts, n, me, root):
+    """A state holding exactly what player ``me`` sees (the rest zero), at this decision."""
+    for i in range(BASE_SIZE):
+        root[i] = 0
+    for i in range(PUB_SIZE):
+        root[PUB + i] = pub[i]
+    b = priv_at(me)
+    for i in range(PRIV_SIZE):
+        root[b + i] = own[i]
+    m = mem_at(me)
+    for i in range(MEM_SIZE):
+        root[m + i] = mem[i]
+    for i in range(n):
+        root[OPTS + i] = opts[i]
+    root[H_ACTION_EV] = -1  # no event log in a simulation
+
+
+@njit(cache=True)
+def simulate_nb(root, sim, streams, seats, me, code, world_seed, world, margin):
+    """One simulation: world ``world`` sampled for ``me``, option ``code`` taken, then the rollout
+    policy to the end; its value for ``me``."""
+    for i in range(BASE_SIZE):
+        sim[i] = root[i]
+    seed_game_nb(streams, world_seed, world)
+    sample_hidden_nb(sim, me, streams, 0)
+    resolve_nb(sim, streams, code)
+    drive_nb(sim, streams, seats)
+    if sim[PUB_END] < 0:
+        return 0.5  # (an engine error: never expected; counted neutral)
+    w = winner_nb(sim)
+    v = 0.5 if w < 0 else (1.0 if w == me else 0.0)
+    d = (vp_nb(sim, sim[H_BONUS + me], me) - vp_nb(sim, sim[H_BONUS + 1 - me], 1 - me)) / 10.0
+    if d > 1.0:
+        d = 1.0
+    elif d < -1.0:
+        d = -1.0
+    return v + margin * d
+
+
+@njit(cache=True)
+def candidates_nb(params, kind, opts, n, pub, own, mem, me, alive):
+    """The options worth a simulation: all of them, or for STEP the ``width`` best by the
+    tactician's scores (ending the turn included where legal).  Returns how many."""
+    width = int(params[P_WIDTH])
+    if kind != STEP or n <= width:
+        for i in range(n):
+            alive[i] = i
+        return n
+    scores = _scores_nb()
+    tactician.step_scores(tactician.W, pub, own, mem, me, opts, n, scores)
+    for i in range(n):
+        if (opts[i] & 15) == T_END:
+            scores[i] = 1e17  # always weighed: stopping is often right
+    k = 0
+    for _ in range(width):  # a partial selection sort: the best first, ties by index
+        best = -1
+        for i in range(n):
+            if scores[i] > -1e18 and (best < 0 or scores[i] > scores[best]):
+                best = i
+        if best < 0:
+            break
+        alive[k] = best
+        scores[best] = -1e19
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def search_nb(params, kind, opts, n, pub, own, mem, me, rng):
+    """Sequential halving over the candidates, every one in the same sampled worlds as the
+    rollout policy's own choice, which stays in to the end: an option replaces it only if
+    it beats it, world by world, by ``P_Z`` standard errors."""
+    root = _state_nb()
+    sim = _state_nb()
+    streams = _streams_nb()
+    seats = _seats_nb()
+    diff = _values_nb()      # per option: sum of (its value - the policy's) over shared worlds
+    diff2 = _values2_nb()    # ... and of its square
+    counts = _counts_nb()
+    alive = _alive_nb()
+    observed_state_nb(pub, own, mem, opts, n, me, root)
+    sid = int(params[P_ROLLOUT])
+    root[H_SID] = sid
+    root[H_SID + 1] = sid
+    for s in range(2):
+        seats[s, P_ENTRY] = params[P_ROLLOUT_ENTRY]
+    pol = policy_choice_nb(params, kind, n, pub, own, mem, me, opts, rng, False)
+    m = candidates_nb(params, kind, opts, n, pub, own, mem, me, alive)
+    # the candidates other than the policy's choice
+    k = 0
+    for j in range(m):
+        if alive[j] != pol:
+            alive[k] = alive[j]
+            k += 1
+    m = k
+    if m == 0:
+        return pol
+    budget = int(params[P_BUDGET])
+    margin = params[P_MARGIN]
+    world_seed = np.int64(next_u64_nb(rng, 0) >> np.uint64(1))
+    rounds = 1
+    k = 1
+    while k < m:
+        rounds += 1
+        k *= 2
+    world = 0
+    used = 0
+    while used < budget:
+        per = (budget // rounds) // (m + 1)
+        if per < 1:
+            per = 1
+        for _ in range(per):
+            base = simulate_nb(root, sim, streams, seats, me, opts[pol], world_seed, world, margin)
+            used += 1
+            for j in range(m):
+                i = alive[j]
+                d = simulate_nb(root, sim, streams, seats, me, opts[i], world_seed, world, margin) - base
+                diff[i] += d
+                diff2[i] += d * d
+                counts[i] += 1
+                used += 1
+            world += 1
+        if m == 1:
+            continue
+        keep = (m + 1) // 2  # the better half by mean difference (ties: the prior's order)
+        for a in range(keep):
+            best = a
+            for b in range(a + 1, m):
+                if diff[alive[b]] * counts[alive[best]] > diff[alive[best]] * counts[alive[b]]:
+                    best = b
+            t = alive[a]
+            alive[a] = alive[best]
+            alive[best] = t
+        m = keep
+    best = alive[0]
+    for j in range(1, m):
+        if diff[alive[j]] * counts[best] > diff[best] * counts[alive[j]]:
+            best = alive[j]
+    c = counts[best]
+    if c < 2:
+        return pol
+    mean = diff[best] / c
+    var = (diff2[best] - c * mean * mean) / (c - 1)
+    if mean > 0.0 and mean * mean * c > params[P_Z] * params[P_Z] * (var if var > 1e-12 else 1e-12):
+        return best
+    return pol
+
+
+@njit(cache=True)
+def policy_choice_nb(params, kind, n, pub, own, mem, me, opts, rng, keep):
+    """The rollout policy's choice here, from a state of what the player sees; with ``keep``
+    (a decision the search leaves to it) her memory and stream come back as the policy left
+    them."""
+    root = _state_nb()
+    observed_state_nb(pub, own, mem, opts, n, me, root)
+    streams = _streams_nb()
+    streams[1 + me] = rng[0]  # her own stream, as the policy would use it
+    seat = _policy_params_nb()
+    seat[P_ENTRY] = params[P_ROLLOUT_ENTRY]
+    i = choose_with_nb(root, streams, np.int64(params[P_ROLLOUT]), seat, me, kind, n)
+    if keep:
+        rng[0] = streams[1 + me]
+        m = mem_at(me)
+        for j in range(MEM_SIZE):
+            mem[j] = root[m + j]
+    return i
+
+
+@njit(cache=True)
+def choose_expert_nb(params, kind, opts, n, pub, own, mem, me, rng):
+    kinds = int(params[P_KINDS])
+    if (kinds >> kind) & 1 == 0 or params[P_BUDGET] < 2:
+        return policy_choice_nb(params, kind, n, pub, own, mem, me, opts, rng, True)
+    return search_nb(params, kind, opts, n, pub, own, mem, me, rng)
