@@ -122,8 +122,6 @@ def validate_rules(rules: np.ndarray) -> None:
     need(all(1 <= rules[R.RP_GROUP_SIZE + g] <= 9 for g in range(5)), "group sizes must be 1..9")
     need(all(0 <= rules[R.RP_DECK_COUNT + c] <= 9 for c in range(6)), "influence deck counts must be 0..9")
     need(sum(int(rules[R.RP_DECK_COUNT + c]) for c in range(6)) <= R.MAX_INFLUENCE_DECK, "influence deck too large")
-    need(tuple(int(x) for x in rules[R.RP_ACTION_COUNT:R.RP_ACTION_COUNT + 6]) == R.ACTION_COUNTS,
-         "action-card counts are fixed by the 13-letter orderings (R2.2)")
     need(0 <= rules[R.RP_ORGIES] <= 8, "orgies must be 0..8")
     need(rules[R.RP_ORGIES] >= 1 or not (rules[R.RP_VARIANTS] & R.V_TWO_ORGIES), "two_orgies needs an orgy to box")
     need(1 <= rules[R.RP_MAX_TURNS] <= 5000, "max_turns must be 1..5000")

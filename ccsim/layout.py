@@ -52,10 +52,13 @@ PUB_CTX_G2 = 142        # decision context: second castling group or -1
 PUB_CTX_A = 143         # castling: cards already put back on the first group
 PUB_CTX_B = 144         # castling: cards already put back on the second group
 PUB_CTX_LEFT = 145      # castling: cards still to put back after this value
+PUB_ACTION_COUNT = 146  # [2*6] action cards each player owns by type, index p*6+action (R1.4, R2.2: the
+#                         rules vector's per-player counts, public like every rule; PUB_RULES' own action-count
+#                         entries hold cleopatra's only)
 PUB_NPLAYED = 160       # [2*6] action cards played, index p*6+action (vetoed ones too)
 PUB_NVETOED = 172       # [2*6] own action cards cancelled by a veto, index p*6+action
 PUB_SIDEN = 184         # [5*2] cards on each side of each group, index g*2+p (cache of FU+FDN)
-PUB_RULES = 200         # [28] the rules-parameter vector of this game (public: everybody knows the rules)
+PUB_RULES = 200         # [28] the rules-parameter vector's entries 0..27 (public: everybody knows the rules)
 PUB_SIZE = 232
 
 # ---------------------------------------------------------------- priv -------
@@ -90,7 +93,17 @@ H_REC = HID + 159       # index in st of the replayed record's first event
 H_REC_LEN = HID + 160   # events in the replayed record
 H_SID = HID + 161       # [2] strategy id of each seat (strategies.registry)
 H_BROKEN = HID + 164    # code of the invariant found broken (engine.invariants), 0 none
-HID_SIZE = 168
+# per-game counters of the designer metrics (result columns; docs/metrics.md), never read by the rules
+H_VOTES = HID + 168     # [5] votes held on each group, ties included (R4.3, R4.5)
+H_TIES = HID + 173      # tied votes (R6.4)
+H_REVERSALS = HID + 174  # decided votes the philosophers reversed (R6.3)
+H_EXCEPTIONAL = HID + 175  # votes of a group holding group_limit cards (R4.3)
+H_LEADER = HID + 176    # the last strict VP leader after a vote: 0 none yet, p + 1
+H_LEAD_CHANGES = HID + 177  # votes after which the strict VP leader is the other player than the last one
+H_LEADERS = HID + 178   # [32] VP leader after each vote (0 tied, p + 1), 2 bits a vote, LEADERS_PER_SLOT a slot
+HID_SIZE = 210
+LEADERS_PER_SLOT = 15   # 30 bits of an int32 slot: votes beyond 32 * 15 = 480 go unrecorded
+MAX_LEADERS = 32 * LEADERS_PER_SLOT
 
 ERR_NO_OPTION = 1       # a decision with no legal option (must never happen)
 ERR_REPLAY_ILLEGAL = 2  # replay: the recorded event is not a legal option here

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ccsim import rules as R
-from ccsim.engine.game import R_WINNER, R_END, R_TURNS, R_VP
+from ccsim.engine.game import R_WINNER, R_END, R_TURNS, R_VP, R_ERROR
 from ccsim.stats import wilson_interval, mean_ci
 
 SEATS = R.PLAYERS
@@ -48,7 +48,7 @@ class Summary:
 
     def add_rows(self, rows: np.ndarray):
         self.add(rows[:, R_WINNER], rows[:, R_END], rows[:, R_TURNS], rows[:, R_VP], rows[:, R_VP + 1],
-                 rows[:, -1])
+                 rows[:, R_ERROR])
 
     def to_dict(self, config=None, interrupted=False) -> dict:
         n = self.games

@@ -23,7 +23,7 @@ from ccsim.jit import njit
 
 from ccsim import rules as R
 from ccsim.layout import BASE_SIZE, N_RNG, H_BROKEN, MAX_PARAMS, P_ENTRY
-from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT
+from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT, R_ERROR
 from ccsim.engine.invariants import check_state_nb
 from ccsim.orderings import to_codes
 from strategies.registry import _ENTRIES, entry_slot
@@ -135,7 +135,7 @@ def compiled():
     for s0 in STRATEGY_IDS:
         for s1 in STRATEGY_IDS:
             rows, broken, final = run_checked(1, 2, (s0, s1))
-            assert (rows[:, -1] == 0).all()
+            assert (rows[:, R_ERROR] == 0).all()
     st = np.zeros(BASE_SIZE, np.int32)
     check_state_nb(st)
     _record_and_replay_one()
