@@ -100,7 +100,7 @@ def replay_cmd(path, index, check):
         for i, rec in enumerate(records):
             try:
                 res = replay(rec)
-            except (RecordError, KeyError, ValueError) as e:
+            except (RecordError, KeyError, TypeError, ValueError) as e:
                 click.echo(f"record {i}: malformed: {e}")
                 bad += 1
                 continue
@@ -113,7 +113,7 @@ def replay_cmd(path, index, check):
         _fail(f"--game {index}: {path} holds {len(records)} records (0..{len(records) - 1})")
     try:
         click.echo(narrate(records[index]))
-    except (RecordError, KeyError, ValueError) as e:
+    except (RecordError, KeyError, TypeError, ValueError) as e:
         _fail(f"{path} record {index}: malformed: {e}")
 
 

@@ -156,7 +156,8 @@ def write_records(cfg: RunConfig, path: str, k: int | None = None) -> int:
         for g in range(k):
             n = record_game_nb(st, rng, sp, rules, sids, np.int64(cfg.seed), np.int64(g), codes, setup, row)
             log = st[LOG:LOG + n * EV_W].reshape(n, EV_W)
-            rec = make_record(g, f"ccsim run --seed {cfg.seed}, game {g}", cfg.variants, names, setup, log, row)
+            rec = make_record(g, f"ccsim run --seed {cfg.seed}, game {g}", cfg.variants, names, setup, log, row,
+                              rules)
             f.write(json.dumps(rec, separators=(",", ":")) + "\n")
     return k
 
