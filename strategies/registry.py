@@ -65,6 +65,9 @@ class ParamFileError(ValueError):
     """A parameter file that cannot be used (one line naming the problem)."""
 
 
+PARAM_FILE_KEYS = {"description", "weights"}  # a weight outside [weights] would be silently ignored
+
+
 def load_params(path) -> tuple[np.ndarray, dict]:
     """(parameter vector of MAX_PARAMS floats, the file's table) of a `weighted` TOML file.
 
@@ -78,6 +81,11 @@ def load_params(path) -> tuple[np.ndarray, dict]:
         raise ParamFileError(f"cannot read parameter file {path}: {e.strerror}") from None
     except tomllib.TOMLDecodeError as e:
         raise ParamFileError(f"parameter file {path} is not valid TOML: {e}") from None
+    stray = sorted(set(data) - PARAM_FILE_KEYS)
+    if stray:
+        hint = " (weights go in the [weights] table)" if stray[0] in PARAM_NAMES else ""
+        raise ParamFileError(f"parameter file {path}: unknown top-level key {stray[0]!r}{hint}; "
+                             f"top-level keys: {', '.join(sorted(PARAM_FILE_KEYS))}")
     weights = data.get("weights", {})
     if not isinstance(weights, dict):
         raise ParamFileError(f"parameter file {path}: [weights] must be a table")
