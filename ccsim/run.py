@@ -21,6 +21,7 @@ from ccsim.record import make_record
 from ccsim.backends import LocalBackend, make_backend, plan_chunks, play_chunk
 from ccsim.simulate import set_threads
 from ccsim.summary import Summary
+from ccsim.metrics import MetricSums, Distribution, report as metrics_report
 
 _COLS = [c for c, _ in RESULT_COLUMNS]
 
@@ -88,8 +89,11 @@ class ParquetSink:
         (self.folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
 
 
-def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backend=None):
+def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backend=None, metrics: bool = False):
     """Play a whole run; returns (summary dict, DataFrame or None).
+
+    With ``metrics`` the summary also holds the designer metrics (``ccsim.metrics``) under
+    ``metrics``, accumulated chunk by chunk like the rest.
 
     Ctrl-C between chunks ends the run early: the finished chunks are kept,
     summarised and written, and the summary says ``interrupted``.
@@ -100,7 +104,8 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
     own_backend = backend is None and cfg.backend != "local"
     if own_backend:
         backend = make_backend(cfg.backend, cfg.scheduler, cfg.workers or None)
-    summary = Summary()
+    summary = Summary(((cfg.cleopatra, cfg.cleopatra_order), (cfg.caesar, cfg.caesar_order)))
+    sums, lengths = (MetricSums(), Distribution()) if metrics else (None, None)
     frames = []
     total = cfg.games * (2 if cfg.swap_seats else 1)
     bar = _progress(total) if progress else None
@@ -108,7 +113,10 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
     t0 = time.perf_counter()
     try:
         for first, rows, names, orders, swapped in iter_chunks(cfg, backend):
-            summary.add_rows(rows)
+            summary.add_rows(rows, swapped)
+            if sums:
+                sums.add_rows(rows, cfg.rules_vector(swapped))
+                lengths.add_rows(rows)
             if sink or keep_frames:
                 df = results_frame(rows, first, cfg.seed, names, orders, swapped)
                 if sink:
@@ -126,6 +134,8 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
             backend.close()
     summary.seconds = time.perf_counter() - t0
     out = summary.to_dict(cfg, interrupted)
+    if sums:
+        out["metrics"] = metrics_report(sums, lengths)
     if sink:
         sink.close(out)
     frame = pd.concat(frames, ignore_index=True) if keep_frames and frames else None
