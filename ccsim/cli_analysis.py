@@ -144,10 +144,13 @@ def tournament_cmd(strategies, games, orderings, variants, nash, seed, threads, 
 @click.option("--cleopatra-order", default="shuffled", show_default=True, metavar="ORDER")
 @click.option("--caesar-order", default="shuffled", show_default=True, metavar="ORDER")
 @click.option("--all-metrics", is_flag=True, help="Print every metric, not only the headline ones.")
+@click.option("--record", default=None, metavar="FILE.jsonl",
+              help="Write records (ccsim-game/1, with their rules) of the first deals of every arm.")
+@click.option("--record-games", type=int, default=10, show_default=True, metavar="K", help="Deals recorded per arm.")
 @_common
 @_usage
 def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleopatra_order, caesar_order,
-               all_metrics, seed, threads, out, as_json, progress, backend, scheduler, workers):
+               all_metrics, record, record_games, seed, threads, out, as_json, progress, backend, scheduler, workers):
     """Rules against RULES.md on the same deals: every metric, its difference and interval (Holm)."""
     from ccsim.whatif import whatif, format_whatif, whatif_json, whatif_plot, cards_plot, load_changes, arms_for
 
@@ -156,13 +159,18 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
     chosen = () if no_variants else (tuple(variants) or None)
     changes = load_changes(rules_file)[0] if rules_file else []
     arms_for(chosen, changes, cards, (cleopatra_order, caesar_order))  # every argument checked before a game
+    if record_games < 0:
+        raise click.UsageError(f"--record-games must be >= 0, got {record_games}")
+    if record:
+        from ccsim.run import open_records
+        open_records(record).close()
     folder = _writable(out)
     _threads(threads)
     be = _backend(backend, scheduler, workers)
     try:
         w = whatif(list(strategies) or ["greedy"], games=games, seed=seed, variants=chosen, rules_file=rules_file,
                    cards=cards, cleopatra_order=cleopatra_order, caesar_order=caesar_order, backend=be,
-                   progress=_show(progress))
+                   progress=_show(progress), record=record, record_games=record_games)
     finally:
         be.close()
     d = whatif_json(w)

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ccsim import rules as R
-from ccsim.engine.game import (RESULT_COLUMNS, R_WINNER, R_END, R_TURNS, R_VP, R_PAT, R_MAJ, R_ALL, R_BONUS_HIT,
+from ccsim.engine.game import (RESULT_COLUMNS, R_WINNER, R_END, R_TURNS, R_PAT, R_MAJ, R_ALL, R_BONUS_HIT,
                                R_PLAYED, R_VETOED, R_VOTES, R_TIES, R_REVERSALS, R_EXCEPTIONAL, R_LEAD_CHANGES,
                                R_LEADER_HALF, N_RESULT)
 from ccsim.stats import Moments, ratio_interval, wilson_interval

@@ -147,10 +147,9 @@ def _progress(total: int):
     return tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1, dynamic_ncols=True, leave=False)
 
 
-def write_records(cfg: RunConfig, path: str, k: int | None = None) -> int:
-    """Write games 0..k-1 of the run (the same games as without recording) as JSONL records."""
-    cfg = cfg.validated()
-    k = cfg.games if k is None else min(k, cfg.games)
+def iter_records(cfg: RunConfig, k: int, what: str = "ccsim run"):
+    """Records (dicts) of games 0..k-1 of the run, the same games as without recording, each
+    with the ``rules`` block of what its rules change (GAME_RECORD.md)."""
     rules = cfg.rules_vector()
     names, sids, sp, codes, _ = cfg.seats(False)
     n_log = max_events(rules)
@@ -158,16 +157,26 @@ def write_records(cfg: RunConfig, path: str, k: int | None = None) -> int:
     rng = np.zeros(N_RNG, np.uint64)
     setup = np.zeros(SETUP_SIZE, np.int32)
     row = np.zeros(N_RESULT, np.int16)
+    for g in range(k):
+        n = record_game_nb(st, rng, sp, rules, sids, np.int64(cfg.seed), np.int64(g), codes, setup, row)
+        log = st[LOG:LOG + n * EV_W].reshape(n, EV_W)
+        yield make_record(g, f"{what} --seed {cfg.seed}, game {g}", cfg.variants, names, setup, log, row, rules)
+
+
+def open_records(path: str):
+    """``path`` opened for writing JSONL records; ConfigError (one line) if it cannot be."""
     try:
-        f = open(path, "w", encoding="utf-8")
+        return open(path, "w", encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"--record {path}: cannot write ({e.strerror})") from None
-    with f:
-        for g in range(k):
-            n = record_game_nb(st, rng, sp, rules, sids, np.int64(cfg.seed), np.int64(g), codes, setup, row)
-            log = st[LOG:LOG + n * EV_W].reshape(n, EV_W)
-            rec = make_record(g, f"ccsim run --seed {cfg.seed}, game {g}", cfg.variants, names, setup, log, row,
-                              rules)
+
+
+def write_records(cfg: RunConfig, path: str, k: int | None = None) -> int:
+    """Write games 0..k-1 of the run (the same games as without recording) as JSONL records."""
+    cfg = cfg.validated()
+    k = cfg.games if k is None else min(k, cfg.games)
+    with open_records(path) as f:
+        for rec in iter_records(cfg, k):
             f.write(json.dumps(rec, separators=(",", ":")) + "\n")
     return k
 

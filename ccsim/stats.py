@@ -890,6 +890,6 @@ def nash_average(a, tol: float = 1e-9):
                        options={"ftol": 1e-12, "maxiter": 500})
         if opt.success and np.all(a.T @ opt.x >= value - 10 * slack):
             start = opt.x
-    p = np.clip(start, 0.0, None)
+    p = np.where(start > 1e-8, start, 0.0)  # below that: the LP's slack, not weight
     p /= p.sum()
     return p, a @ p

@@ -51,7 +51,7 @@ from ccsim.backends import LocalBackend
 from ccsim.grid import GridBuilder, GridTask, play_task
 from ccsim.metrics import HEADLINE, INDEX, METRICS, Distribution, MetricSums, game_values
 from ccsim.orderings import OrderingError, SHUFFLED, parse_ordering, without_card
-from ccsim.ruleset import RulesError, action_counts, describe, rules_vector
+from ccsim.ruleset import RulesError, action_counts, describe, rules_block, rules_vector
 from ccsim.stats import Moments, holm, ratio_difference, ratio_interval
 from strategies.registry import strategy_id
 
@@ -124,9 +124,13 @@ def load_changes(path) -> tuple[list[Change], str]:
     return out, desc if isinstance(desc, str) else ""
 
 
+def variants_of(vec) -> list[str]:
+    return [v for v, bit in R.VARIANTS.items() if vec[R.RP_VARIANTS] & bit]
+
+
 def rules_text(vec) -> str:
     """What a rules vector changes, variants included."""
-    on = [v for v, bit in R.VARIANTS.items() if vec[R.RP_VARIANTS] & bit]
+    on = variants_of(vec)
     text = describe(vec)
     return ", ".join(([] if text == BASE else [text]) + on) or BASE
 
@@ -182,11 +186,12 @@ class _ArmTally:
 
 def whatif(strategies=("greedy",), games: int = 20_000, seed: int = 1, variants=None, changes=(),
            rules_file=None, cards: bool = False, cleopatra_order: str = SHUFFLED, caesar_order: str = SHUFFLED,
-           backend=None, progress: bool = False) -> WhatIf:
+           backend=None, progress: bool = False, record=None, record_games: int = 10) -> WhatIf:
     """Compare rules on common deals (see the module's docstring); returns DataFrames.
 
     ``variants``: R11 variants to compare (None: all four; ``()``: none); ``changes``: ``Change``
-    objects, or ``rules_file`` a TOML file of ``[[change]]`` tables.
+    objects, or ``rules_file`` a TOML file of ``[[change]]`` tables.  ``record``: a JSONL path for
+    the records of the first ``record_games`` deals of every arm (``info['recorded_games']``).
 
     >>> w = whatif(["greedy"], games=2000, variants=["two_orgies"])         # doctest: +SKIP
     >>> w.metrics.query("metric == 'seat_advantage'")                          # doctest: +SKIP
@@ -256,6 +261,8 @@ def whatif(strategies=("greedy",), games: int = 20_000, seed: int = 1, variants=
                                                  orderings=list(a.orders)) for a in arms],
                 description=description, seconds=seconds, games_per_s=deals * n_cfg / seconds if seconds else None,
                 interrupted=interrupted)
+    if record is not None and not interrupted:
+        info["recorded_games"] = record_arms(record, arms, strategies, seed, min(int(record_games), deals))
     return _results(strategies, arms, tallies, both, info)
 
 
@@ -319,6 +326,25 @@ def _both_losses(values, s, arms) -> dict:
     lost = {(a.card, a.player): values[s, a.name][:, i, 0] for a in arms if a.kind == "card"}
     return {card: (lost[card, "caesar"] - lost[card, "cleopatra"]) / 2 for card in R.ACTION_NAMES
             if (card, "caesar") in lost and (card, "cleopatra") in lost}
+
+
+def record_arms(path, arms, strategies, seed: int, k: int) -> int:
+    """Write the first ``k`` deals of every arm at every strategy as ``ccsim-game/1`` records (the
+    very games the study plays), each carrying its ``rules`` block; returns the records written."""
+    from ccsim.config import RunConfig
+    from ccsim.run import iter_records, open_records
+    import json
+    n = 0
+    with open_records(str(path)) as f:
+        for s in strategies:
+            for a in arms:
+                cfg = RunConfig(games=k, seed=int(seed), cleopatra=s, caesar=s, cleopatra_order=a.orders[0],
+                                caesar_order=a.orders[1], variants=tuple(variants_of(a.rules)),
+                                rules=rules_block(a.rules)).validated()
+                for rec in iter_records(cfg, k, f"ccsim whatif {s}, arm {a.name!r},"):
+                    f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                    n += 1
+    return n
 
 
 def _progress(total: int):
