@@ -25,7 +25,7 @@ from ccsim.layout import MAX_PARAMS
 from ccsim.orderings import SHUFFLED, to_codes
 from ccsim.ruleset import action_counts, swap_players
 
-__all__ = ["Grid", "GridBuilder", "GridTask", "play_task", "segment_tasks", "order_row"]
+__all__ = ["Grid", "GridBuilder", "GridTask", "play_task", "segment_tasks", "order_row", "orderings_grid"]
 
 
 def order_row(ordering: str, counts) -> np.ndarray:
