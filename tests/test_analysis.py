@@ -21,9 +21,9 @@ from ccsim.simulate import play_specs, simulate_rows, set_threads
 from ccsim.stats import bradley_terry, holm, mean_ci, nash_average, paired_difference, wilson_interval
 from ccsim.summary import summarize_frame
 from ccsim import study
-from ccsim.tournament import (tournament, heatmap, significant_cycles,
+from ccsim.tournament import (tournament, tournament_json, heatmap, significant_cycles,
                               TournamentError)
-from ccsim.whatif import whatif, Change, WhatIfError, load_changes
+from ccsim.whatif import whatif, format_whatif, Change, WhatIfError, load_changes
 
 
 def run_cli(capsys, *argv):
@@ -479,3 +479,26 @@ def test_tournament_api_refuses_bad_arguments():
         tournament("greedy,random", games=-3)
     with pytest.raises(TournamentError):
         tournament("greedy,random", rules={"hand_size": 0})
+
+
+class InterruptAfter(LocalBackend):
+    def __init__(self, k):
+        self.k = k
+
+    def map(self, fn, tasks):
+        for i, item in enumerate(super().map(fn, tasks)):
+            if i == self.k:
+                raise KeyboardInterrupt
+            yield item
+
+
+def test_ctrl_c_keeps_the_finished_deals(monkeypatch, compiled):
+    monkeypatch.setattr("ccsim.tournament.TASK_GAMES", 100)
+    monkeypatch.setattr("ccsim.whatif.TASK_GAMES", 100)
+    t = tournament("greedy,random", games=200, backend=InterruptAfter(2))
+    assert t.info["interrupted"] and t.info["deals"] == 100 and t.pairings["games"][0] == 200
+    assert tournament_json(t)["interrupted"] is True
+    w = whatif(["random"], games=400, variants=["two_orgies"], backend=InterruptAfter(3))
+    assert w.info["interrupted"] and w.info["deals"] == 150 and "interrupted" in format_whatif(w)
+    with pytest.raises(KeyboardInterrupt):
+        tournament("greedy,random", games=200, backend=InterruptAfter(0))
