@@ -84,7 +84,7 @@ class Summary:
                 vp += self.vp_by_arrangement[a, p]
             g, wins, d, losses = (int(x) for x in tot)
             side = {"strategy": strategy, "ordering": ordering, **_rates(g, wins, d), "losses": losses,
-                    "mean_vp": vp / g if g else None}
+                    "mean_vp": float(vp / g) if g else None}
             side.update({f"as_{s}": seats[s] for s in SEATS})
             out.append(side)
         return out
