@@ -375,9 +375,10 @@ def format_whatif(w: WhatIf, all_metrics: bool = False) -> str:
              f"{i['orderings'][1]}" + ("   (interrupted: partial result)" if i["interrupted"] else "")]
     if i["description"]:
         lines.append(i["description"])
-    lines.append(f"differences to {BASE} on the same deals with 95% intervals; shares in %, their differences "
-                 f"in points; * = significant after Holm over all {i['comparisons']} differences")
     arms = [a for a in i["arms"] if a["kind"] not in ("base", "card")]
+    if arms:
+        lines.append(f"differences to {BASE} on the same deals with 95% intervals; shares in %, their differences "
+                     f"in points; * = significant after Holm over all {i['comparisons']} differences")
     lw = max(len(METRICS[INDEX[n]].label) for n in names) + 2
     for s in i["strategies"]:
         m = w.metrics[w.metrics["strategy"] == s].set_index(["arm", "metric"])
