@@ -32,7 +32,7 @@ def play_chunk(task) -> np.ndarray:
     from ccsim.simulate import simulate_rows
     cfg, chunk = task
     _, sids, sp, codes, _ = cfg.seats(chunk.swapped)
-    return simulate_rows(cfg.seed, chunk.first, chunk.n, cfg.rules_vector(), sids, sp, codes)
+    return simulate_rows(cfg.seed, chunk.first, chunk.n, cfg.rules_vector(chunk.swapped), sids, sp, codes)
 
 
 class LocalBackend:

@@ -43,9 +43,10 @@ def cli():
 @backend_options
 @click.option("--config", "config_path", default=None, metavar="FILE.toml", help="Run configuration (flags override).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--metrics", "with_metrics", is_flag=True, help="Add the designer metrics (docs/metrics.md).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
 def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, variants, swap_seats, threads, chunk_size,
-            record, record_games, out, backend, scheduler, workers, config_path, as_json, progress):
+            record, record_games, out, backend, scheduler, workers, config_path, as_json, with_metrics, progress):
     """Play a batch of games and print a summary."""
     from ccsim.run import run, write_records
     from ccsim.summary import format_summary
@@ -62,12 +63,18 @@ def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, varia
         if cfg.record:
             _check_writable(cfg.record)
         show = sys.stderr.isatty() if progress is None else progress
-        summary, _ = run(cfg, progress=show)
+        summary, _ = run(cfg, progress=show, metrics=with_metrics)
         if cfg.record and not summary.get("interrupted"):
             summary["recorded_games"] = write_records(cfg, cfg.record, cfg.record_games)
     except ConfigError as e:
         _fail(str(e))
-    click.echo(json.dumps(summary) if as_json else format_summary(summary))
+    if as_json:
+        click.echo(json.dumps(summary))
+    else:
+        click.echo(format_summary(summary))
+        if with_metrics:
+            from ccsim.metrics import format_metrics
+            click.echo("\n" + format_metrics(summary["metrics"]))
     if summary.get("interrupted"):
         sys.exit(130)
 
@@ -100,7 +107,7 @@ def replay_cmd(path, index, check):
         for i, rec in enumerate(records):
             try:
                 res = replay(rec)
-            except (RecordError, KeyError, ValueError) as e:
+            except (RecordError, KeyError, TypeError, ValueError) as e:
                 click.echo(f"record {i}: malformed: {e}")
                 bad += 1
                 continue
@@ -113,7 +120,7 @@ def replay_cmd(path, index, check):
         _fail(f"--game {index}: {path} holds {len(records)} records (0..{len(records) - 1})")
     try:
         click.echo(narrate(records[index]))
-    except (RecordError, KeyError, ValueError) as e:
+    except (RecordError, KeyError, TypeError, ValueError) as e:
         _fail(f"{path} record {index}: malformed: {e}")
 
 
@@ -134,8 +141,12 @@ def strategies_cmd(as_json):
 
 
 from ccsim.cli_orderings import orderings  # noqa: E402  (a command group of its own module)
+from ccsim.cli_analysis import tournament_cmd, whatif_cmd, metrics_cmd  # noqa: E402
 
 cli.add_command(orderings)
+cli.add_command(tournament_cmd)
+cli.add_command(whatif_cmd)
+cli.add_command(metrics_cmd)
 
 from ccsim.cli_play import play_cmd  # noqa: E402
 

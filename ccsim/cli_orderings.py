@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from ccsim import rules as R
+from ccsim.cli_options import backend_options
 
 _ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
 
@@ -75,7 +76,15 @@ def _matchup_options(fn):
         click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object."),
     ]):
         fn = opt(fn)
-    return fn
+    return backend_options(fn)
+
+
+def _backend(backend, scheduler, workers):
+    """The backend the study's games run on (``ccsim.backends.make_backend``)."""
+    from ccsim.backends import make_backend
+    if workers is not None and not 0 <= workers <= 256:
+        raise click.UsageError(f"--workers must be 0 .. 256, got {workers}")
+    return make_backend(backend or "local", scheduler, workers or None)
 
 
 def _num(x):
@@ -156,18 +165,24 @@ def presets_cmd(as_json):
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT: missed-difference rate.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Save a forest plot.")
 @_usage_errors
-def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, variants, as_json, games,
-                until_decided, delta, alpha, beta, plot_path):
+def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, variants, as_json, backend,
+                scheduler, workers, games, until_decided, delta, alpha, beta, plot_path):
     """Compare orderings with a baseline on the same deals, seats swapped."""
+    from ccsim import study
     from ccsim.study import compare
 
     if not candidates:
         raise click.UsageError("give at least one ORDER to compare")
     if not (0 < alpha < 0.5 and 0 < beta < 0.5):
         raise click.UsageError(f"--alpha and --beta must be in (0, 0.5), got {alpha}, {beta}")
-    df = compare(list(candidates), baseline=baseline, strategy=strategy, opponent=opponent,
-                 opponent_order=opponent_order, games=games, seed=seed, until_decided=until_decided,
-                 delta=delta, alpha=alpha, beta=beta, variants=variants)
+    study.Matchup(strategy, opponent, opponent_order, seed, tuple(variants))  # refuse bad input before a cluster
+    be = _backend(backend, scheduler, workers)
+    try:
+        df = compare(list(candidates), baseline=baseline, strategy=strategy, opponent=opponent,
+                     opponent_order=opponent_order, games=games, seed=seed, until_decided=until_decided,
+                     delta=delta, alpha=alpha, beta=beta, variants=variants, backend=be)
+    finally:
+        be.close()
     if plot_path:
         from ccsim.plots import forest_plot
         forest_plot(df, plot_path)
@@ -212,7 +227,8 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
               help="Folder for search_top.parquet, search_progress.parquet, search_progress.png, search.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @_usage_errors
-def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, budget, top, out, quiet):
+def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers, budget, top,
+               out, quiet):
     """Find strong orderings among all 16,216,200 within a budget of games."""
     import pandas as pd
     from ccsim.plots import search_progress
@@ -220,8 +236,12 @@ def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, budg
 
     search_args(strategy, opponent, opponent_order, budget, seed, top, variants)
     folder = _writable(out)
-    df = search(strategy=strategy, opponent=opponent, opponent_order=opponent_order, budget=budget, seed=seed,
-                top=top, variants=variants, log=_log(quiet))
+    be = _backend(backend, scheduler, workers)
+    try:
+        df = search(strategy=strategy, opponent=opponent, opponent_order=opponent_order, budget=budget, seed=seed,
+                    top=top, variants=variants, log=_log(quiet), backend=be)
+    finally:
+        be.close()
     a = df.attrs
     roles = pd.concat([df.assign(role="top"),
                        pd.DataFrame([a["baseline"]]).assign(rank=0, role="baseline"),
@@ -273,8 +293,8 @@ def _search_rec(r) -> dict:
               help="Folder for positions.parquet, positions_heatmap.png, positions.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @_usage_errors
-def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, games, deals_per_ordering, out,
-                  quiet):
+def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers, games,
+                  deals_per_ordering, out, quiet):
     """What each card type is worth at each depth of the deck (regression over random orderings)."""
     from ccsim.plots import positions_heatmap
     from ccsim.study import Matchup, positions, positions_size
@@ -282,8 +302,12 @@ def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, g
     positions_size(games, deals_per_ordering)
     Matchup(strategy, opponent, opponent_order, seed, tuple(variants))
     folder = _writable(out)
-    df = positions(strategy=strategy, opponent=opponent, opponent_order=opponent_order, games=games, seed=seed,
-                   deals_per_ordering=deals_per_ordering, variants=variants, log=_log(quiet))
+    be = _backend(backend, scheduler, workers)
+    try:
+        df = positions(strategy=strategy, opponent=opponent, opponent_order=opponent_order, games=games, seed=seed,
+                       deals_per_ordering=deals_per_ordering, variants=variants, log=_log(quiet), backend=be)
+    finally:
+        be.close()
     a = df.attrs
     _parquet(df, folder / "positions.parquet")
     positions_heatmap(df, folder / "positions_heatmap.png")

@@ -14,6 +14,7 @@ import numpy as np
 from ccsim import rules as R
 from ccsim.layout import MAX_PARAMS
 from ccsim.orderings import OrderingError, parse_ordering, to_codes, SHUFFLED
+from ccsim.ruleset import RulesError, action_counts, rules_vector, swap_players
 from strategies.registry import resolve, strategy_id
 
 MAX_GAMES = 10**10  # beyond this a run would take days; almost surely a typo
@@ -42,7 +43,7 @@ class RunConfig:
     backend: str = "local"      # "local" (numba threads) or "dask"
     scheduler: str | None = None  # Dask scheduler address; none: a local cluster
     workers: int = 0            # Dask local cluster workers (0: 2)
-    rules: dict = field(default_factory=dict)  # overrides of the rules vector, by rules.RULE_PARAM_NAMES
+    rules: dict = field(default_factory=dict)  # a rules block as GAME_RECORD.md's `rules` (nested or dotted names)
 
     def validated(self) -> "RunConfig":
         """A copy with orderings in canonical form; raises ConfigError."""
@@ -61,39 +62,36 @@ class RunConfig:
                 strategy_id(getattr(self, seat))
             except KeyError as e:
                 raise ConfigError(f"--{seat}: {e.args[0]}") from None
-        orders = {}
-        for seat in ("cleopatra_order", "caesar_order"):
-            try:
-                orders[seat] = parse_ordering(getattr(self, seat))
-            except OrderingError as e:
-                raise ConfigError(f"--{seat.replace('_', '-')}: {e}") from None
         for v in self.variants:
             if v not in R.VARIANTS:
                 raise ConfigError(f"unknown variant {v!r} (known: {', '.join(R.VARIANTS)})")
+        rules = self.rules_vector()  # validates rule overrides
+        orders = {}
+        for p, seat in enumerate(("cleopatra_order", "caesar_order")):
+            try:
+                orders[seat] = parse_ordering(getattr(self, seat), action_counts(rules, p))
+            except OrderingError as e:
+                raise ConfigError(f"--{seat.replace('_', '-')}: {e}") from None
         if self.backend not in ("local", "dask"):
             raise ConfigError(f"unknown backend {self.backend!r} (local, dask)")
         if not isinstance(self.workers, int) or not 0 <= self.workers <= MAX_THREADS:
             raise ConfigError(f"workers must be 0 .. {MAX_THREADS}, got {self.workers!r}")
         if self.record_games is not None and (not isinstance(self.record_games, int) or self.record_games < 0):
             raise ConfigError(f"record_games must be a non-negative integer, got {self.record_games!r}")
-        cfg = replace(self, variants=tuple(dict.fromkeys(self.variants)), **orders)
-        cfg.rules_vector()  # validates rule overrides
-        return cfg
+        return replace(self, variants=tuple(dict.fromkeys(self.variants)), **orders)
 
     # -- what the kernel receives ------------------------------------------
-    def rules_vector(self) -> np.ndarray:
-        rules = R.DEFAULT_RULES.copy()
-        for name, value in self.rules.items():
-            if name not in R.RULE_PARAM_NAMES or name == "variants":
-                raise ConfigError(f"unknown rule parameter {name!r} (known: {', '.join(R.RULE_PARAM_NAMES)})")
-            rules[R.RULE_PARAM_NAMES[name]] = int(value)
-        for v in self.variants:
-            rules[R.RP_VARIANTS] |= R.VARIANTS[v]
-        validate_rules(rules)
-        return rules
+    def rules_vector(self, swapped: bool = False) -> np.ndarray:
+        """The kernel's rules vector; with the seats swapped the players' action counts
+        change seats too (everything of a side moves with it: strategy, ordering, cards)."""
+        try:
+            rules = rules_vector(self.rules, self.variants)
+        except RulesError as e:
+            raise ConfigError(str(e)) from None
+        return swap_players(rules) if swapped else rules
 
     def seats(self, swapped: bool = False):
-        """(strategy names, sids, params, orders) for the two seats, swapped if asked."""
+        """(strategy names, sids, params, orders, ordering texts) for the two seats, swapped if asked."""
         names = [self.cleopatra, self.caesar]
         orders = [self.cleopatra_order, self.caesar_order]
         if swapped:
@@ -103,41 +101,22 @@ class RunConfig:
         sp = np.zeros((2, MAX_PARAMS), np.float64)
         for p, n in enumerate(names):
             sids[p], sp[p] = resolve(n)
-        return names, sids, sp, order_codes(orders), orders
+        return names, sids, sp, order_codes(orders, self.rules_vector(swapped)), orders
 
     def order_codes(self) -> np.ndarray:
-        """The kernel's (2, 13) action-deck orders of the two seats (a row of -1: shuffled)."""
-        return order_codes((self.cleopatra_order, self.caesar_order))
+        """The kernel's action-deck orders of the two seats as seated (a row of -1: shuffled)."""
+        return order_codes((self.cleopatra_order, self.caesar_order), self.rules_vector())
 
 
-def order_codes(orders) -> np.ndarray:
-    """(2, 13) int8 code rows of two canonical orderings; a row of -1 is `shuffled` (R2.2)."""
-    codes = np.full((2, R.ACTION_DECK_SIZE), -1, np.int8)
+def order_codes(orders, rules: np.ndarray) -> np.ndarray:
+    """The kernel's (2, MAX_ACTION_DECK) int8 action decks of two orderings under ``rules``:
+    each seat's letters as codes, checked against her own counts; a row of -1 is shuffled."""
+    codes = np.full((2, R.MAX_ACTION_DECK), -1, np.int8)
     for p, o in enumerate(orders):
         if o != SHUFFLED:
-            codes[p] = to_codes(o)
+            row = to_codes(o, action_counts(rules, p))
+            codes[p, :len(row)] = row
     return codes
-
-
-def validate_rules(rules: np.ndarray) -> None:
-    """Refuse a rules vector that makes the game unplayable or overflows the state's buffers."""
-    def need(ok, msg):
-        if not ok:
-            raise ConfigError(f"rules: {msg}")
-    need(1 <= rules[R.RP_HAND_SIZE] <= 6, "hand_size must be 1..6 (discard options grow as 2**hand)")
-    need(1 <= rules[R.RP_SIDE_LIMIT] <= 7, "side_limit must be 1..7")
-    need(2 <= rules[R.RP_GROUP_LIMIT] <= 2 * rules[R.RP_SIDE_LIMIT],
-         "group_limit must be 2..2*side_limit (two face-up cards need room for two)")
-    need(all(1 <= rules[R.RP_GROUP_SIZE + g] <= 9 for g in range(5)), "group sizes must be 1..9")
-    need(all(0 <= rules[R.RP_DECK_COUNT + c] <= 9 for c in range(6)), "influence deck counts must be 0..9")
-    need(sum(int(rules[R.RP_DECK_COUNT + c]) for c in range(6)) <= R.MAX_INFLUENCE_DECK, "influence deck too large")
-    need(tuple(int(x) for x in rules[R.RP_ACTION_COUNT:R.RP_ACTION_COUNT + 6]) == R.ACTION_COUNTS,
-         "action-card counts are fixed by the 13-letter orderings (R2.2)")
-    need(0 <= rules[R.RP_ORGIES] <= 8, "orgies must be 0..8")
-    need(rules[R.RP_ORGIES] >= 1 or not (rules[R.RP_VARIANTS] & R.V_TWO_ORGIES), "two_orgies needs an orgy to box")
-    need(1 <= rules[R.RP_MAX_TURNS] <= 5000, "max_turns must be 1..5000")
-    need(all(0 <= rules[k] <= 100 for k in (R.RP_VP_PATRICIAN, R.RP_VP_MAJORITY, R.RP_VP_ALL, R.RP_VP_BONUS,
-                                             R.RP_BONUS_THRESHOLD)), "VP values must be 0..100")
 
 
 _KEYS = {f.name for f in fields(RunConfig)}

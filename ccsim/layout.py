@@ -33,7 +33,7 @@ import math
 from collections import namedtuple
 
 from ccsim.jit import njit
-from ccsim.rules import (N_GROUPS, N_VALUES, N_CARD_CODES, N_ACTIONS, N_VOC_KINDS, N_RULE_PARAMS,
+from ccsim.rules import (N_GROUPS, N_VALUES, N_CARD_CODES, N_ACTIONS, N_VOC_KINDS, N_PUB_RULES,
                          MAX_INFLUENCE_DECK, MAX_ACTION_DECK, MAX_VOC_DECK)
 
 Field = namedtuple("Field", "region name shape meaning")
@@ -69,7 +69,9 @@ PUB_FIELDS = (
     ("NPLAYED", (2, N_ACTIONS), "[p, a] action cards played (vetoed ones too)"),
     ("NVETOED", (2, N_ACTIONS), "[p, a] own action cards cancelled by a veto"),
     ("SIDEN", (N_GROUPS, 2), "[g, p] cards on each side of each group (a cache of FU + FDN)"),
-    ("RULES", (N_RULE_PARAMS,), "the rules-parameter vector of this game (everybody knows the rules)"),
+    ("RULES", (N_PUB_RULES,), "the rules-parameter vector's entries 0..27 of this game (everybody knows the rules)"),
+    ("ACTION_COUNT", (2, N_ACTIONS), "[p, a] action cards each player owns by type (R1.4, R2.2: the rules vector's "
+                                     "per-player counts; RULES' own action-count entries hold cleopatra's only)"),
     ("DEC_KIND", (), "the pending decision's kind (ccsim.decisions), -1 none (over, or between steps)"),
     ("DEC_P", (), "the player who makes the pending decision"),
     # where the game stands between two decisions (ccsim.engine.step): what the events
@@ -132,7 +134,17 @@ HID_FIELDS = (
     ("ERROR", (), "0, or an engine/replay error code (ERR_*)"),
     ("ERROR_AT", (), "event index where the error arose"),
     ("BROKEN", (), "code of the invariant found broken (engine.invariants), 0 none"),
+    # per-game counters of the designer metrics (result columns; docs/metrics.md), never read by the rules
+    ("VOTES", (N_GROUPS,), "[g] votes held on each group, ties included (R4.3, R4.5)"),
+    ("TIES", (), "tied votes (R6.4)"),
+    ("REVERSALS", (), "decided votes the philosophers reversed (R6.3)"),
+    ("EXCEPTIONAL", (), "votes of a group holding group_limit cards (R4.3)"),
+    ("LEADER", (), "the last strict VP leader after a vote: 0 none yet, p + 1"),
+    ("LEAD_CHANGES", (), "votes after which the strict VP leader is the other player than the last one"),
+    ("LEADERS", (32,), "VP leader after each vote (0 tied, p + 1), 2 bits a vote, LEADERS_PER_SLOT a slot"),
 )
+LEADERS_PER_SLOT = 15   # 30 bits of an int32 slot: votes beyond 32 * 15 = 480 go unrecorded
+MAX_LEADERS = 32 * LEADERS_PER_SLOT
 
 # ------------------------------------------------------------------ setup ----
 # What chance and the players fixed before the first turn (R2); the engine
@@ -277,6 +289,12 @@ def disc_at(p, c):
 def played_at(p, a):
     """PUB_NPLAYED[p, a]: p's action cards of kind a (0..5) played."""
     return PUB_NPLAYED + p * N_ACTIONS + a
+
+
+@njit(cache=True, inline="always")
+def action_count_at(p, a):
+    """PUB_ACTION_COUNT[p, a]: action cards of kind a (0..5) that p owns under this game's rules."""
+    return PUB_ACTION_COUNT + p * N_ACTIONS + a
 
 
 @njit(cache=True, inline="always")

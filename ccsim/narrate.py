@@ -8,6 +8,7 @@ from __future__ import annotations
 from ccsim import rules as R
 from ccsim.layout import (PR_HAND, PUB_REMAIN, fd_at, fu_at, priv_at, won_at)
 from ccsim.record import replay, replay_state
+from ccsim.ruleset import flat_items
 
 
 def _hand(st, p) -> str:
@@ -107,7 +108,9 @@ def narrate(rec: dict) -> str:
     check = replay(rec)
     events = rec["events"]
     p = rec["players"]
-    out = [f"Game {rec.get('game')} ({rec.get('seed', '')}); variants: {', '.join(rec['variants']) or 'none'}",
+    rules = ", ".join(f"{k} {v}" for k, v in flat_items(rec.get("rules") or {})) or "RULES.md"
+    out = [f"Game {rec.get('game')} ({rec.get('seed', '')}); variants: {', '.join(rec['variants']) or 'none'}; "
+           f"rules: {rules}",
            f"cleopatra: {p['cleopatra']['strategy']} {p['cleopatra']['ordering']}   "
            f"caesar: {p['caesar']['strategy']} {p['caesar']['ordering']}",
            f"bonus: cleopatra {rec['setup']['bonus']['cleopatra']}, caesar {rec['setup']['bonus']['caesar']}"]

@@ -20,12 +20,9 @@ from __future__ import annotations
 
 import math
 
-import numba
 from ccsim.jit import njit
 import numpy as np
 
-from ccsim.engine.game import N_RESULT, R_ERROR, R_WINNER, play_seeded_nb, result_row_nb
-from ccsim.layout import BASE_SIZE, N_RNG
 from ccsim.rules import ACTION_COUNTS, ACTION_LETTERS
 
 __all__ = [
@@ -38,6 +35,7 @@ __all__ = [
     "LENGTH",
     "parse_ordering",
     "to_codes",
+    "without_card",
     "from_codes",
     "count_orderings",
     "rank",
@@ -47,7 +45,6 @@ __all__ = [
     "random_orderings",
     "swap_neighbours",
     "describe",
-    "play_grid_nb",
 ]
 
 LETTERS: str = ACTION_LETTERS
@@ -92,8 +89,8 @@ def _counts_text(counts) -> str:
     return " ".join(f"{ch}={int(c)}" for ch, c in zip(LETTERS, counts))
 
 
-def _check_letters(letters: str, shown: str) -> str:
-    """Validate an uppercase separator-free string; return it or raise."""
+def _check_letters(letters: str, shown: str, counts=COUNTS) -> str:
+    """Validate an uppercase separator-free string against a player's card counts; return it or raise."""
     where = f"ordering {shown!r}"
     bad = []
     for ch in letters:
@@ -111,13 +108,14 @@ def _check_letters(letters: str, shown: str) -> str:
     have = [0] * len(LETTERS)
     for ch in letters:
         have[_INDEX[ch]] += 1
-    if len(letters) != LENGTH:
+    counts = tuple(int(c) for c in counts)
+    if len(letters) != sum(counts):
         raise OrderingError(
-            f"{where}: has {len(letters)} letters, needs {LENGTH} "
-            f"(has {_counts_text(have)}, needs {_counts_text(COUNTS)})")
-    if tuple(have) != COUNTS:
+            f"{where}: has {len(letters)} letters, needs {sum(counts)} "
+            f"(has {_counts_text(have)}, needs {_counts_text(counts)})")
+    if tuple(have) != counts:
         raise OrderingError(
-            f"{where}: has {_counts_text(have)}, needs {_counts_text(COUNTS)}")
+            f"{where}: has {_counts_text(have)}, needs {_counts_text(counts)}")
     return letters
 
 
@@ -125,10 +123,12 @@ def _preset_key(text: str) -> str:
     return "-".join(text.strip().lower().replace("_", "-").split())
 
 
-def parse_ordering(text: str) -> str:
+def parse_ordering(text: str, counts=COUNTS) -> str:
     """Canonical form of an ordering, ``"shuffled"`` or a preset name.
 
     Case is ignored; whitespace, '-' and '_' between letters are dropped.
+    ``counts`` are the player's own action cards (A S C R W V; R1.4's by
+    default, a rules parameter otherwise): the letters must be exactly those.
 
     >>> parse_ordering(" vaas-rcaw sarcv ")
     'VAASRCAWSARCV'
@@ -144,30 +144,47 @@ def parse_ordering(text: str) -> str:
         return SHUFFLED
     key = _preset_key(text)
     if key in PRESETS:
-        return PRESETS[key][0]
+        return _check_letters(PRESETS[key][0], text, counts)
     letters = "".join(ch for ch in text if ch not in _SEPARATORS).upper()
     if not letters:
-        raise OrderingError(f"ordering {text!r}: is empty, needs {LENGTH} letters")
-    return _check_letters(letters, text)
+        raise OrderingError(f"ordering {text!r}: is empty, needs {sum(counts)} letters")
+    return _check_letters(letters, text, counts)
 
 
-def _as_ordering(ordering: str) -> str:
+def _as_ordering(ordering: str, counts=COUNTS) -> str:
     """parse_ordering, refusing 'shuffled' (which is not one ordering)."""
-    s = parse_ordering(ordering)
+    s = parse_ordering(ordering, counts)
     if s == SHUFFLED:
         raise OrderingError(
             f"ordering {ordering!r}: '{SHUFFLED}' is not one ordering here")
     return s
 
 
-def to_codes(ordering: str) -> np.ndarray:
+def to_codes(ordering: str, counts=COUNTS) -> np.ndarray:
     """int8 action indices (0..5 in letter order), top first.
 
     >>> to_codes("AAAASSCCRRWVV").tolist()
     [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 5, 5]
     """
-    s = _as_ordering(ordering)
+    s = _as_ordering(ordering, counts)
     return np.array([_INDEX[ch] for ch in s], dtype=np.int8)
+
+
+def without_card(ordering: str, card: str) -> str:
+    """The ordering with one copy of ``card`` (a letter) taken out: the topmost, the one she
+    would draw first; the cards below it move up one (docs/metrics.md, card ablation).
+
+    >>> without_card("VAASRCAWSARCV", "V")
+    'AASRCAWSARCV'
+    >>> without_card("VAASRCAWSARCV", "A")
+    'VASRCAWSARCV'
+    """
+    if ordering == SHUFFLED:
+        return SHUFFLED
+    i = ordering.find(card)
+    if i < 0:
+        raise OrderingError(f"ordering {ordering!r}: holds no {card!r} to take out")
+    return ordering[:i] + ordering[i + 1:]
 
 
 def from_codes(codes) -> str:
@@ -448,50 +465,3 @@ def describe(ordering: str) -> str:
     names = [k for k, (v, _) in PRESETS.items() if v == s and k != "default"]
     tail = f" ({', '.join(names)})" if names else ""
     return f"{s}: {' '.join(parts)}{tail}"
-
-
-# --- playing many orderings on common deals ------------------------------------
-
-@njit(parallel=True, cache=True, nrt=True)
-def play_grid_nb(seed, first_game, n_deals, deal_off, cand, opp, rules, sids2, sp2, n_blocks, out):
-    """Every candidate ordering on its deals, at both seats: the kernel of ccsim.study.
-
-    Candidate ``k`` (code row ``cand[k]``, a row of -1 = shuffled) plays games
-    ``first_game + deal_off[k] + i`` (i < n_deals) of run ``seed`` twice: at
-    seat ``s`` = 0 (cleopatra) and 1 (caesar), the opponent holding ``opp``.
-    ``sids2[s]``, ``sp2[s]`` are the seats' strategy ids and parameters with the
-    candidate at seat ``s``.  ``out[k, i, s]`` gets the candidate's points
-    doubled: 2 win, 1 draw (R10.5), 0 loss; -1 if the engine reported an error.
-    The same (seed, game) deals the same cards whatever the orderings, so
-    candidates with equal ``deal_off`` play on common random numbers.
-    """
-    n_cand = cand.shape[0]
-    length = cand.shape[1]
-    per = n_deals * 2
-    total = n_cand * per
-    for b in numba.prange(n_blocks):
-        st = np.zeros(BASE_SIZE, np.int32)
-        rng = np.zeros(N_RNG, np.uint64)
-        row = np.zeros(N_RESULT, np.int16)
-        orders = np.empty((2, length), np.int8)
-        lo = b * total // n_blocks
-        hi = (b + 1) * total // n_blocks
-        for j in range(lo, hi):
-            k = j // per
-            r = j - k * per
-            i = r // 2
-            s = r - i * 2
-            for c in range(length):
-                orders[s, c] = cand[k, c]
-                orders[1 - s, c] = opp[c]
-            play_seeded_nb(st, rng, sp2[s], rules, sids2[s], seed, first_game + deal_off[k] + i, orders)
-            result_row_nb(st, row)
-            w = row[R_WINNER]
-            if row[R_ERROR] != 0:
-                out[k, i, s] = -1
-            elif w == s:
-                out[k, i, s] = 2
-            elif w < 0:
-                out[k, i, s] = 1
-            else:
-                out[k, i, s] = 0

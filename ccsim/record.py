@@ -18,6 +18,7 @@ from ccsim.layout import (EV_W, EV_TURN, EV_PLACE, EV_ACTION, EV_VETO, EV_DISCAR
                           S_VOC_LEN, S_BONUS, LOG, ERROR_NAMES, max_events, state_size, s_adeck_at, s_ideck_at, s_placement_at)
 from ccsim.engine.game import (N_RESULT, R_WINNER, R_END, R_TURNS, R_VP, R_PAT, R_ERROR,
                                replay_game_nb)
+from ccsim.ruleset import RulesError, rules_vector, rules_block, action_counts
 
 FORMAT = "ccsim-game/1"
 _CARD = {name: i for i, name in enumerate(R.CARD_NAMES)}
@@ -110,13 +111,42 @@ def _encode_event(e: dict) -> list[int]:
     raise RecordError(f"unknown event kind {kind!r}")
 
 
-def rules_for(variants) -> np.ndarray:
-    rules = R.DEFAULT_RULES.copy()
+def rules_for(variants, block=None) -> np.ndarray:
+    """The rules vector of a record's ``variants`` and ``rules`` (GAME_RECORD.md); RecordError
+    with one line for an unknown key, a non-integer or a value out of range."""
+    if not isinstance(variants, list):
+        raise RecordError(f"variants: must be a list, got {variants!r}")
     for v in variants:
         if v not in R.VARIANTS:
             raise RecordError(f"unknown variant {v!r}")
-        rules[R.RP_VARIANTS] |= R.VARIANTS[v]
-    return rules
+    if block is not None and not isinstance(block, dict):
+        raise RecordError(f"rules: must be an object, got {block!r}")
+    try:
+        return rules_vector(block, variants)
+    except RulesError as e:
+        raise RecordError(str(e)) from None
+
+
+def _same_cards(have, want: dict, where: str) -> None:
+    """A deck's composition must be what the rules say (GAME_RECORD.md, Rule parameters)."""
+    got = {k: have.count(k) for k in want}
+    extra = sorted(set(have) - set(want))
+    if got != want or extra:
+        raise RecordError(f"{where}: holds {dict((k, have.count(k)) for k in dict.fromkeys(have))}, "
+                          f"the rules need {want}")
+
+
+def check_setup(rec: dict, rules: np.ndarray) -> None:
+    """The decks of ``setup`` and the orderings hold exactly the cards the rules give."""
+    s = rec["setup"]
+    deck = {c: int(rules[R.RP_DECK_COUNT + i]) for i, c in enumerate(R.INFLUENCE_NAMES)}
+    for p, name in enumerate(R.PLAYERS):
+        _same_cards(list(s["influence_deck"][name]), deck, f"setup.influence_deck.{name}")
+        owned = dict(zip(R.ACTION_LETTERS, action_counts(rules, p)))
+        _same_cards(list(rec["players"][name]["ordering"]), owned, f"players.{name}.ordering")
+    orgies = int(rules[R.RP_ORGIES]) - (1 if rules[R.RP_VARIANTS] & R.V_TWO_ORGIES else 0)
+    _same_cards(list(s["voc_deck"]), {**{g: 1 for g in R.GROUPS}, "orgy": orgies, "orgy_reshuffle": 1},
+                "setup.voc_deck")
 
 
 def encode_setup(rec: dict) -> np.ndarray:
@@ -221,18 +251,26 @@ def setup_dict(setup: np.ndarray) -> tuple[dict, dict]:
     return out, orders
 
 
-def make_record(game: int, seed_text: str, variants, strategies, setup, log, result_row) -> dict:
+def make_record(game: int, seed_text: str, variants, strategies, setup, log, result_row, rules=None) -> dict:
+    """A ``ccsim-game/1`` record; ``rules`` (the game's rules vector) adds the ``rules`` block
+    of what differs from RULES.md, none when nothing does (GAME_RECORD.md)."""
     setup_obj, orders = setup_dict(setup)
-    return {
+    rec = {
         "format": FORMAT,
         "game": int(game),
         "seed": seed_text,
         "variants": list(variants),
+    }
+    block = rules_block(rules) if rules is not None else {}
+    if block:
+        rec["rules"] = block
+    rec.update({
         "players": {name: {"strategy": strategies[p], "ordering": orders[name]} for p, name in enumerate(R.PLAYERS)},
         "setup": setup_obj,
         "events": decode_events(log),
         "result": result_dict(result_row),
-    }
+    })
+    return rec
 
 
 # ------------------------------------------------------------------ replay ---
@@ -254,7 +292,8 @@ def replay_state(rec: dict, stop_at: int | None = None):
     """
     if rec.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} record (format={rec.get('format')!r})")
-    rules = rules_for(rec.get("variants", []))
+    rules = rules_for(rec.get("variants", []), rec.get("rules"))
+    check_setup(rec, rules)
     setup = encode_setup(rec)
     ev = encode_events(rec["events"])
     n_log = max_events(rules) if stop_at is None else stop_at

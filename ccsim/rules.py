@@ -71,7 +71,7 @@ RP_SIDE_LIMIT = 1         # R4.2.1
 RP_GROUP_LIMIT = 2        # R4.2.2 (also the exceptional-vote size of R4.3)
 RP_GROUP_SIZE = 3         # 5 slots: patricians per group (R1.1)
 RP_DECK_COUNT = 8         # 6 slots: influence-deck cards per code 1..5, P (R2.1)
-RP_ACTION_COUNT = 14      # 6 slots: action cards per type A S C R W V (R1.4)
+RP_ACTION_COUNT = 14      # 6 slots: cleopatra's action cards per type A S C R W V (R1.4)
 RP_ORGIES = 20            # plain orgy cards in the VoC deck (R1.2)
 RP_VP_PATRICIAN = 21      # R10.1
 RP_VP_MAJORITY = 22       # R10.2
@@ -80,14 +80,18 @@ RP_VP_BONUS = 24          # R10.4
 RP_BONUS_THRESHOLD = 25   # R10.4
 RP_MAX_TURNS = 26         # R9.5
 RP_VARIANTS = 27          # R11 bit flags
-N_RULE_PARAMS = 28
+RP_ACTION_COUNT_CAESAR = 28  # 6 slots: caesar's action cards per type (GAME_RECORD.md `action_count` by player)
+N_RULE_PARAMS = 34
+N_PUB_RULES = 28          # entries 0..27 sit in the state's PUB_RULES; each player's action counts in PUB_ACTION_COUNT
+RP_PLAYER_ACTIONS = (RP_ACTION_COUNT, RP_ACTION_COUNT_CAESAR)  # where player p's six action counts start
 
 DEFAULT_RULES = np.array(
     [5, 5, 8,
      5, 5, 5, 3, 3,
      5, 5, 5, 5, 5, 2,
      4, 2, 2, 2, 1, 2,
-     2, 1, 1, 1, 2, 3, 1000, 0],
+     2, 1, 1, 1, 2, 3, 1000, 0,
+     4, 2, 2, 2, 1, 2],
     dtype=np.int64,
 )
 assert DEFAULT_RULES.shape == (N_RULE_PARAMS,)
@@ -98,7 +102,8 @@ RULE_PARAM_NAMES = {
     "group_limit": RP_GROUP_LIMIT,
     **{f"group_size.{g}": RP_GROUP_SIZE + i for i, g in enumerate(GROUPS)},
     **{f"deck_count.{c}": RP_DECK_COUNT + i for i, c in enumerate(INFLUENCE_NAMES)},
-    **{f"action_count.{a}": RP_ACTION_COUNT + i for i, a in enumerate(ACTION_NAMES)},
+    **{f"action_count.{p}.{a}": RP_PLAYER_ACTIONS[k] + i for k, p in enumerate(PLAYERS)
+       for i, a in enumerate(ACTION_NAMES)},
     "orgies": RP_ORGIES,
     "vp_patrician": RP_VP_PATRICIAN,
     "vp_majority": RP_VP_MAJORITY,
@@ -111,3 +116,4 @@ RULE_PARAM_NAMES = {
 
 ACTION_COUNTS = tuple(int(x) for x in DEFAULT_RULES[RP_ACTION_COUNT:RP_ACTION_COUNT + 6])
 ACTION_DECK_SIZE = sum(ACTION_COUNTS)  # 13
+assert tuple(DEFAULT_RULES[RP_ACTION_COUNT_CAESAR:RP_ACTION_COUNT_CAESAR + 6]) == ACTION_COUNTS  # R1.4: equivalent sets

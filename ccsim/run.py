@@ -21,6 +21,7 @@ from ccsim.record import make_record
 from ccsim.backends import LocalBackend, make_backend, plan_chunks, play_chunk
 from ccsim.simulate import set_threads
 from ccsim.summary import Summary
+from ccsim.metrics import MetricSums, Distribution, report as metrics_report
 
 _COLS = [c for c, _ in RESULT_COLUMNS]
 
@@ -88,8 +89,11 @@ class ParquetSink:
         (self.folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
 
 
-def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backend=None):
+def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backend=None, metrics: bool = False):
     """Play a whole run; returns (summary dict, DataFrame or None).
+
+    With ``metrics`` the summary also holds the designer metrics (``ccsim.metrics``) under
+    ``metrics``, accumulated chunk by chunk like the rest.
 
     Ctrl-C between chunks ends the run early: the finished chunks are kept,
     summarised and written, and the summary says ``interrupted``.
@@ -100,7 +104,8 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
     own_backend = backend is None and cfg.backend != "local"
     if own_backend:
         backend = make_backend(cfg.backend, cfg.scheduler, cfg.workers or None)
-    summary = Summary()
+    summary = Summary(((cfg.cleopatra, cfg.cleopatra_order), (cfg.caesar, cfg.caesar_order)))
+    sums, lengths = (MetricSums(), Distribution()) if metrics else (None, None)
     frames = []
     total = cfg.games * (2 if cfg.swap_seats else 1)
     bar = _progress(total) if progress else None
@@ -108,7 +113,10 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
     t0 = time.perf_counter()
     try:
         for first, rows, names, orders, swapped in iter_chunks(cfg, backend):
-            summary.add_rows(rows)
+            summary.add_rows(rows, swapped)
+            if sums:
+                sums.add_rows(rows, cfg.rules_vector(swapped))
+                lengths.add_rows(rows)
             if sink or keep_frames:
                 df = results_frame(rows, first, cfg.seed, names, orders, swapped)
                 if sink:
@@ -126,6 +134,8 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
             backend.close()
     summary.seconds = time.perf_counter() - t0
     out = summary.to_dict(cfg, interrupted)
+    if sums:
+        out["metrics"] = metrics_report(sums, lengths)
     if sink:
         sink.close(out)
     frame = pd.concat(frames, ignore_index=True) if keep_frames and frames else None
@@ -137,10 +147,9 @@ def _progress(total: int):
     return tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1, dynamic_ncols=True, leave=False)
 
 
-def write_records(cfg: RunConfig, path: str, k: int | None = None) -> int:
-    """Write games 0..k-1 of the run (the same games as without recording) as JSONL records."""
-    cfg = cfg.validated()
-    k = cfg.games if k is None else min(k, cfg.games)
+def iter_records(cfg: RunConfig, k: int, what: str = "ccsim run"):
+    """Records (dicts) of games 0..k-1 of the run, the same games as without recording, each
+    with the ``rules`` block of what its rules change (GAME_RECORD.md)."""
     rules = cfg.rules_vector()
     names, sids, sp, codes, _ = cfg.seats(False)
     n_log = max_events(rules)
@@ -148,15 +157,26 @@ def write_records(cfg: RunConfig, path: str, k: int | None = None) -> int:
     rng = np.zeros(N_RNG, np.uint64)
     setup = np.zeros(SETUP_SIZE, np.int32)
     row = np.zeros(N_RESULT, np.int16)
+    for g in range(k):
+        n = record_game_nb(st, rng, sp, rules, sids, np.int64(cfg.seed), np.int64(g), codes, setup, row)
+        log = st[LOG:LOG + n * EV_W].reshape(n, EV_W)
+        yield make_record(g, f"{what} --seed {cfg.seed}, game {g}", cfg.variants, names, setup, log, row, rules)
+
+
+def open_records(path: str):
+    """``path`` opened for writing JSONL records; ConfigError (one line) if it cannot be."""
     try:
-        f = open(path, "w", encoding="utf-8")
+        return open(path, "w", encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"--record {path}: cannot write ({e.strerror})") from None
-    with f:
-        for g in range(k):
-            n = record_game_nb(st, rng, sp, rules, sids, np.int64(cfg.seed), np.int64(g), codes, setup, row)
-            log = st[LOG:LOG + n * EV_W].reshape(n, EV_W)
-            rec = make_record(g, f"ccsim run --seed {cfg.seed}, game {g}", cfg.variants, names, setup, log, row)
+
+
+def write_records(cfg: RunConfig, path: str, k: int | None = None) -> int:
+    """Write games 0..k-1 of the run (the same games as without recording) as JSONL records."""
+    cfg = cfg.validated()
+    k = cfg.games if k is None else min(k, cfg.games)
+    with open_records(path) as f:
+        for rec in iter_records(cfg, k):
             f.write(json.dumps(rec, separators=(",", ":")) + "\n")
     return k
 

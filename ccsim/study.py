@@ -30,16 +30,18 @@ import math
 import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 import pandas as pd
 
 from ccsim import rules as R
+from ccsim.backends import LocalBackend
 from ccsim.config import ConfigError, RunConfig
-from ccsim.layout import MAX_PARAMS
+from ccsim.engine.game import R_ERROR, R_WINNER
+from ccsim.grid import orderings_grid, play_task, segment_tasks
 from ccsim.orderings import (COUNTS, LENGTH, LETTERS, PRESETS, SHUFFLED, OrderingError, count_orderings,
-                             from_codes, parse_ordering, play_grid_nb, random_orderings, rank_many,
+                             from_codes, parse_ordering, random_orderings, rank_many,
                              swap_neighbours, to_codes, unrank_many)
+from ccsim.simulate import get_threads
 from ccsim.stats import PairedStats, sprt_decide_difference, wilson_interval
 from strategies.registry import resolve
 
@@ -97,7 +99,9 @@ class Matchup:
     ``play(codes, first, n_deals)`` plays every candidate code row on deals
     ``first .. first + n_deals - 1`` at both seats and returns the candidate's
     points doubled, int8 of shape (candidates, deals, 2): 2 win, 1 draw, 0 loss.
-    ``games`` counts every game played so far.
+    The games are tasks of the grid kernel (``ccsim.grid``) mapped by
+    ``backend`` (this process by default).  ``games`` counts every game played
+    so far.
     """
     strategy: str = "greedy"
     opponent: str | None = None
@@ -105,12 +109,13 @@ class Matchup:
     seed: int = 1
     variants: tuple = ()
     games: int = 0
+    backend: object = None
 
     def __post_init__(self):
         if self.opponent is None:
             self.opponent = self.strategy
-        cand = _strategy(self.strategy, "--strategy")
-        opp = _strategy(self.opponent, "--opponent")
+        _strategy(self.strategy, "--strategy")
+        _strategy(self.opponent, "--opponent")
         self.opponent_order = _ordering(self.opponent_order, "--opponent-order")
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or not 0 <= self.seed < 2**63:
             raise StudyError(f"--seed must be an integer in 0 .. 2**63-1, got {self.seed!r}")
@@ -118,31 +123,30 @@ class Matchup:
             self.rules = RunConfig(variants=tuple(self.variants)).validated().rules_vector()
         except ConfigError as e:
             raise StudyError(str(e)) from None
-        self.sids2 = np.zeros((2, 2), np.int64)
-        self.sp2 = np.zeros((2, 2, MAX_PARAMS), np.float64)
-        for s in range(2):
-            self.sids2[s, s], self.sp2[s, s] = cand
-            self.sids2[s, 1 - s], self.sp2[s, 1 - s] = opp
         self.opp = _codes(self.opponent_order)
+        self.backend = self.backend or LocalBackend()
 
     def play(self, codes, first: int, n_deals: int, deal_off=None) -> np.ndarray:
         codes = np.ascontiguousarray(codes, dtype=np.int8).reshape(-1, LENGTH)
         k = codes.shape[0]
+        n = int(n_deals)
         off = (np.zeros(k, np.int64) if deal_off is None
                else np.ascontiguousarray(deal_off, dtype=np.int64).reshape(k))
-        out = np.empty((k, int(n_deals), 2), np.int8)
-        total = k * int(n_deals) * 2
-        if total == 0:
-            return out
-        n_blocks = max(1, min(total, numba.get_num_threads() * 8))
-        play_grid_nb(np.int64(self.seed), np.int64(first), np.int64(n_deals), off, codes, self.opp, self.rules,
-                     self.sids2, self.sp2, np.int64(n_blocks), out)
-        if (out < 0).any():
-            k_bad, i_bad, s_bad = np.argwhere(out < 0)[0]
+        if k * n == 0:
+            return np.empty((k, n, 2), np.int8)
+        grid = orderings_grid(self.strategy, self.opponent, codes, self.opp, self.rules)
+        segments = [(c, s, int(first) + int(off[c]), n) for c in range(k) for s in (0, 1)]
+        tasks = segment_tasks(self.seed, grid, segments, cols=(R_WINNER, R_ERROR))
+        rows = np.concatenate([r for _, r in self.backend.map(play_task, tasks)]).reshape(k, 2, n, 2)
+        winner, error = rows[..., 0].transpose(0, 2, 1), rows[..., 1].transpose(0, 2, 1)
+        if (error != 0).any():
+            k_bad, i_bad, s_bad = np.argwhere(error != 0)[0]
             raise RuntimeError(f"engine error in game {first + off[k_bad] + i_bad} of seed {self.seed} "
                                f"(ordering {from_codes(codes[k_bad]) if codes[k_bad, 0] >= 0 else SHUFFLED}, "
                                f"seat {s_bad})")
-        self.games += total
+        seat = np.arange(2, dtype=np.int16)
+        out = np.where(winner == seat, 2, np.where(winner < 0, 1, 0)).astype(np.int8)
+        self.games += 2 * k * n
         return out
 
     def describe(self) -> str:
@@ -165,7 +169,7 @@ def _label(text: str, canonical: str) -> str:
 def compare(orderings, baseline: str = SHUFFLED, strategy: str = "greedy", opponent: str | None = None,
             opponent_order: str = SHUFFLED, games: int = 20_000, seed: int = 1, until_decided: bool = False,
             delta: float = 0.02, alpha: float = 0.05, beta: float = 0.05, chunk: int | None = None,
-            variants=(), confidence: float = 0.95) -> pd.DataFrame:
+            variants=(), confidence: float = 0.95, backend=None) -> pd.DataFrame:
     """Compare orderings with a baseline on common deals, seats swapped.
 
     ``games`` is the number of games each ordering plays (``games / 2``
@@ -200,7 +204,7 @@ def compare(orderings, baseline: str = SHUFFLED, strategy: str = "greedy", oppon
     deals = (games + 1) // 2
     if not 0 < delta < 1:
         raise StudyError(f"--delta must be in (0, 1), got {delta!r}")
-    m = Matchup(strategy, opponent, opponent_order, seed, tuple(variants))
+    m = Matchup(strategy, opponent, opponent_order, seed, tuple(variants), backend=backend)
     uniq = list(dict.fromkeys([base] + cands))
     codes = np.stack([_codes(o) for o in uniq])
     idx = {o: i for i, o in enumerate(uniq)}
@@ -329,18 +333,18 @@ class _Search:
 
 
 def search_args(strategy="greedy", opponent=None, opponent_order=SHUFFLED, budget=1_000_000, seed=1, top=10,
-                variants=()):
+                variants=(), backend=None):
     """(Matchup, budget, top) of a search, validated; StudyError names the problem."""
     budget = _positive(budget, "--budget", 2_000)
     top = _positive(top, "--top")
     if top > 100:
         raise StudyError(f"--top must be at most 100, got {top}")
-    return Matchup(strategy, opponent, opponent_order, seed, tuple(variants)), budget, top
+    return Matchup(strategy, opponent, opponent_order, seed, tuple(variants), backend=backend), budget, top
 
 
 def search(strategy: str = "greedy", opponent: str | None = None, opponent_order: str = SHUFFLED,
            budget: int = 1_000_000, seed: int = 1, top: int = 10, variants=(), confidence: float = 0.95,
-           log=None) -> pd.DataFrame:
+           log=None, backend=None) -> pd.DataFrame:
     """Find strong orderings within a budget of ``budget`` games (all stages together).
 
     1. *Successive halving* (about 50% of the budget): a uniform sample of
@@ -363,7 +367,7 @@ def search(strategy: str = "greedy", opponent: str | None = None, opponent_order
     ``progress`` (records per step), ``baseline`` and ``worst`` (their
     confirmation numbers), ``games_used``, ``seconds`` and the plan.
     """
-    m, budget, top = search_args(strategy, opponent, opponent_order, budget, seed, top, variants)
+    m, budget, top = search_args(strategy, opponent, opponent_order, budget, seed, top, variants, backend)
     rng = np.random.default_rng([seed, 0x0D0E5])
     S = _Search(m, budget, rng, log)
 
@@ -492,7 +496,7 @@ def search(strategy: str = "greedy", opponent: str | None = None, opponent_order
         progress=S.progress, baseline=df_all.iloc[len(best)].to_dict(),
         worst=df_all[df_all["ordering"] == worst].iloc[0].to_dict(), games_used=int(S.m.games),
         budget=budget, seconds=time.perf_counter() - S.t0, cpu_seconds=time.process_time() - S.c0,
-        threads=numba.get_num_threads(), matchup=m.describe(),
+        threads=get_threads(), matchup=m.describe(),
         plan=dict(sample=int(k), rounds=int(rounds), first_deals=int(m0), local_deals=int(m_ls),
                   local_steps=int(step), semifinal_pool=len(pool), semifinal_deals=int(m_semi),
                   confirm_deals=int(m_conf), confirm_first_game=CONFIRM_BASE))
@@ -597,7 +601,7 @@ def positions_size(games, deals_per_ordering=1) -> tuple[int, int]:
 
 def positions(strategy: str = "greedy", opponent: str | None = None, opponent_order: str = SHUFFLED,
               games: int = 1_000_000, seed: int = 1, deals_per_ordering: int = 1, variants=(),
-              confidence: float = 0.95, log=None) -> pd.DataFrame:
+              confidence: float = 0.95, log=None, backend=None) -> pd.DataFrame:
     """What each card type is worth at each depth of the deck.
 
     ``games / (2 * deals_per_ordering)`` uniformly random orderings each play
@@ -621,7 +625,7 @@ def positions(strategy: str = "greedy", opponent: str | None = None, opponent_or
     """
     n_ord, per = positions_size(games, deals_per_ordering)
     log = log or (lambda msg: None)
-    m = Matchup(strategy, opponent, opponent_order, seed, tuple(variants))
+    m = Matchup(strategy, opponent, opponent_order, seed, tuple(variants), backend=backend)
     rng = np.random.default_rng([seed, 0x9051])
     fit = PositionFit()
     t0 = time.perf_counter()

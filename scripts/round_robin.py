@@ -1,16 +1,13 @@
-"""Round-robin of the registered strategies: every one against every other, seats swapped.
+"""Round-robin of the registered strategies, written up as results/strategies.md.
 
     python scripts/round_robin.py [--games 20000] [--seed 1] [--strategies a,b,...]
                                   [--threads 0] [--markdown results/strategies.md] [--json results/strategies.json]
 
-Each pairing plays ``--games`` deals twice, the second time with the seats
-swapped (paired games on the same deal, DESIGN lesson 10), so each pairing is
-``2 * games`` games.  The report gives each pairing's score (a draw counts
-half) with its 95% Wilson interval, its end reasons (R9), its engine errors
-and its speed (games/s, the whole pairing timed, both seatings, compiled
-kernel already loaded); then a Bradley–Terry strength order (Elo scale, with
-95% parametric-bootstrap intervals) and a summary against the `random` and
-`greedy` baselines.
+A thin call of ``ccsim.tournament.tournament`` (the games, the score matrix,
+the Bradley–Terry order with its bootstrap intervals, the seat advantage and
+the transitivity check are the tournament's), plus a style profile of each
+strategy from recorded games.  Each pairing plays ``--games`` deals twice, the
+second time with the seats swapped.
 
 ``weighted`` itself is left out by default: with no parameter file it plays
 the `weighted-balanced` weights, which are in the tournament by that name.
@@ -23,7 +20,6 @@ import json
 import os
 import platform
 import sys
-import time
 
 import numpy as np
 
@@ -32,54 +28,11 @@ sys.path.insert(0, ROOT)
 
 from ccsim import rules as R  # noqa: E402
 from ccsim.config import RunConfig  # noqa: E402
-from ccsim.engine.game import R_WINNER, R_END, R_ERROR, R_TURNS  # noqa: E402
-from ccsim.simulate import simulate_rows, set_threads, get_threads  # noqa: E402
-from ccsim.stats import wilson_interval, bradley_terry, rating_intervals  # noqa: E402
+from ccsim.simulate import set_threads, get_threads  # noqa: E402
+from ccsim.tournament import tournament, tournament_json  # noqa: E402
 from strategies.registry import available  # noqa: E402
 
 SKIP_BY_DEFAULT = ("weighted",)  # the same player as weighted-balanced
-
-
-def play_pairing(a: str, b: str, games: int, seed: int) -> dict:
-    """a against b on ``games`` deals, seats swapped: counts from a's side."""
-    rules = RunConfig(games=games, cleopatra=a, caesar=b).validated().rules_vector()
-    t0 = time.perf_counter()
-    rows = []
-    for swapped in (False, True):
-        cfg = RunConfig(games=games, seed=seed, cleopatra=a, caesar=b, swap_seats=True)
-        _, sids, sp, codes, _ = cfg.seats(swapped)
-        r = simulate_rows(seed, 0, games, rules, sids, sp, codes)
-        a_seat = 1 if swapped else 0
-        rows.append((r, a_seat))
-    secs = time.perf_counter() - t0
-    wins = draws = losses = errors = 0
-    ends = np.zeros(len(R.END_NAMES), np.int64)
-    turns = 0
-    for r, a_seat in rows:
-        w = r[:, R_WINNER]
-        wins += int((w == a_seat).sum())
-        draws += int((w == -1).sum())
-        losses += int((w == 1 - a_seat).sum())
-        errors += int((r[:, R_ERROR] != 0).sum())
-        ends += np.bincount(np.clip(r[:, R_END], 0, len(R.END_NAMES) - 1), minlength=len(R.END_NAMES))
-        turns += int(r[:, R_TURNS].sum())
-    n = 2 * games
-    return {"a": a, "b": b, "games": n, "wins": wins, "draws": draws, "losses": losses, "errors": errors,
-            "ends": {R.END_NAMES[k]: int(ends[k]) for k in range(1, len(R.END_NAMES))},
-            "mean_turns": turns / n, "seconds": secs, "games_per_s": n / secs}
-
-
-def run(names: list[str], games: int, seed: int) -> list[dict]:
-    # load (or compile) the kernel once before anything is timed
-    simulate_rows(seed, 0, 64, R.DEFAULT_RULES.copy(), *RunConfig(games=64).validated().seats()[1:4])
-    out = []
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            res = play_pairing(a, b, games, seed)
-            out.append(res)
-            print(f"{a:>20s} vs {b:<20s} {score_of(res):6.1%}  {res['games_per_s']:8,.0f} games/s  "
-                  f"ends {res['ends']}  errors {res['errors']}", flush=True)
-    return out
 
 
 def profile(name: str, games: int, seed: int, opponent: str = "weighted-balanced") -> dict:
@@ -119,111 +72,92 @@ def profile(name: str, games: int, seed: int, opponent: str = "weighted-balanced
             "vetoes": c["vetoes"] / n, "discards": c["discards"] / n}
 
 
-def score_of(res: dict) -> float:
-    return (res["wins"] + 0.5 * res["draws"]) / res["games"]
+def _pair(d: dict, x: str, y: str):
+    """(x's score, its 95% interval) against y in a tournament's JSON."""
+    r = next(r for r in d["pairings"] if {r["a"], r["b"]} == {x, y})
+    if r["a"] == x:
+        return r["score"], r["ci95"][0], r["ci95"][1]
+    return 1 - r["score"], 1 - r["ci95"][1], 1 - r["ci95"][0]
 
 
-def ratings(names: list[str], results: list[dict], seed: int):
-    k = len(names)
-    idx = {n: i for i, n in enumerate(names)}
-    score = np.zeros((k, k))
-    games = np.zeros((k, k))
-    draws = np.zeros((k, k))
-    for r in results:
-        i, j = idx[r["a"]], idx[r["b"]]
-        pts = r["wins"] + 0.5 * r["draws"]
-        score[i, j] += pts
-        score[j, i] += r["games"] - pts
-        games[i, j] = games[j, i] = r["games"]
-        draws[i, j] = draws[j, i] = r["draws"]
-    elo = bradley_terry(score, games, prior=1.0)
-    lo, hi = rating_intervals(score, games, n_boot=200, rng=seed, draws=draws, prior=1.0)
-    mean = np.array([score[i].sum() / games[i].sum() for i in range(k)])
-    return elo, lo, hi, mean, score, games
-
-
-def markdown(names, results, args, elo, lo, hi, mean, score, games, profiles=()) -> str:
+def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0) -> str:
+    """results/strategies.md from a tournament's JSON (``ccsim.tournament.tournament_json``)."""
     fam = {s["name"]: s["family"] for s in available()}
     desc = {s["name"]: s["description"] for s in available()}
-    idx = {n: i for i, n in enumerate(names)}
-    order = sorted(range(len(names)), key=lambda i: -elo[i])
+    order = [r["entrant"] for r in d["ratings"]]
     lines = ["# Strategy round-robin", "",
-             f"Every strategy against every other, {args.games:,} deals per pairing played twice with the seats "
-             f"swapped ({2 * args.games:,} games per pairing), default rules, `shuffled` action decks, run seed "
-             f"{args.seed}. Produced by `python scripts/round_robin.py --games {args.games} --seed {args.seed}` on "
-             f"{dt.date.today().isoformat()}; machine: {platform.machine()}, {os.cpu_count()} cores, "
-             f"{get_threads()} threads, Python {platform.python_version()}. A draw counts half; intervals are 95%.",
+             f"Every strategy against every other, {d['deals']:,} deals per pairing played twice with the seats "
+             f"swapped ({d['games_per_pairing']:,} games per pairing), default rules, `shuffled` action decks, run "
+             f"seed {d['seed']}. Produced by `python scripts/round_robin.py --games {d['deals']} --seed {d['seed']}` "
+             f"(a call of `ccsim.tournament`) on {dt.date.today().isoformat()}; machine: {platform.machine()}, "
+             f"{os.cpu_count()} cores, {threads} threads, Python {platform.python_version()}. A draw counts half; "
+             f"intervals are 95%: a pairing's over its deals (Student t on the deal score, the mean of a deal's two "
+             f"games), the ratings' by parametric bootstrap.",
              "", "## Strength order (Bradley–Terry, Elo scale)", "",
              "| rank | strategy | family | Elo | 95% interval | mean score | |", "|---:|---|---|---:|---|---:|---|"]
-    for rank, i in enumerate(order, 1):
-        lines.append(f"| {rank} | `{names[i]}` | {fam[names[i]]} | {elo[i]:+.0f} | {lo[i]:+.0f} … {hi[i]:+.0f} | "
-                     f"{mean[i]:.1%} | {desc[names[i]]} |")
-    # summary against the baselines
+    for r in d["ratings"]:
+        n = r["entrant"]
+        lines.append(f"| {r['rank']} | `{n}` | {fam[n]} | {r['elo']:+.0f} | {r['ci95'][0]:+.0f} … {r['ci95'][1]:+.0f} "
+                     f"| {r['mean_score']:.1%} | {desc[n]} |")
     lines += ["", "## Against the baselines", "", "| strategy | vs random | vs greedy |", "|---|---|---|"]
-    best_vs_greedy = None
-    worst_vs_random = None
-    for i in order:
+    best_vs_greedy = worst_vs_random = None
+    for n in order:
         cells = []
         for base in ("random", "greedy"):
-            if names[i] == base or base not in idx:
+            if n == base or base not in order:
                 cells.append("—")
                 continue
-            r = next(r for r in results if {r["a"], r["b"]} == {names[i], base})
-            pts = r["wins"] + 0.5 * r["draws"] if r["a"] == names[i] else r["losses"] + 0.5 * r["draws"]
-            p = pts / r["games"]
-            w_lo, w_hi = wilson_interval(pts, r["games"])
-            cells.append(f"{p:.1%} ({w_lo:.1%} … {w_hi:.1%})")
-            if base == "greedy" and names[i] != "random" and (best_vs_greedy is None or w_lo > best_vs_greedy[2]):
-                best_vs_greedy = (names[i], p, w_lo)
+            p, lo, hi = _pair(d, n, base)
+            cells.append(f"{p:.1%} ({lo:.1%} … {hi:.1%})")
+            if base == "greedy" and n != "random" and (best_vs_greedy is None or lo > best_vs_greedy[2]):
+                best_vs_greedy = (n, p, lo)
             if base == "random" and (worst_vs_random is None or p < worst_vs_random[1]):
-                worst_vs_random = (names[i], p)
-        lines.append(f"| `{names[i]}` | {cells[0]} | {cells[1]} |")
-    slow = min(results, key=lambda r: r["games_per_s"])
-    lines += [""]
+                worst_vs_random = (n, p)
+        lines.append(f"| `{n}` | {cells[0]} | {cells[1]} |")
+    lines.append("")
     if worst_vs_random:
         lines.append(f"* Weakest result against `random`: `{worst_vs_random[0]}` {worst_vs_random[1]:.1%} "
                      f"(target ≥ 90%).")
     if best_vs_greedy:
         lines.append(f"* Best against `greedy`: `{best_vs_greedy[0]}` {best_vs_greedy[1]:.1%}, lower end of its "
                      f"95% interval {best_vs_greedy[2]:.1%} (target > 60%).")
-    lines.append(f"* Slowest pairing: `{slow['a']}` vs `{slow['b']}` at {slow['games_per_s']:,.0f} games/s "
-                 f"(target ≥ 20,000 on two idle cores; see the note on speed below).")
-    tot_st = sum(r["ends"]["stalemate"] for r in results)
-    tot_tr = sum(r["ends"]["truncated"] for r in results)
-    tot = sum(r["games"] for r in results)
-    heur = [r for r in results if "random" not in (r["a"], r["b"]) and "greedy" not in (r["a"], r["b"])]
-    h_st = sum(r["ends"]["stalemate"] for r in heur)
+    lines.append(f"* Speed: {d['games']:,} games in {d['seconds']:.0f} s, {d['games_per_s']:,.0f} games/s overall "
+                 f"(every pairing in each task of the tournament; see the note on speed below).")
+    ends = {e: sum(r["end_reasons"][e] for r in d["pairings"]) for e in R.END_NAMES[1:]}
+    heur = [r for r in d["pairings"] if "random" not in (r["a"], r["b"]) and "greedy" not in (r["a"], r["b"])]
+    h_st = sum(r["end_reasons"]["stalemate"] for r in heur)
     h_n = sum(r["games"] for r in heur)
-    lines.append(f"* Stalemates: {tot_st:,} of {tot:,} games ({tot_st / tot:.2%}); among the pairings without "
-                 f"`random` or `greedy`: {h_st:,} of {h_n:,} ({(h_st / h_n if h_n else 0):.3%}). "
-                 f"Truncated: {tot_tr:,}. "
-                 f"Engine errors: {sum(r['errors'] for r in results):,}.")
-    # matrix
-    short = [n.replace("weighted-", "w-") for n in names]
+    lines.append(f"* Stalemates: {ends['stalemate']:,} of {d['games']:,} games ({ends['stalemate'] / d['games']:.2%});"
+                 f" among the pairings without `random` or `greedy`: {h_st:,} of {h_n:,} "
+                 f"({(h_st / h_n if h_n else 0):.3%}). Truncated: {ends['truncated']:,}. "
+                 f"Engine errors: {d['errors']:,}.")
+    s = d["seat_advantage"]
+    lines.append(f"* Seat advantage over all pairings (Cleopatra's score − 50%): {100 * s['value']:+.1f} points "
+                 f"({100 * s['ci95'][0]:+.1f} … {100 * s['ci95'][1]:+.1f}).")
+    lines.append("* Transitive: no cycle of pairings won significantly (Holm over all pairings, 5%)."
+                 if d["transitive"] else "* Intransitive: " + "; ".join(" > ".join(c + [c[0]]) for c in d["cycles"])
+                 + " (each pairing won significantly, Holm over all pairings).")
+    short = {n: n.replace("weighted-", "w-") for n in order}
+    idx = {n: i for i, n in enumerate(d["matrix"]["entrants"])}
     lines += ["", "## Score matrix (row's score against column, %)", "",
-              "| | " + " | ".join(short[i] for i in order) + " |", "|---|" + "---:|" * len(order)]
-    for i in order:
-        cells = []
-        for j in order:
-            cells.append("—" if i == j else f"{100 * score[i, j] / games[i, j]:.1f}")
-        lines.append(f"| **{short[i]}** | " + " | ".join(cells) + " |")
-    # pairings
+              "| | " + " | ".join(short[n] for n in order) + " |", "|---|" + "---:|" * len(order)]
+    for a in order:
+        cells = ["—" if a == b else f"{100 * d['matrix']['score'][idx[a]][idx[b]]:.1f}" for b in order]
+        lines.append(f"| **{short[a]}** | " + " | ".join(cells) + " |")
     lines += ["", "## Pairings", "",
-              "Score of the first strategy, with its 95% Wilson interval; wins/draws/losses from its side; end "
-              "reasons of the games (R9); games per second of the whole pairing.", "",
-              "| first | second | score | 95% interval | W / D / L | all_patricians | no_influence | stalemate | "
-              "truncated | errors | mean turns | games/s |",
+              "Score of the first strategy with its 95% interval over deals; wins/draws/losses from its side; the "
+              "seat advantage of the pairing (Cleopatra's score − 50%, points); end reasons of the games (R9).", "",
+              "| first | second | score | 95% interval | W / D / L | seat adv. | all_patricians | no_influence | "
+              "stalemate | truncated | errors | mean turns |",
               "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for r in results:
-        pts = r["wins"] + 0.5 * r["draws"]
-        w_lo, w_hi = wilson_interval(pts, r["games"])
-        e = r["ends"]
-        lines.append(f"| `{r['a']}` | `{r['b']}` | {pts / r['games']:.1%} | {w_lo:.1%} … {w_hi:.1%} | "
-                     f"{r['wins']:,} / {r['draws']:,} / {r['losses']:,} | {e['all_patricians']:,} | "
-                     f"{e['no_influence']:,} | {e['stalemate']:,} | {e['truncated']:,} | {r['errors']} | "
-                     f"{r['mean_turns']:.1f} | {r['games_per_s']:,.0f} |")
+    for r in d["pairings"]:
+        e = r["end_reasons"]
+        lines.append(f"| `{r['a']}` | `{r['b']}` | {r['score']:.1%} | {r['ci95'][0]:.1%} … {r['ci95'][1]:.1%} | "
+                     f"{r['wins']:,} / {r['draws']:,} / {r['losses']:,} | {100 * r['seat_advantage']:+.1f} | "
+                     f"{e['all_patricians']:,} | {e['no_influence']:,} | {e['stalemate']:,} | {e['truncated']:,} | "
+                     f"{r['errors']} | {r['mean_turns']:.1f} |")
     if profiles:
-        lines += ["", f"## How they play ({args.profile_games:,} deals against `weighted-balanced`, both seats)", "",
+        lines += ["", f"## How they play ({profile_games:,} deals against `weighted-balanced`, both seats)", "",
                   "Per game from the strategy's side: share of active turns (R3), influence cards per active turn "
                   "(1 = one face-down card, 2 = two face-up, R4.2), share of them face-up, philosophers placed "
                   "face-down, action cards played (R7), vetoes played (R7.6) and cards discarded on passive turns "
@@ -243,9 +177,8 @@ def markdown(names, results, args, elo, lo, hi, mean, score, games, profiles=())
               "one card — so the turn that ends a game in a stalemate is always the baseline's, typically once "
               "the heuristic is out (R9.3) or has no room left and nothing to draw (tests/test_strategies.py "
               "checks this on recorded games). Between two heuristics no game ends in a stalemate.",
-              "* Speed: games per second of each whole pairing, measured in this process with the kernel "
-              "already loaded, on a machine that other jobs may share; compare pairings with each other. "
-              "`scripts/bench.py` times matchups in isolation."]
+              "* Speed: the whole tournament timed in this process, on a machine that other jobs may share; "
+              "`scripts/bench.py` times matchups in isolation, and results/BENCHMARKS.md the tournament itself."]
     return "\n".join(lines) + "\n"
 
 
@@ -264,35 +197,23 @@ def main(argv=None):
     if args.from_json:
         with open(args.from_json) as f:
             saved = json.load(f)
-        args.games, args.seed = saved["games"], saved["seed"]
-        args.profile_games = saved.get("profile_games", args.profile_games)
-        names, results, profs = saved["strategies"], saved["pairings"], saved.get("profiles", [])
-        elo, lo, hi, mean, score, games = ratings(names, results, args.seed)
-        md = markdown(names, results, args, elo, lo, hi, mean, score, games, profs)
-        if args.markdown:
-            with open(args.markdown, "w") as f:
-                f.write(md)
-        print(md)
-        return
-    set_threads(args.threads)
-    if args.strategies:
-        names = [s.strip() for s in args.strategies.split(",") if s.strip()]
+        md = markdown(saved["tournament"], saved.get("profiles", []), saved.get("profile_games", 0),
+                      saved.get("threads", 0))
     else:
-        names = [s["name"] for s in available() if s["name"] not in SKIP_BY_DEFAULT]
-    results = run(names, args.games, args.seed)
-    elo, lo, hi, mean, score, games = ratings(names, results, args.seed)
-    profs = [profile(n, args.profile_games, args.seed) for n in names] if args.profile_games > 0 else []
-    md = markdown(names, results, args, elo, lo, hi, mean, score, games, profs)
+        set_threads(args.threads)
+        names = (args.strategies or ",".join(s["name"] for s in available() if s["name"] not in SKIP_BY_DEFAULT))
+        t = tournament(names, games=args.games, seed=args.seed, progress=sys.stderr.isatty())
+        d = tournament_json(t)
+        profs = ([profile(n, args.profile_games, args.seed) for n in t.entrants] if args.profile_games > 0 else [])
+        md = markdown(d, profs, args.profile_games, get_threads())
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"tournament": d, "profiles": profs, "profile_games": args.profile_games,
+                           "threads": get_threads()}, f, indent=1, default=float)
     if args.markdown:
         os.makedirs(os.path.dirname(os.path.abspath(args.markdown)), exist_ok=True)
         with open(args.markdown, "w") as f:
             f.write(md)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"games": args.games, "seed": args.seed, "strategies": names, "pairings": results,
-                       "elo": dict(zip(names, map(float, elo))), "profiles": profs,
-                       "profile_games": args.profile_games, "threads": get_threads()}, f, indent=1,
-                      default=float)
     print(md)
 
 

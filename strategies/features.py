@@ -13,9 +13,9 @@ from ccsim.jit import njit, stack_array, f64_view
 from ccsim.decisions import STEP
 from ccsim.layout import (MEM_SIZE, PUB_TURN, PUB_NPLACED, PUB_ACTION, PUB_VOC_DISC, PUB_VOC_BOX,
                           PUB_VOC_DECKN, PR_BONUS, PUB_RULES,
-                          PUB_REMAIN, PUB_ADECKN, PUB_OUT, PR_HAND, disc_at, fd_at, fdn_at, fu_at, siden_at, won_at)
+                          PUB_REMAIN, PUB_ADECKN, PUB_OUT, PR_HAND, action_count_at, disc_at, fd_at, fdn_at, fu_at, siden_at, won_at)
 from ccsim.rules import (CARD_VALUE, PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_DECK_COUNT,
-                         RP_ACTION_COUNT, RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD,
+                         RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD,
                          ACTION_BASE, N_GROUPS, VETO as VETO_CARD_CODE)
 from ccsim.observe import group_n, in_play
 
@@ -380,7 +380,7 @@ def opp_hand_actions(pub, me):
     o = 1 - me
     drawn = 0
     for a in range(6):
-        drawn += pub[PUB_RULES + RP_ACTION_COUNT + a]
+        drawn += pub[action_count_at(o, a)]  # the cards she owns (R1.4, rules)
     drawn -= pub[PUB_ADECKN + o]
     for a in range(6):
         drawn -= pub[disc_at(o, ACTION_BASE + a)]
@@ -394,7 +394,7 @@ def p_opp_holds(pub, me, card, k):
     o = 1 - me
     if k <= 0 or pub[PUB_OUT + o] != 0:
         return 0.0
-    u = pub[PUB_RULES + RP_ACTION_COUNT + card - ACTION_BASE] - pub[disc_at(o, card)]
+    u = pub[action_count_at(o, card - ACTION_BASE)] - pub[disc_at(o, card)]
     if u <= 0:
         return 0.0
     pool = k + pub[PUB_ADECKN + o]

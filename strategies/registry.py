@@ -68,6 +68,10 @@ class ParamFileError(ValueError):
     """A parameter file that cannot be used (one line naming the problem)."""
 
 
+PARAM_FILE_KEYS = {"description", "weights", "family"}  # a weight outside [weights] would be silently ignored
+EXPERT_FILE_KEYS = {"description", "family", "search"}
+
+
 def _read_toml(path: Path) -> dict:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
@@ -111,6 +115,15 @@ def expert_params(search: dict, where: str = "expert") -> np.ndarray:
     return expert.params_of(cfg["budget"], rollout, cfg["width"], float(cfg["margin"]), kinds, float(cfg["z"]))
 
 
+def _refuse_stray_keys(path, data: dict, known: set) -> None:
+    """A key outside the file's tables would be silently ignored: refuse it."""
+    stray = sorted(set(data) - known)
+    if stray:
+        hint = " (weights go in the [weights] table)" if stray[0] in PARAM_NAMES else ""
+        raise ParamFileError(f"parameter file {path}: unknown top-level key {stray[0]!r}{hint}; "
+                             f"top-level keys: {', '.join(sorted(known))}")
+
+
 def load_params(path) -> tuple[np.ndarray, dict]:
     """(parameter vector of MAX_PARAMS floats, the file's table) of a `weighted` TOML file.
 
@@ -123,7 +136,9 @@ def load_params(path) -> tuple[np.ndarray, dict]:
         search = data.get("search", {})
         if not isinstance(search, dict):
             raise ParamFileError(f"parameter file {path}: [search] must be a table")
+        _refuse_stray_keys(path, data, EXPERT_FILE_KEYS)
         return expert_params(search, f"parameter file {path}"), data
+    _refuse_stray_keys(path, data, PARAM_FILE_KEYS)
     weights = data.get("weights", {})
     if not isinstance(weights, dict):
         raise ParamFileError(f"parameter file {path}: [weights] must be a table")

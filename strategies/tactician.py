@@ -15,8 +15,8 @@ less than its threshold.
 from ccsim.jit import njit
 
 from ccsim.decisions import STEP, VETO, T_ACTION
-from ccsim.layout import (PUB_ACTION, PUB_RULES, PR_HAND, disc_at)
-from ccsim.rules import ASSASSINATION, SCOUT, WRATH, SPY, CASTLING, VETO as VETO_CARD, RP_ACTION_COUNT, ACTION_BASE
+from ccsim.layout import (PUB_ACTION, PR_HAND, action_count_at, disc_at)
+from ccsim.rules import ASSASSINATION, SCOUT, WRATH, SPY, CASTLING, VETO as VETO_CARD, ACTION_BASE
 from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, P_VETO, P_SCOUT, R_OPPFD, R_W, R_SC, S_PVETO
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import (light_policy, table_policy, params_with, prepare_step, option_score, veto_damage,
@@ -69,7 +69,7 @@ def tactical_step(w, T, pub, own, me, opts, n):
 @njit(cache=True)
 def still_held(pub, me, card):
     """How many of her action cards ``card`` are not in her discard pile yet (hand or deck)."""
-    return pub[PUB_RULES + RP_ACTION_COUNT + card - ACTION_BASE] - pub[disc_at(1 - me, card)]
+    return pub[action_count_at(1 - me, card - ACTION_BASE)] - pub[disc_at(1 - me, card)]
 
 
 @njit(cache=True)

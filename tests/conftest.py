@@ -6,15 +6,15 @@ machine with a cold cache; ccsim keys its on-disk cache by the source of
 again).  The session fixtures below pay that once, before any timed test, and
 every test file shares them.
 
-``play_checked_nb`` is the checked batch loop of the random-play property
-tests: it plays games with the state invariants enforced after every turn
-(``play_seeded_nb(..., checked=1)``, ccsim.engine.invariants) and also checks each final
-state, so an invariant, an empty option list or an illegal strategy choice
-shows up as a non-zero ``error`` in the game's result row.
+``play_checked_block_nb`` is the checked block loop of the random-play
+property tests: it plays the game specs of ccsim.simulate's batch kernel (the
+same tables, seats and block dispatch) with the state invariants enforced
+after every turn (``play_seeded_nb(..., checked=1)``, ccsim.engine.invariants)
+and also checks each final state, so an invariant, an empty option list or an
+illegal strategy choice shows up as a non-zero ``error`` in the game's result
+row.
 """
-import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
@@ -23,9 +23,10 @@ from ccsim.jit import njit
 
 from ccsim import rules as R
 from ccsim.layout import BASE_SIZE, N_RNG, H_BROKEN, MAX_PARAMS, P_ENTRY
-from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT
+from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT, R_ERROR
 from ccsim.engine.invariants import check_state_nb
 from ccsim.orderings import to_codes
+from ccsim.simulate import seat_config_nb, run_blocks, single_tables, game_specs
 from strategies.registry import _ENTRIES, entry_slot
 
 STRATEGY_IDS = tuple(dict.fromkeys(sid for _, sid, _ in _ENTRIES))
@@ -42,8 +43,10 @@ def pytest_terminal_summary(terminalreporter):
 
 
 @njit(nogil=True, cache=True, nrt=True)
-def play_checked_block_nb(seed, first_game, lo, hi, rules, sids, sp, orders, out, broken, final):
-    """Games ``first_game + lo .. first_game + hi - 1`` of run ``seed``, invariants checked after every turn.
+def play_checked_block_nb(lo, hi, seed, spec_cfg, spec_game, spec_swap, ent_sid, ent_sp, cfg_ent, cfg_codes,
+                          cfg_rules, rules_tab, out, broken, final):
+    """Game specs ``lo .. hi - 1`` as ccsim.simulate.play_specs_block_nb plays them, invariants
+    checked after every turn.
 
     ``out[i]`` gets the result row, ``broken[i]`` the code the in-game check
     last returned (non-zero only for the turn that broke an invariant) and
@@ -52,14 +55,17 @@ def play_checked_block_nb(seed, first_game, lo, hi, rules, sids, sp, orders, out
     """
     st = np.zeros(BASE_SIZE, np.int32)
     rng = np.zeros(N_RNG, np.uint64)
+    sids = np.zeros(2, np.int64)
+    sp = np.zeros((2, ent_sp.shape[1]), np.float64)
+    orders = np.full((2, cfg_codes.shape[2]), -1, np.int8)
     for i in range(lo, hi):
-        play_seeded_nb(st, rng, sp, rules, sids, seed, first_game + i, orders)
+        c = spec_cfg[i]
+        s = spec_swap[i]
+        seat_config_nb(c, s, ent_sid, ent_sp, cfg_ent, cfg_codes, sids, sp, orders)
+        play_seeded_nb(st, rng, sp, rules_tab[cfg_rules[c], s], sids, seed, spec_game[i], orders, 1)
         result_row_nb(st, out[i])
         broken[i] = st[H_BROKEN]
         final[i] = check_state_nb(st)
-
-
-_POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="ccsim-test")
 
 
 def make_rules(variants=0, **params):
@@ -96,14 +102,8 @@ def run_checked(seed, n_games, sids, rules=None, orders=None, first_game=0, n_bl
     out = np.zeros((n_games, N_RESULT), np.int16)
     broken = np.zeros(n_games, np.int32)
     final = np.zeros(n_games, np.int32)
-    if n_blocks is None:
-        n_blocks = max(1, min(n_games // 64, (os.cpu_count() or 1) * 4))
-    args = (np.int64(seed), np.int64(first_game))
-    jobs = [_POOL.submit(play_checked_block_nb, *args, np.int64(b * n_games // n_blocks),
-                         np.int64((b + 1) * n_games // n_blocks), rules, sids, sp, orders, out, broken, final)
-            for b in range(n_blocks)]
-    for j in jobs:
-        j.result()
+    run_blocks(play_checked_block_nb, n_games, np.int64(seed), *game_specs(first_game, n_games),
+               *single_tables(rules, sids, sp, orders), out, broken, final, n_blocks=n_blocks)
     return out, broken, final
 
 
@@ -135,7 +135,7 @@ def compiled():
     for s0 in STRATEGY_IDS:
         for s1 in STRATEGY_IDS:
             rows, broken, final = run_checked(1, 2, (s0, s1))
-            assert (rows[:, -1] == 0).all()
+            assert (rows[:, R_ERROR] == 0).all()
     st = np.zeros(BASE_SIZE, np.int32)
     check_state_nb(st)
     _record_and_replay_one()

@@ -19,7 +19,7 @@ import pytest
 from ccsim import rules as R
 from ccsim import layout as L
 from ccsim.engine import invariants as I
-from ccsim.engine.game import (play_seeded_nb, N_RESULT, R_END, R_TURNS, R_ERROR, R_PLAYED, R_VETOED)
+from ccsim.engine.game import (play_seeded_nb, R_END, R_TURNS, R_ERROR, R_PLAYED, R_VETOED)
 from ccsim import simulate
 from conftest import (SUMMARY, make_rules, make_orders, make_seats)
 
@@ -206,13 +206,7 @@ def _simulate(seed, first, n, sids, rules=None, orders=None, blocks=None):
     rules = make_rules() if rules is None else rules
     orders = make_orders() if orders is None else orders
     s, sp = make_seats(*sids)
-    if blocks is None:
-        return simulate.simulate_rows(seed, first, n, rules, s, sp, orders)
-    out = np.zeros((n, N_RESULT), np.int16)
-    for b in range(blocks):
-        simulate.simulate_block_nb(np.int64(seed), np.int64(first), np.int64(b * n // blocks),
-                                   np.int64((b + 1) * n // blocks), rules, s, sp, orders, out)
-    return out
+    return simulate.simulate_rows(seed, first, n, rules, s, sp, orders, n_blocks=blocks)
 
 
 @pytest.mark.parametrize("pairing", list(PAIRINGS))

@@ -33,9 +33,9 @@ from ccsim.layout import (PUB_RULES, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_VOC_
                           PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PR_SPY_SEEN, PR_SPY_TURN,
                           PR_SPY_KNOWN, PR_CASTLE_C, PR_SPLIT2, MEM_SIZE, SETUP, SETUP_SIZE, H_IDECK_TOP, H_IDECK_LEN, H_VOC,
                           H_VOC_TOP, H_VOC_LEN, H_BONUS, H_HAND_INF, fu_at, fdn_at, disc_at, priv_at, fd_at,
-                          ideck_at, mem_at)
+                          ideck_at, mem_at, action_count_at)
 from ccsim.rules import (N_GROUPS, N_VALUES, N_ACTIONS, N_CARD_CODES, N_VOC_KINDS, ACTION_BASE, ORGY, RP_DECK_COUNT,
-                         RP_ACTION_COUNT, RP_ORGIES, BONUS_DECK, MAX_INFLUENCE_DECK, MAX_ACTION_DECK,
+                         RP_ORGIES, BONUS_DECK, MAX_INFLUENCE_DECK, MAX_ACTION_DECK,
                          MAX_VOC_DECK)
 from ccsim.rng import below_nb, shuffle_nb
 
@@ -56,7 +56,7 @@ def opponent_unseen_nb(st, o, c):
         for g in range(N_GROUPS):
             n -= st[fu_at(g, o, c)]
     else:
-        n = st[PUB_RULES + RP_ACTION_COUNT + c - ACTION_BASE]
+        n = st[action_count_at(o, c - ACTION_BASE)]  # her own cards (rules: per player)
     return n - st[disc_at(o, c)]
 
 
@@ -90,7 +90,7 @@ def sample_hidden_nb(st, p, rng, k):
         st[hers + PR_HAND + pool[i]] += 1
     length = 0
     for a in range(N_ACTIONS):
-        length += st[PUB_RULES + RP_ACTION_COUNT + a]
+        length += st[action_count_at(o, a)]
     top = length - deck
     for i in range(MAX_ACTION_DECK):
         st[hers + PR_ADECK + i] = ACTION_BASE

@@ -3,12 +3,14 @@ result row.  The compiled entry points of the batch kernel, recording and replay
 import numpy as np
 from ccsim.jit import njit
 
-from ccsim.layout import (SETUP, SETUP_SIZE, LOG, EV_W, N_RNG, PUB_RULES, PUB_END, PUB_TURN, H_BONUS, H_ERROR, H_REPLAY, H_NLOG, H_LOG_CAP, H_REC, H_REC_LEN, won_at, played_at, vetoed_at)
+from ccsim.layout import (SETUP, SETUP_SIZE, LOG, EV_W, N_RNG, PUB_RULES, PUB_END, PUB_TURN, H_BONUS, H_ERROR, H_REPLAY, H_NLOG, H_LOG_CAP, H_REC, H_REC_LEN,
+                          H_VOTES, H_TIES, H_REVERSALS, H_EXCEPTIONAL, H_LEAD_CHANGES, won_at, played_at, vetoed_at)
 from ccsim.rules import N_GROUPS, N_ACTIONS, RP_GROUP_SIZE, RP_BONUS_THRESHOLD
 from ccsim.rng import seed_game_nb
 from ccsim.engine.setup import deal_nb, reset_nb
 from ccsim.engine.step import start_game_nb, advance_nb, drive_nb
 from ccsim.engine.score import vp_nb, winner_nb, has_majority_nb
+from ccsim.engine.vote import leader_after_nb
 
 # result row: one int16 per column (rules.END_* for `end`, -1 for a draw / no error)
 RESULT_COLUMNS = (
@@ -38,6 +40,14 @@ RESULT_COLUMNS = (
     *((f"vetoed_caesar_{a}", f"own {a} cards vetoed") for a in
       ("assassination", "spy", "castling", "scout", "wrath", "veto")),
     ("error", "engine error code, 0 = none (layout.ERR_*)"),
+    # appended for the designer metrics (docs/metrics.md); the columns above never move
+    *((f"votes_{g}", f"votes held on {g}, ties included (R4.3, R4.5)") for g in
+      ("senator", "praetor", "quaestor", "censor", "aedile")),
+    ("ties", "tied votes (R6.4)"),
+    ("reversals", "decided votes the philosophers reversed (R6.3)"),
+    ("exceptional_votes", "votes of a group holding group_limit cards (R4.3)"),
+    ("lead_changes", "votes after which the other player leads on VP than the last leader"),
+    ("leader_half", "VP leader after the first half (rounded down) of the votes: 0, 1, -1 none"),
 )
 N_RESULT = len(RESULT_COLUMNS)
 R_WINNER, R_END, R_TURNS, R_VP = 0, 1, 2, 3
@@ -49,7 +59,13 @@ R_BONUS_HIT = 21
 R_PLAYED = 23
 R_VETOED = 35
 R_ERROR = 47
-assert N_RESULT == 48
+R_VOTES = 48
+R_TIES = 53
+R_REVERSALS = 54
+R_EXCEPTIONAL = 55
+R_LEAD_CHANGES = 56
+R_LEADER_HALF = 57
+assert N_RESULT == 58
 
 
 @njit(cache=True)
@@ -108,6 +124,15 @@ def result_row_nb(st, out):
             out[R_PLAYED + p * N_ACTIONS + a] = st[played_at(p, a)]
             out[R_VETOED + p * N_ACTIONS + a] = st[vetoed_at(p, a)]
     out[R_ERROR] = st[H_ERROR]
+    votes = 0
+    for g in range(N_GROUPS):
+        out[R_VOTES + g] = st[H_VOTES + g]
+        votes += st[H_VOTES + g]
+    out[R_TIES] = st[H_TIES]
+    out[R_REVERSALS] = st[H_REVERSALS]
+    out[R_EXCEPTIONAL] = st[H_EXCEPTIONAL]
+    out[R_LEAD_CHANGES] = st[H_LEAD_CHANGES]
+    out[R_LEADER_HALF] = leader_after_nb(st, votes // 2)
 
 
 @njit(cache=True, nrt=True)  # an entry point: copies a slice

@@ -31,11 +31,11 @@ from ccsim.layout import (
     PUB_TURN, PUB_CUR, PUB_OUT, PUB_REMAIN, PUB_HANDN, PUB_IDECKN,
     PUB_ADECKN, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN, PUB_QUIET, PUB_MODE, PUB_NPLACED, PUB_RULES,
     PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN,
-    H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, disc_at, fd_at, fdn_at, fu_at, ideck_at, played_at, priv_at, siden_at, vetoed_at, won_at, H_HAND_INF)
+    H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, disc_at, fd_at, fdn_at, fu_at, ideck_at, played_at, priv_at, siden_at, vetoed_at, won_at, action_count_at, H_HAND_INF)
 from ccsim.rules import (
     N_GROUPS, ACTION_BASE, VETO, ORGY, ORGY_RESHUFFLE, N_VOC_KINDS, END_ALL_PATRICIANS, END_TRUNCATED,
     MAX_INFLUENCE_DECK, MAX_ACTION_DECK, MAX_VOC_DECK,
-    RP_HAND_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_DECK_COUNT, RP_ACTION_COUNT, RP_ORGIES,
+    RP_HAND_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_DECK_COUNT, RP_ORGIES,
     RP_MAX_TURNS, RP_VARIANTS, V_LATE_ORGIES_BOXED, V_TWO_ORGIES,
 )
 
@@ -225,7 +225,7 @@ def _check_cards_nb(st):
             for i in range(atop, alen):
                 if st[b + PR_ADECK + i] == c:
                     n += 1
-            if n != st[PUB_RULES + RP_ACTION_COUNT + a]:
+            if n != st[action_count_at(p, a)]:  # her own cards (R1.4, rules)
                 return INV_ACTION_CARDS
     top = st[H_VOC_TOP]
     n_voc = st[H_VOC_LEN]

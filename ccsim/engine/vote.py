@@ -3,10 +3,12 @@ from ccsim.jit import njit
 
 from ccsim.layout import (PUB_RULES, H_REC, H_REC_LEN, EV_W, PUB_REMAIN, PUB_END, PUB_VOC_DISC, PUB_VOC_BOX,
                           PUB_VOC_DECKN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_REPLAY, H_NLOG, EV_VOTE, EV_VOC, EV_RESHUFFLE,
-                          ERR_REPLAY_CHANCE, fu_at, siden_at, won_at)
+                          ERR_REPLAY_CHANCE, H_BONUS, H_VOTES, H_TIES, H_REVERSALS, H_EXCEPTIONAL, H_LEADER,
+                          H_LEAD_CHANGES, H_LEADERS, LEADERS_PER_SLOT, MAX_LEADERS, fu_at, siden_at, won_at)
 from ccsim.rules import (VALUE_OF, PHIL, N_GROUPS, ORGY, ORGY_RESHUFFLE, N_VOC_KINDS, RP_GROUP_LIMIT,
                          RP_VARIANTS, V_LATE_ORGIES_BOXED, END_ALL_PATRICIANS)
 from ccsim.observe import group_n, groups_out_of_play
+from ccsim.engine.score import vp_nb
 from ccsim.engine.core import log_nb, discard_nb, reveal_side_nb, clear_side_nb, over_nb, fail_nb
 from ccsim.rng import shuffle_nb, RNG_CHANCE
 
@@ -31,6 +33,42 @@ def discard_from_side_nb(st, g, p, code):
 
 
 @njit(cache=True)
+def note_leader_nb(st, k):
+    """The designer metrics' view of vote k (0-based) just resolved: who leads on VP now
+    (R10 of the position), and whether the strict lead changed hands (docs/metrics.md)."""
+    v0 = vp_nb(st, st[H_BONUS], 0)
+    v1 = vp_nb(st, st[H_BONUS + 1], 1)
+    code = 0 if v0 == v1 else (1 if v0 > v1 else 2)
+    if k < MAX_LEADERS:
+        st[H_LEADERS + k // LEADERS_PER_SLOT] |= code << (2 * (k % LEADERS_PER_SLOT))
+    if code != 0:
+        if st[H_LEADER] != 0 and st[H_LEADER] != code:
+            st[H_LEAD_CHANGES] += 1
+        st[H_LEADER] = code
+
+
+@njit(cache=True)
+def leader_after_nb(st, h):
+    """The VP leader after the first h votes (0, 1; -1 tied, no vote yet, or unrecorded)."""
+    if h <= 0 or h > MAX_LEADERS:
+        return -1
+    k = h - 1
+    return ((st[H_LEADERS + k // LEADERS_PER_SLOT] >> (2 * (k % LEADERS_PER_SLOT))) & 3) - 1
+
+
+@njit(cache=True)
+def count_vote_nb(st, g, trigger):
+    """Bump the per-game vote counters; returns the vote's index in the game."""
+    k = 0
+    for h in range(N_GROUPS):
+        k += st[H_VOTES + h]
+    st[H_VOTES + g] += 1
+    if trigger == TRIGGER_EIGHT:
+        st[H_EXCEPTIONAL] += 1
+    return k
+
+
+@njit(cache=True)
 def vote_nb(st, g, trigger):
     """Resolve a vote on group g (R6); returns the winner, -1 on a tie.
 
@@ -43,13 +81,17 @@ def vote_nb(st, g, trigger):
     ph0 = st[fu_at(g, 0, PHIL)]
     ph1 = st[fu_at(g, 1, PHIL)]
     rev = 1 if ph0 != ph1 else 0  # R6.3: reversed iff the philosopher counts differ
+    k = count_vote_nb(st, g, trigger)
     if s0 == s1:  # R6.4: tie, nothing happens
         log_nb(st, EV_VOTE, -1, g, trigger, s0, s1, rev)
+        st[H_TIES] += 1
+        note_leader_nb(st, k)
         return -1
     big = 0 if s0 > s1 else 1  # R6.5
     small = 1 - big
     w = small if rev == 1 else big
     log_nb(st, EV_VOTE, w, g, trigger, s0, s1, rev)
+    st[H_REVERSALS] += rev
     st[PUB_REMAIN + g] -= 1
     st[won_at(w, g)] += 1
     # R6.6: L her highest card, S her lowest non-philosopher, every philosopher
@@ -72,6 +114,7 @@ def vote_nb(st, g, trigger):
             left += st[PUB_REMAIN + h]
         if left == 0:  # R9.1
             st[PUB_END] = END_ALL_PATRICIANS
+    note_leader_nb(st, k)
     return w
 
 
