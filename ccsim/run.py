@@ -18,7 +18,7 @@ from ccsim.config import RunConfig, ConfigError
 from ccsim.engine.game import RESULT_COLUMNS, N_RESULT, record_game_nb
 from ccsim.layout import LOG, EV_W, SETUP_SIZE, max_events, state_size, N_RNG
 from ccsim.record import make_record
-from ccsim.backends import LocalBackend, make_backend, plan_chunks, play_chunk
+from ccsim.backends import BackendError, LocalBackend, chunk_tasks, make_backend, play_chunk, warmup_task
 from ccsim.simulate import set_threads
 from ccsim.summary import Summary
 
@@ -47,17 +47,16 @@ def results_frame(rows: np.ndarray, first_game: int, seed: int, names, orders, s
     return out
 
 
-def iter_chunks(cfg: RunConfig, backend=None):
+def iter_chunks(cfg: RunConfig, backend=None, tasks=None):
     """Yield (first_game, rows, names, orders, swapped) chunk by chunk, in plan order.
 
     With ``swap_seats`` every game index is played twice, the second time
     with the seats swapped: a paired game on the same deal.
     """
     backend = backend or LocalBackend()
-    tasks = [(cfg, chunk) for chunk in plan_chunks(cfg.games, cfg.chunk_size, cfg.swap_seats)]
-    for (_, chunk), rows in backend.map(play_chunk, tasks):
-        names, _, _, _, orders = cfg.seats(chunk.swapped)
-        yield chunk.first, rows, names, orders, chunk.swapped
+    for task, rows in backend.map(play_chunk, chunk_tasks(cfg) if tasks is None else tasks):
+        names, _, _, _, orders = cfg.seats(task.chunk.swapped)
+        yield task.chunk.first, rows, names, orders, task.chunk.swapped
 
 
 class ParquetSink:
@@ -91,23 +90,30 @@ class ParquetSink:
 def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backend=None):
     """Play a whole run; returns (summary dict, DataFrame or None).
 
-    Ctrl-C between chunks ends the run early: the finished chunks are kept,
-    summarised and written, and the summary says ``interrupted``.
+    The backend (``cfg.backend`` unless one is given) is warmed first: the
+    run's time counts games, not compiling.  Ctrl-C between chunks ends the run
+    early: the finished chunks are kept, summarised and written, and the summary
+    says ``interrupted``.  A ``BackendError`` during the run (a lost task, a
+    mismatched worker) keeps them the same way, then is raised.
     """
     cfg = cfg.validated()
     set_threads(cfg.threads)
     sink = ParquetSink(cfg.out) if cfg.out else None
-    own_backend = backend is None and cfg.backend != "local"
-    if own_backend:
-        backend = make_backend(cfg.backend, cfg.scheduler, cfg.workers or None)
+    own_backend = backend is None
+    if own_backend:  # first: a cluster that cannot be used fails before anything compiles
+        backend = make_backend(cfg.backend, cfg.scheduler, cfg.workers, cfg.connect_timeout)
     summary = Summary()
     frames = []
     total = cfg.games * (2 if cfg.swap_seats else 1)
-    bar = _progress(total) if progress else None
-    interrupted = False
+    bar = None
+    interrupted, failure = False, None
     t0 = time.perf_counter()
     try:
-        for first, rows, names, orders, swapped in iter_chunks(cfg, backend):
+        tasks = chunk_tasks(cfg)  # resolves the seats here: a parameter file is read by this process only
+        backend.warm(play_chunk, warmup_task(tasks[0]))
+        bar = _progress(total) if progress else None
+        t0 = time.perf_counter()
+        for first, rows, names, orders, swapped in iter_chunks(cfg, backend, tasks):
             summary.add_rows(rows)
             if sink or keep_frames:
                 df = results_frame(rows, first, cfg.seed, names, orders, swapped)
@@ -119,15 +125,19 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
                 bar.update(len(rows))
     except KeyboardInterrupt:
         interrupted = True
+    except BackendError as e:
+        interrupted, failure = True, e
     finally:
+        summary.seconds = time.perf_counter() - t0  # before closing: a cluster takes seconds to stop
         if bar:
             bar.close()
         if own_backend:
             backend.close()
-    summary.seconds = time.perf_counter() - t0
     out = summary.to_dict(cfg, interrupted)
     if sink:
         sink.close(out)
+    if failure:
+        raise failure
     frame = pd.concat(frames, ignore_index=True) if keep_frames and frames else None
     return out, frame
 

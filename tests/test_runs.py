@@ -54,17 +54,6 @@ def test_a_different_seed_gives_different_games(compiled):
     assert not a["turns"].equals(b["turns"])
 
 
-def test_dask_backend_gives_identical_games(compiled):
-    pytest.importorskip("dask.distributed")
-    from ccsim.backends import DaskBackend
-    backend = DaskBackend(workers=2)
-    try:
-        _, df = run(RunConfig(**BASE, chunk_size=150), keep_frames=True, backend=backend)
-    finally:
-        backend.close()
-    same_games(df, rows_of())
-
-
 class _InterruptAfter(LocalBackend):
     def __init__(self, k):
         self.k = k
