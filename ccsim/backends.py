@@ -9,9 +9,15 @@ backend, with any number of workers.
 A command uses a backend in three steps (``run.run`` is the model)::
 
     with make_backend(backend, scheduler, workers, connect_timeout) as be:   # the shared CLI flags
-        be.warm(fn, small_task)          # compile/load the kernels everywhere, before the clock starts
+        tasks = plan(be.chunk_size(games))   # games per task, unless the user said (--chunk-size)
+        be.warm(fn, small_task)              # compile/load the kernels everywhere, before the clock starts
         for task, result in be.map(fn, tasks):
             ...
+
+A task must carry everything that decides its games, resolved by the client
+(``ChunkTask``); compiled strategy entries are addresses in one process, so a
+task carries parameter vectors and the worker puts its own entries in
+(``with_local_entries``).
 
 Everything that can go wrong with a cluster (a scheduler that does not answer,
 a malformed address, a worker running other ccsim sources, a task whose
@@ -51,6 +57,21 @@ class Chunk:
     swapped: bool       # seats swapped (the second game of a pair)
 
 
+LOCAL_CHUNK_SIZE = 50_000  # games per task in this process: memory stays flat; blocks balance its threads
+
+
+def dask_chunk_size(games: int, threads: int) -> int:
+    """Games per task on a cluster of ``threads`` worker threads: about 50 tasks per
+    thread, so that the last tasks of a run leave threads idle for ~1% of it (on this
+    2-core machine 50,000-game tasks ran at 77% of the local speed, 10,000 at 93%),
+    within 10,000 .. 50,000 games (a task stays far above Dask's few ms per task).
+
+    >>> dask_chunk_size(10**6, 2), dask_chunk_size(10**9, 1000), dask_chunk_size(600, 2)
+    (10000, 20000, 10000)
+    """
+    return min(50_000, max(10_000, games // (50 * max(threads, 1))))
+
+
 def plan_chunks(games: int, chunk_size: int, swap_seats: bool) -> list[Chunk]:
     """The chunks of a run, in the order their rows are reported."""
     return [Chunk(first, min(chunk_size, games - first), swapped)
@@ -70,12 +91,13 @@ class ChunkTask:
     orders: np.ndarray   # (2, 13) action-deck codes, -1 rows shuffled
 
 
-def chunk_tasks(cfg) -> list[ChunkTask]:
-    """The tasks of a validated ``RunConfig``, in plan order."""
+def chunk_tasks(cfg, chunk_size: int | None = None) -> list[ChunkTask]:
+    """The tasks of a validated ``RunConfig``, in plan order, of ``cfg.chunk_size`` games
+    (else ``chunk_size``, else ``LOCAL_CHUNK_SIZE``)."""
     rules = cfg.rules_vector()
     seats = {s: cfg.seats(s)[1:4] for s in ({False, True} if cfg.swap_seats else {False})}
-    return [ChunkTask(cfg.seed, c, rules, *seats[c.swapped])
-            for c in plan_chunks(cfg.games, cfg.chunk_size, cfg.swap_seats)]
+    size = cfg.chunk_size or chunk_size or LOCAL_CHUNK_SIZE
+    return [ChunkTask(cfg.seed, c, rules, *seats[c.swapped]) for c in plan_chunks(cfg.games, size, cfg.swap_seats)]
 
 
 def warmup_task(task: ChunkTask) -> ChunkTask:
@@ -163,6 +185,10 @@ class Backend:
 
     name = "?"
 
+    def chunk_size(self, games: int) -> int:
+        """Games per task for a run of ``games`` when the command does not say."""
+        raise NotImplementedError
+
     def warm(self, fn, task) -> None:
         """Run ``fn(task)`` once wherever tasks will run (results discarded), so that
         compiling or loading the kernels happens before the run is timed."""
@@ -186,6 +212,9 @@ class LocalBackend(Backend):
     """Tasks one after another in this process; each task uses all numba threads."""
 
     name = "local"
+
+    def chunk_size(self, games):
+        return LOCAL_CHUNK_SIZE
 
     def warm(self, fn, task):
         fn(task)
@@ -214,7 +243,7 @@ class DaskBackend(Backend):
     def __init__(self, address: str | None = None, workers: int | None = None,
                  connect_timeout: float = DEFAULT_CONNECT_TIMEOUT, window: int | None = None):
         try:
-            from dask.distributed import Client, LocalCluster
+            from dask.distributed import Client
         except ImportError:
             raise BackendError("the dask backend needs dask: pip install 'ccsim[dask]'") from None
         self.connect_timeout = connect_timeout
@@ -227,7 +256,7 @@ class DaskBackend(Backend):
             self.where = f"a local Dask cluster of {workers or 2} workers"
         try:
             if not address:
-                self._cluster = _local_cluster(LocalCluster, workers or 2)
+                self._cluster = local_cluster(workers or 2)
                 self.client = Client(self._cluster)
                 self.client.register_plugin(_ignore_ctrl_c_plugin(), name="ccsim-ignore-ctrl-c")
             self._check_workers()
@@ -249,6 +278,12 @@ class DaskBackend(Backend):
             if theirs != ours:
                 raise BackendError(mismatch_message(worker, theirs, ours))
 
+    def chunk_size(self, games):
+        return dask_chunk_size(games, self._threads())
+
+    def _threads(self) -> int:
+        return sum(self.client.nthreads().values())
+
     def _submit(self, fn, task, **where):
         return self.client.submit(on_worker, fn, fingerprint(), task, pure=False, **where)
 
@@ -261,7 +296,7 @@ class DaskBackend(Backend):
 
     def map(self, fn, tasks):
         tasks = list(tasks)
-        window = self.window or max(8, 4 * sum(self.client.nthreads().values()))
+        window = self.window or max(8, 4 * self._threads())
         futures = deque()
         nxt = 0
         try:
@@ -305,8 +340,17 @@ class DaskBackend(Backend):
             self._cluster.close()
 
 
-def _local_cluster(LocalCluster, workers: int):
-    """A cluster of worker processes on this machine, one thread each.
+# Dask's own background work, measured on an idle cluster of 2 workers here: the workers'
+# statistical profiler (a stack sample every 10 ms) and the servers' 20 ms ticks took 0.17 of a
+# core, 8% of this 2-core machine that the games need; without the profiler, at 1 s: 0.03
+QUIET_DASK = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+              "distributed.admin.system-monitor.interval": "1s", "distributed.worker.memory.monitor-interval": "1s"}
+
+
+def local_cluster(workers: int, threads: int = 1):
+    """A Dask cluster of ``workers`` processes of ``threads`` threads on this machine,
+    with ``QUIET_DASK``, no dashboard, and the scheduler's HTTP routes on any free
+    local port (8787 is often taken).
 
     Ctrl-C in a terminal reaches the whole process group, the workers too; they
     are spawned with SIGINT ignored (an ignored signal stays ignored in a new
@@ -316,12 +360,15 @@ def _local_cluster(LocalCluster, workers: int):
     import logging
     import signal
     import threading
+    import dask
+    from dask.distributed import LocalCluster
     main = threading.current_thread() is threading.main_thread()  # only it may set handlers
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
-        # no dashboard; the scheduler's HTTP routes on any free local port, not 8787 (often taken)
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}, silence_logs=logging.ERROR)
+        with dask.config.set(QUIET_DASK):  # the nannies hand it to every worker they start
+            return LocalCluster(n_workers=workers, threads_per_worker=threads, processes=True,
+                                dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                silence_logs=logging.ERROR)
     finally:
         if main:
             signal.signal(signal.SIGINT, previous)
@@ -329,7 +376,7 @@ def _local_cluster(LocalCluster, workers: int):
 
 def _ignore_ctrl_c_plugin():
     """A worker plugin for a local cluster: a worker that its nanny restarts (after
-    it died) ignores SIGINT too, like ``_local_cluster``'s first workers.  Defined
+    it died) ignores SIGINT too, like ``local_cluster``'s first workers.  Defined
     here, where dask is imported; the class travels to the workers by value."""
     import signal
     from distributed import WorkerPlugin

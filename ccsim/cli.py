@@ -37,7 +37,8 @@ def cli():
 @click.option("--swap-seats/--no-swap-seats", default=None, help="Play every seed twice, seats swapped.")
 @click.option("--threads", type=int, default=None,
               help="Threads of the local backend (0: all cores); a Dask task uses one.")
-@click.option("--chunk-size", type=int, default=None, help="Games per compiled call [50000].")
+@click.option("--chunk-size", type=int, default=None,
+              help="Games per task [50000; on Dask 10000-50000: ~50 per worker thread].")
 @click.option("--record", default=None, metavar="FILE.jsonl", help="Write game records (ccsim-game/1).")
 @click.option("--record-games", type=int, default=None, metavar="K", help="Record only the first K games.")
 @click.option("--out", default=None, metavar="DIR", help="Write games.parquet and summary.json under DIR.")

@@ -10,6 +10,7 @@ hands them, in that order, to ``ccsim.backends.make_backend``::
     def study_cmd(..., backend, scheduler, workers, connect_timeout):
         try:
             with make_backend(backend, scheduler, workers, connect_timeout) as be:
+                tasks = plan(chunk_size or be.chunk_size(games))
                 be.warm(fn, small_task)
                 for task, result in be.map(fn, tasks):
                     ...

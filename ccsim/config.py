@@ -40,7 +40,7 @@ class RunConfig:
     variants: tuple[str, ...] = ()
     swap_seats: bool = False
     threads: int = 0            # 0: numba's default (all cores)
-    chunk_size: int = 50_000
+    chunk_size: int | None = None  # games per task; None: the backend's choice (ccsim.backends)
     record: str | None = None   # JSONL path for game records
     record_games: int | None = None
     out: str | None = None      # Parquet output folder
@@ -60,7 +60,8 @@ class RunConfig:
             raise ConfigError(f"seed must be an integer in 0 .. 2**63-1, got {self.seed!r}")
         if not isinstance(self.threads, int) or not 0 <= self.threads <= MAX_THREADS:
             raise ConfigError(f"threads must be 0 (all cores) .. {MAX_THREADS}, got {self.threads!r}")
-        if not isinstance(self.chunk_size, int) or not 1 <= self.chunk_size <= 10**7:
+        if self.chunk_size is not None and (not isinstance(self.chunk_size, int)
+                                            or not 1 <= self.chunk_size <= 10**7):
             raise ConfigError(f"chunk_size must be 1 .. 10000000, got {self.chunk_size!r}")
         for seat in ("cleopatra", "caesar"):
             try:

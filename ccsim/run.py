@@ -6,7 +6,10 @@ Ctrl-C between chunks stops the run cleanly with every finished chunk kept.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -54,7 +57,8 @@ def iter_chunks(cfg: RunConfig, backend=None, tasks=None):
     with the seats swapped: a paired game on the same deal.
     """
     backend = backend or LocalBackend()
-    for task, rows in backend.map(play_chunk, chunk_tasks(cfg) if tasks is None else tasks):
+    tasks = chunk_tasks(cfg, backend.chunk_size(cfg.games)) if tasks is None else tasks
+    for task, rows in backend.map(play_chunk, tasks):
         names, _, _, _, orders = cfg.seats(task.chunk.swapped)
         yield task.chunk.first, rows, names, orders, task.chunk.swapped
 
@@ -109,20 +113,22 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
     interrupted, failure = False, None
     t0 = time.perf_counter()
     try:
-        tasks = chunk_tasks(cfg)  # resolves the seats here: a parameter file is read by this process only
+        # resolves the seats here: a parameter file is read by this process only
+        tasks = chunk_tasks(cfg, backend.chunk_size(cfg.games))
         backend.warm(play_chunk, warmup_task(tasks[0]))
         bar = _progress(total) if progress else None
         t0 = time.perf_counter()
         for first, rows, names, orders, swapped in iter_chunks(cfg, backend, tasks):
-            summary.add_rows(rows)
-            if sink or keep_frames:
-                df = results_frame(rows, first, cfg.seed, names, orders, swapped)
-                if sink:
-                    sink.write(df)
-                if keep_frames:
-                    frames.append(df)
-            if bar:
-                bar.update(len(rows))
+            with _ctrl_c_deferred():  # a chunk is in the summary and the file, or in neither
+                summary.add_rows(rows)
+                if sink or keep_frames:
+                    df = results_frame(rows, first, cfg.seed, names, orders, swapped)
+                    if sink:
+                        sink.write(df)
+                    if keep_frames:
+                        frames.append(df)
+                if bar:
+                    bar.update(len(rows))
     except KeyboardInterrupt:
         interrupted = True
     except BackendError as e:
@@ -140,6 +146,25 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
         raise failure
     frame = pd.concat(frames, ignore_index=True) if keep_frames and frames else None
     return out, frame
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred():
+    """Hold a Ctrl-C (SIGINT) that arrives inside the block until its end, where it is
+    raised as KeyboardInterrupt.  Only where Ctrl-C raises KeyboardInterrupt (Python's
+    own handler, in the main thread); elsewhere a no-op."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda *_: caught.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def _progress(total: int):
@@ -173,7 +198,7 @@ def write_records(cfg: RunConfig, path: str, k: int | None = None) -> int:
 
 def simulate(cleopatra: str = "greedy", caesar: str = "greedy", games: int = 10_000, seed: int = 1,
              cleopatra_order: str = "shuffled", caesar_order: str = "shuffled", variants=(),
-             swap_seats: bool = False, threads: int = 0, chunk_size: int = 50_000, **rules) -> pd.DataFrame:
+             swap_seats: bool = False, threads: int = 0, chunk_size: int | None = None, **rules) -> pd.DataFrame:
     """Play games and return one row per game (the Python API of ``ccsim run``).
 
     >>> df = simulate("greedy", "random", games=200, seed=1)   # doctest: +SKIP

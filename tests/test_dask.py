@@ -6,7 +6,6 @@ One cluster serves the module (starting one costs seconds); a test that salts or
 kills a worker puts it back.  Tests that start their own cluster or subprocess
 are the ones about exactly that.
 """
-import logging
 import multiprocessing
 import os
 import signal
@@ -18,10 +17,10 @@ import cloudpickle
 import numpy as np
 import pandas as pd
 import pytest
-from dask.distributed import Client, LocalCluster
+from dask.distributed import Client
 
 from ccsim.backends import (SALT_ENV, BackendError, DaskBackend, LocalBackend, chunk_tasks, fingerprint,
-                            play_chunk)
+                            local_cluster, play_chunk)
 from ccsim.cli import main
 from ccsim.config import RunConfig
 from ccsim.orderings import to_codes, unrank
@@ -37,8 +36,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 @pytest.fixture(scope="module")
 def cluster():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                      scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}, silence_logs=logging.ERROR) as c:
+    with local_cluster(2) as c:
         yield c
     assert not multiprocessing.active_children(), "a Dask worker process outlived its cluster"
 
@@ -107,25 +105,49 @@ def test_map_gives_the_same_results_in_task_order_on_both_backends(compiled, clu
 
 
 def test_cli_run_with_local_workers_writes_the_same_parquet(compiled, tmp_path, capsys):
-    args = ["run", "--games", "2000", "--seed", "5", "--caesar", "random", "--chunk-size", "250", "--json"]
+    args = ["run", "--games", "30000", "--seed", "5", "--caesar", "random", "--json"]  # chunks: 50,000 / 10,000
     assert run_cli(capsys, *args, "--out", str(tmp_path / "local"))[0] == 0
     code, out, err = run_cli(capsys, *args, "--out", str(tmp_path / "dask"), "--backend", "dask", "--workers", "2")
     assert code == 0 and "Traceback" not in err
-    same_rows(pd.read_parquet(tmp_path / "dask" / "games.parquet"), pd.read_parquet(tmp_path / "local" / "games.parquet"))
+    local, dask = (pd.read_parquet(tmp_path / name / "games.parquet") for name in ("local", "dask"))
+    same_rows(dask, local)
+
+
+def test_chunks_on_a_cluster_are_about_50_per_worker_thread_within_bounds(cluster):
+    with DaskBackend(cluster.scheduler_address) as be:
+        assert [be.chunk_size(g) for g in (600, 10**6, 10**7, 10**9)] == [10_000, 10_000, 50_000, 50_000]
+    assert LocalBackend().chunk_size(10**6) == 50_000
+
+
+def _profiling():
+    import dask
+    return dask.config.get("distributed.worker.profile.enabled")
+
+
+def test_a_local_cluster_s_workers_run_without_dask_s_profiler(client):
+    assert set(client.run(_profiling).values()) == {False}
 
 
 # --- lost workers -------------------------------------------------------------------------
 
-class _KillAWorkerAfterTheFirstChunk:
-    """A backend that, once the first chunk is back, kills (SIGKILL) a worker holding
-    chunks in progress: those chunks must be played again elsewhere."""
+class _Wrapping:
+    """A backend doing what ``backend`` does, but for what a subclass's ``map`` adds."""
 
     def __init__(self, backend):
         self.backend = backend
-        self.killed = None
+
+    def chunk_size(self, games):
+        return self.backend.chunk_size(games)
 
     def warm(self, fn, task):
         self.backend.warm(fn, task)
+
+
+class _KillAWorkerAfterTheFirstChunk(_Wrapping):
+    """A backend that, once the first chunk is back, kills (SIGKILL) a worker holding
+    chunks in progress: those chunks must be played again elsewhere."""
+
+    killed = None
 
     def map(self, fn, tasks):
         client = self.backend.client
@@ -251,12 +273,10 @@ def test_warm_up_loads_the_kernel_on_every_worker(compiled):
     assert len(loaded) == 2 and all(n >= 1 for n in loaded.values())
 
 
-class _InterruptAfter:
+class _InterruptAfter(_Wrapping):
     def __init__(self, backend, k):
-        self.backend, self.k = backend, k
-
-    def warm(self, fn, task):
-        self.backend.warm(fn, task)
+        super().__init__(backend)
+        self.k = k
 
     def map(self, fn, tasks):
         for i, item in enumerate(self.backend.map(fn, tasks)):
@@ -294,7 +314,7 @@ def test_ctrl_c_in_a_terminal_stops_a_local_cluster_run_cleanly(compiled, tmp_pa
     assert p.returncode == 130 and "interrupted: partial result" in out
     assert "Traceback" not in err, err
     games = len(pd.read_parquet(tmp_path / "games.parquet"))
-    assert games > 0 and games % 20000 == 0
+    assert games > 0 and games % 20000 == 0 and f"games: {games:,}" in out  # whole chunks, as summarised
     assert _group_ends(p.pid, within=10), "a worker of that cluster outlived the command"
 
 
