@@ -161,8 +161,8 @@ def dask_markdown(res, meta) -> str:
              f"cluster of this machine's 2 cores joined by address, run back to back {res['rounds']} times per "
              f"setting (which goes first alternates); games/s as the run reports them (after the warm-up), "
              f"medians; the ratio is the median of the pairs' ratios.  Games per CPU-second count every process "
-             f"that played or scheduled the games (the client, the scheduler, the workers): a figure that other "
-             f"work on the machine does not move.", "",
+             f"that played or scheduled the games (the client, the scheduler, the workers): what each backend "
+             f"makes of the CPU it gets, which other work on the machine moves much less than games/s.", "",
              "| Dask workers × threads | flags | chunk size local / Dask | local games/s | Dask games/s | "
              "Dask / local | ratios, pair by pair | games per CPU-s local / Dask | warm-up |",
              "|---|---|---:|---:|---:|---:|---|---:|---:|"]
