@@ -35,8 +35,10 @@ def cli():
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
               help="Rule variant (R11), repeatable: " + ", ".join(R.VARIANTS))
 @click.option("--swap-seats/--no-swap-seats", default=None, help="Play every seed twice, seats swapped.")
-@click.option("--threads", type=int, default=None, help="Threads (0: all cores).")
-@click.option("--chunk-size", type=int, default=None, help="Games per compiled call [50000].")
+@click.option("--threads", type=int, default=None,
+              help="Threads of the local backend (0: all cores); a Dask task uses one.")
+@click.option("--chunk-size", type=int, default=None,
+              help="Games per task [50000; on Dask 10000-50000: ~50 per worker thread].")
 @click.option("--record", default=None, metavar="FILE.jsonl", help="Write game records (ccsim-game/1).")
 @click.option("--record-games", type=int, default=None, metavar="K", help="Record only the first K games.")
 @click.option("--out", default=None, metavar="DIR", help="Write games.parquet and summary.json under DIR.")
@@ -46,15 +48,15 @@ def cli():
 @click.option("--metrics", "with_metrics", is_flag=True, help="Add the designer metrics (docs/metrics.md).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
 def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, variants, swap_seats, threads, chunk_size,
-            record, record_games, out, backend, scheduler, workers, config_path, as_json, with_metrics, progress):
+            record, record_games, out, backend, scheduler, workers, connect_timeout, config_path, as_json, with_metrics,
+            progress):
     """Play a batch of games and print a summary."""
-    from ccsim.run import run, write_records
-    from ccsim.summary import format_summary
+    from ccsim.backends import make_backend
 
     flags = dict(games=games, seed=seed, cleopatra=cleopatra, caesar=caesar, cleopatra_order=cleopatra_order,
                  caesar_order=caesar_order, variants=tuple(variants) or None, swap_seats=swap_seats, threads=threads,
                  chunk_size=chunk_size, record=record, record_games=record_games, out=out, backend=backend,
-                 scheduler=scheduler, workers=workers)
+                 scheduler=scheduler, workers=workers, connect_timeout=connect_timeout)
     try:
         if config_path:
             cfg = load_toml(config_path, **flags)
@@ -63,7 +65,10 @@ def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, varia
         if cfg.record:
             _check_writable(cfg.record)
         show = sys.stderr.isatty() if progress is None else progress
-        summary, _ = run(cfg, progress=show, metrics=with_metrics)
+        # the backend before the rest of ccsim is imported: an unusable cluster fails within seconds
+        with make_backend(cfg.backend, cfg.scheduler, cfg.workers, cfg.connect_timeout) as be:
+            from ccsim.run import run, write_records
+            summary, _ = run(cfg, progress=show, backend=be, metrics=with_metrics)
         if cfg.record and not summary.get("interrupted"):
             summary["recorded_games"] = write_records(cfg, cfg.record, cfg.record_games)
     except ConfigError as e:
@@ -71,6 +76,7 @@ def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, varia
     if as_json:
         click.echo(json.dumps(summary))
     else:
+        from ccsim.summary import format_summary
         click.echo(format_summary(summary))
         if with_metrics:
             from ccsim.metrics import format_metrics

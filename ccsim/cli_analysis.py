@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ccsim import rules as R
-from ccsim.cli_options import backend_options
+from ccsim.cli_options import backend_options, cli_backend
 
 
 def _usage(fn):
@@ -57,11 +57,6 @@ def _threads(n):
         set_threads(n)
 
 
-def _backend(backend, scheduler, workers):
-    from ccsim.backends import make_backend
-    if workers is not None and not 0 <= workers <= 256:
-        raise click.UsageError(f"--workers must be 0 .. 256, got {workers}")
-    return make_backend(backend or "local", scheduler, workers or None)
 
 
 def _show(progress):
@@ -103,14 +98,14 @@ def _common(fn):
 @_common
 @_usage
 def tournament_cmd(strategies, games, orderings, variants, nash, seed, threads, out, as_json, progress, backend,
-                   scheduler, workers):
+                   scheduler, workers, connect_timeout):
     """Round robin: score matrix, Bradley-Terry ratings, seat advantage, transitivity."""
     from ccsim.tournament import tournament, format_tournament, tournament_json, heatmap, entrant_names
 
     entrant_names(strategies)
     folder = _writable(out)
     _threads(threads)
-    be = _backend(backend, scheduler, workers)
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
         t = tournament(strategies, games=games, seed=seed, orderings=orderings, variants=variants, backend=be,
                        progress=_show(progress), nash=nash)
@@ -150,7 +145,8 @@ def tournament_cmd(strategies, games, orderings, variants, nash, seed, threads, 
 @_common
 @_usage
 def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleopatra_order, caesar_order,
-               all_metrics, record, record_games, seed, threads, out, as_json, progress, backend, scheduler, workers):
+               all_metrics, record, record_games, seed, threads, out, as_json, progress, backend, scheduler, workers,
+               connect_timeout):
     """Rules against RULES.md on the same deals: every metric, its difference and interval (Holm)."""
     from ccsim.whatif import whatif, format_whatif, whatif_json, whatif_plot, cards_plot, load_changes, arms_for
 
@@ -166,7 +162,7 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
         open_records(record).close()
     folder = _writable(out)
     _threads(threads)
-    be = _backend(backend, scheduler, workers)
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
         w = whatif(list(strategies) or ["greedy"], games=games, seed=seed, variants=chosen, rules_file=rules_file,
                    cards=cards, cleopatra_order=cleopatra_order, caesar_order=caesar_order, backend=be,

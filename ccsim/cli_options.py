@@ -1,19 +1,36 @@
 """Click options shared by every command that plays games.
 
-``backend_options`` adds ``--backend``, ``--scheduler`` and ``--workers``;
-the command receives them as keyword arguments of the same names and hands
-them to ``ccsim.backends.make_backend``.
+``backend_options`` adds ``--backend``, ``--scheduler``, ``--workers`` and
+``--connect-timeout``; the command receives them as keyword arguments
+``backend, scheduler, workers, connect_timeout`` (``None`` when not given) and
+hands them, in that order, to ``ccsim.backends.make_backend``::
+
+    @cli.command("study")
+    @backend_options
+    def study_cmd(..., backend, scheduler, workers, connect_timeout):
+        try:
+            with make_backend(backend, scheduler, workers, connect_timeout) as be:
+                tasks = plan(chunk_size or be.chunk_size(games))
+                be.warm(fn, small_task)
+                for task, result in be.map(fn, tasks):
+                    ...
+        except ConfigError as e:          # BackendError is one: exit 2, one line
+            raise click.UsageError(str(e)) from None
 """
 from __future__ import annotations
 
 import click
 
+from ccsim.config import DEFAULT_CONNECT_TIMEOUT
+
 BACKEND_OPTIONS = (
     click.option("--backend", type=click.Choice(["local", "dask"]), default=None,
                  help="Where chunks of games run [local]."),
     click.option("--scheduler", default=None, metavar="ADDRESS",
-                 help="Dask scheduler to join (default: start a local cluster)."),
+                 help="Dask scheduler to join, tcp://host:8786 (default: start a local cluster)."),
     click.option("--workers", type=int, default=None, help="Workers of a local Dask cluster [2]."),
+    click.option("--connect-timeout", type=float, default=None, metavar="SECONDS",
+                 help=f"Wait this long for the Dask scheduler and for a worker [{DEFAULT_CONNECT_TIMEOUT:g}]."),
 )
 
 
@@ -22,3 +39,10 @@ def backend_options(fn):
     for opt in reversed(BACKEND_OPTIONS):
         fn = opt(fn)
     return fn
+
+
+def cli_backend(backend, scheduler, workers, connect_timeout):
+    """The backend the flags name (``ccsim.backends.make_backend``), for a ``with`` block;
+    bad flags or an unusable cluster raise ``ConfigError`` (one line, exit 2 in the CLI)."""
+    from ccsim.backends import make_backend
+    return make_backend(backend, scheduler, workers, connect_timeout)

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from ccsim import rules as R
-from ccsim.cli_options import backend_options
+from ccsim.cli_options import backend_options, cli_backend
 
 _ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
 
@@ -79,12 +79,6 @@ def _matchup_options(fn):
     return backend_options(fn)
 
 
-def _backend(backend, scheduler, workers):
-    """The backend the study's games run on (``ccsim.backends.make_backend``)."""
-    from ccsim.backends import make_backend
-    if workers is not None and not 0 <= workers <= 256:
-        raise click.UsageError(f"--workers must be 0 .. 256, got {workers}")
-    return make_backend(backend or "local", scheduler, workers or None)
 
 
 def _num(x):
@@ -166,7 +160,7 @@ def presets_cmd(as_json):
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Save a forest plot.")
 @_usage_errors
 def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, variants, as_json, backend,
-                scheduler, workers, games, until_decided, delta, alpha, beta, plot_path):
+                scheduler, workers, connect_timeout, games, until_decided, delta, alpha, beta, plot_path):
     """Compare orderings with a baseline on the same deals, seats swapped."""
     from ccsim import study
     from ccsim.study import compare
@@ -176,7 +170,7 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
     if not (0 < alpha < 0.5 and 0 < beta < 0.5):
         raise click.UsageError(f"--alpha and --beta must be in (0, 0.5), got {alpha}, {beta}")
     study.Matchup(strategy, opponent, opponent_order, seed, tuple(variants))  # refuse bad input before a cluster
-    be = _backend(backend, scheduler, workers)
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
         df = compare(list(candidates), baseline=baseline, strategy=strategy, opponent=opponent,
                      opponent_order=opponent_order, games=games, seed=seed, until_decided=until_decided,
@@ -227,7 +221,8 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
               help="Folder for search_top.parquet, search_progress.parquet, search_progress.png, search.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @_usage_errors
-def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers, budget, top,
+def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers,
+               connect_timeout, budget, top,
                out, quiet):
     """Find strong orderings among all 16,216,200 within a budget of games."""
     import pandas as pd
@@ -236,7 +231,7 @@ def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, back
 
     search_args(strategy, opponent, opponent_order, budget, seed, top, variants)
     folder = _writable(out)
-    be = _backend(backend, scheduler, workers)
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
         df = search(strategy=strategy, opponent=opponent, opponent_order=opponent_order, budget=budget, seed=seed,
                     top=top, variants=variants, log=_log(quiet), backend=be)
@@ -293,7 +288,8 @@ def _search_rec(r) -> dict:
               help="Folder for positions.parquet, positions_heatmap.png, positions.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @_usage_errors
-def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers, games,
+def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers,
+                  connect_timeout, games,
                   deals_per_ordering, out, quiet):
     """What each card type is worth at each depth of the deck (regression over random orderings)."""
     from ccsim.plots import positions_heatmap
@@ -302,7 +298,7 @@ def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, b
     positions_size(games, deals_per_ordering)
     Matchup(strategy, opponent, opponent_order, seed, tuple(variants))
     folder = _writable(out)
-    be = _backend(backend, scheduler, workers)
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
         df = positions(strategy=strategy, opponent=opponent, opponent_order=opponent_order, games=games, seed=seed,
                        deals_per_ordering=deals_per_ordering, variants=variants, log=_log(quiet), backend=be)

@@ -19,6 +19,11 @@ from strategies.registry import resolve, strategy_id
 
 MAX_GAMES = 10**10  # beyond this a run would take days; almost surely a typo
 MAX_THREADS = 256
+BACKENDS = ("local", "dask")
+# s to wait for a Dask scheduler and a worker: a running scheduler answers in milliseconds, and
+# a command given an unreachable one ends within about 6 s (imports included), not Dask's 30
+DEFAULT_CONNECT_TIMEOUT = 3.0
+MAX_CONNECT_TIMEOUT = 86_400.0
 
 
 class ConfigError(ValueError):
@@ -36,13 +41,14 @@ class RunConfig:
     variants: tuple[str, ...] = ()
     swap_seats: bool = False
     threads: int = 0            # 0: numba's default (all cores)
-    chunk_size: int = 50_000
+    chunk_size: int | None = None  # games per task; None: the backend's choice (ccsim.backends)
     record: str | None = None   # JSONL path for game records
     record_games: int | None = None
     out: str | None = None      # Parquet output folder
     backend: str = "local"      # "local" (numba threads) or "dask"
     scheduler: str | None = None  # Dask scheduler address; none: a local cluster
     workers: int = 0            # Dask local cluster workers (0: 2)
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT  # s to wait for the scheduler and a worker
     rules: dict = field(default_factory=dict)  # a rules block as GAME_RECORD.md's `rules` (nested or dotted names)
 
     def validated(self) -> "RunConfig":
@@ -55,7 +61,8 @@ class RunConfig:
             raise ConfigError(f"seed must be an integer in 0 .. 2**63-1, got {self.seed!r}")
         if not isinstance(self.threads, int) or not 0 <= self.threads <= MAX_THREADS:
             raise ConfigError(f"threads must be 0 (all cores) .. {MAX_THREADS}, got {self.threads!r}")
-        if not isinstance(self.chunk_size, int) or not 1 <= self.chunk_size <= 10**7:
+        if self.chunk_size is not None and (not isinstance(self.chunk_size, int)
+                                            or not 1 <= self.chunk_size <= 10**7):
             raise ConfigError(f"chunk_size must be 1 .. 10000000, got {self.chunk_size!r}")
         for seat in ("cleopatra", "caesar"):
             try:
@@ -72,10 +79,7 @@ class RunConfig:
                 orders[seat] = parse_ordering(getattr(self, seat), action_counts(rules, p))
             except OrderingError as e:
                 raise ConfigError(f"--{seat.replace('_', '-')}: {e}") from None
-        if self.backend not in ("local", "dask"):
-            raise ConfigError(f"unknown backend {self.backend!r} (local, dask)")
-        if not isinstance(self.workers, int) or not 0 <= self.workers <= MAX_THREADS:
-            raise ConfigError(f"workers must be 0 .. {MAX_THREADS}, got {self.workers!r}")
+        check_backend_flags(self.backend, self.scheduler, self.workers, self.connect_timeout)
         if self.record_games is not None and (not isinstance(self.record_games, int) or self.record_games < 0):
             raise ConfigError(f"record_games must be a non-negative integer, got {self.record_games!r}")
         return replace(self, variants=tuple(dict.fromkeys(self.variants)), **orders)
@@ -117,6 +121,24 @@ def order_codes(orders, rules: np.ndarray) -> np.ndarray:
             row = to_codes(o, action_counts(rules, p))
             codes[p, :len(row)] = row
     return codes
+
+
+def check_backend_flags(backend, scheduler, workers, connect_timeout) -> None:
+    """Refuse backend settings that cannot name one backend (ConfigError); the address
+    itself is checked when the backend connects (ccsim.backends)."""
+    if backend not in BACKENDS:
+        raise ConfigError(f"unknown backend {backend!r} ({', '.join(BACKENDS)})")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= MAX_THREADS:
+        raise ConfigError(f"workers must be 0 .. {MAX_THREADS}, got {workers!r}")
+    if (isinstance(connect_timeout, bool) or not isinstance(connect_timeout, (int, float))
+            or not 0 < connect_timeout <= MAX_CONNECT_TIMEOUT):
+        raise ConfigError(f"connect_timeout must be seconds in (0, {MAX_CONNECT_TIMEOUT:g}], got {connect_timeout!r}")
+    if scheduler is not None and not (isinstance(scheduler, str) and scheduler.strip()):
+        raise ConfigError(f"scheduler must be an address such as tcp://host:8786, got {scheduler!r}")
+    if backend == "local" and (scheduler or workers):
+        raise ConfigError(f"--{'scheduler' if scheduler else 'workers'} needs --backend dask")
+    if scheduler and workers:
+        raise ConfigError("--scheduler joins a running cluster, --workers starts a local one: give one of them")
 
 
 _KEYS = {f.name for f in fields(RunConfig)}

@@ -6,7 +6,10 @@ Ctrl-C between chunks stops the run cleanly with every finished chunk kept.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -18,7 +21,7 @@ from ccsim.config import RunConfig, ConfigError
 from ccsim.engine.game import RESULT_COLUMNS, N_RESULT, record_game_nb
 from ccsim.layout import LOG, EV_W, SETUP_SIZE, max_events, state_size, N_RNG
 from ccsim.record import make_record
-from ccsim.backends import LocalBackend, make_backend, plan_chunks, play_chunk
+from ccsim.backends import BackendError, LocalBackend, chunk_tasks, make_backend, play_chunk, warmup_task
 from ccsim.simulate import set_threads
 from ccsim.summary import Summary
 from ccsim.metrics import MetricSums, Distribution, report as metrics_report
@@ -48,17 +51,17 @@ def results_frame(rows: np.ndarray, first_game: int, seed: int, names, orders, s
     return out
 
 
-def iter_chunks(cfg: RunConfig, backend=None):
+def iter_chunks(cfg: RunConfig, backend=None, tasks=None):
     """Yield (first_game, rows, names, orders, swapped) chunk by chunk, in plan order.
 
     With ``swap_seats`` every game index is played twice, the second time
     with the seats swapped: a paired game on the same deal.
     """
     backend = backend or LocalBackend()
-    tasks = [(cfg, chunk) for chunk in plan_chunks(cfg.games, cfg.chunk_size, cfg.swap_seats)]
-    for (_, chunk), rows in backend.map(play_chunk, tasks):
-        names, _, _, _, orders = cfg.seats(chunk.swapped)
-        yield chunk.first, rows, names, orders, chunk.swapped
+    tasks = chunk_tasks(cfg, backend.chunk_size(cfg.games)) if tasks is None else tasks
+    for task, rows in backend.map(play_chunk, tasks):
+        names, _, _, _, orders = cfg.seats(task.chunk.swapped)
+        yield task.chunk.first, rows, names, orders, task.chunk.swapped
 
 
 class ParquetSink:
@@ -95,51 +98,83 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
     With ``metrics`` the summary also holds the designer metrics (``ccsim.metrics``) under
     ``metrics``, accumulated chunk by chunk like the rest.
 
-    Ctrl-C between chunks ends the run early: the finished chunks are kept,
-    summarised and written, and the summary says ``interrupted``.
+    The backend (``cfg.backend`` unless one is given) is warmed first: the
+    run's time counts games, not compiling.  Ctrl-C between chunks ends the run
+    early: the finished chunks are kept, summarised and written, and the summary
+    says ``interrupted``.  A ``BackendError`` during the run (a lost task, a
+    mismatched worker) keeps them the same way, then is raised.
     """
     cfg = cfg.validated()
     set_threads(cfg.threads)
     sink = ParquetSink(cfg.out) if cfg.out else None
-    own_backend = backend is None and cfg.backend != "local"
-    if own_backend:
-        backend = make_backend(cfg.backend, cfg.scheduler, cfg.workers or None)
+    own_backend = backend is None
+    if own_backend:  # first: a cluster that cannot be used fails before anything compiles
+        backend = make_backend(cfg.backend, cfg.scheduler, cfg.workers, cfg.connect_timeout)
     summary = Summary(((cfg.cleopatra, cfg.cleopatra_order), (cfg.caesar, cfg.caesar_order)))
     sums, lengths = (MetricSums(), Distribution()) if metrics else (None, None)
     frames = []
     total = cfg.games * (2 if cfg.swap_seats else 1)
-    bar = _progress(total) if progress else None
-    interrupted = False
+    bar = None
+    interrupted, failure = False, None
     t0 = time.perf_counter()
     try:
-        for first, rows, names, orders, swapped in iter_chunks(cfg, backend):
-            summary.add_rows(rows, swapped)
-            if sums:
-                sums.add_rows(rows, cfg.rules_vector(swapped))
-                lengths.add_rows(rows)
-            if sink or keep_frames:
-                df = results_frame(rows, first, cfg.seed, names, orders, swapped)
-                if sink:
-                    sink.write(df)
-                if keep_frames:
-                    frames.append(df)
-            if bar:
-                bar.update(len(rows))
+        # resolves the seats here: a parameter file is read by this process only
+        tasks = chunk_tasks(cfg, backend.chunk_size(cfg.games))
+        backend.warm(play_chunk, warmup_task(tasks[0]))
+        bar = _progress(total) if progress else None
+        t0 = time.perf_counter()
+        for first, rows, names, orders, swapped in iter_chunks(cfg, backend, tasks):
+            with _ctrl_c_deferred():  # a chunk is in the summary and the file, or in neither
+                summary.add_rows(rows, swapped)
+                if sums:
+                    sums.add_rows(rows, cfg.rules_vector(swapped))
+                    lengths.add_rows(rows)
+                if sink or keep_frames:
+                    df = results_frame(rows, first, cfg.seed, names, orders, swapped)
+                    if sink:
+                        sink.write(df)
+                    if keep_frames:
+                        frames.append(df)
+                if bar:
+                    bar.update(len(rows))
     except KeyboardInterrupt:
         interrupted = True
+    except BackendError as e:
+        interrupted, failure = True, e
     finally:
+        summary.seconds = time.perf_counter() - t0  # before closing: a cluster takes seconds to stop
         if bar:
             bar.close()
         if own_backend:
             backend.close()
-    summary.seconds = time.perf_counter() - t0
     out = summary.to_dict(cfg, interrupted)
     if sums:
         out["metrics"] = metrics_report(sums, lengths)
     if sink:
         sink.close(out)
+    if failure:
+        raise failure
     frame = pd.concat(frames, ignore_index=True) if keep_frames and frames else None
     return out, frame
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred():
+    """Hold a Ctrl-C (SIGINT) that arrives inside the block until its end, where it is
+    raised as KeyboardInterrupt.  Only where Ctrl-C raises KeyboardInterrupt (Python's
+    own handler, in the main thread); elsewhere a no-op."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda *_: caught.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def _progress(total: int):
@@ -183,7 +218,7 @@ def write_records(cfg: RunConfig, path: str, k: int | None = None) -> int:
 
 def simulate(cleopatra: str = "greedy", caesar: str = "greedy", games: int = 10_000, seed: int = 1,
              cleopatra_order: str = "shuffled", caesar_order: str = "shuffled", variants=(),
-             swap_seats: bool = False, threads: int = 0, chunk_size: int = 50_000, **rules) -> pd.DataFrame:
+             swap_seats: bool = False, threads: int = 0, chunk_size: int | None = None, **rules) -> pd.DataFrame:
     """Play games and return one row per game (the Python API of ``ccsim run``).
 
     >>> df = simulate("greedy", "random", games=200, seed=1)   # doctest: +SKIP

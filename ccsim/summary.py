@@ -183,7 +183,8 @@ def format_summary(d: dict) -> str:
     lines.append(f"{'draws':12}{d['draws']:>10,}{dr['rate']:>10.1%}   [{dr['ci95'][0]:.1%}, {dr['ci95'][1]:.1%}]")
     lines.append("")
     lines.append("end reasons: " + ", ".join(f"{k} {v:,} ({v / n:.1%})" for k, v in d["end_reasons"].items() if n))
-    lines.append(f"truncated games: {d['truncated']:,}   mean turns: {d['mean_turns']:.1f}")
+    turns = f"{d['mean_turns']:.1f}" if n else "-"  # none when interrupted before the first chunk
+    lines.append(f"truncated games: {d['truncated']:,}   mean turns: {turns}")
     if d.get("engine_errors"):
         lines.append(f"ENGINE ERRORS: {d['engine_errors']}")
     if d.get("games_per_s"):

@@ -1,7 +1,9 @@
 """Benchmarks: games/s per matchup and thread count, compiled vs NUMBA_DISABLE_JIT=1,
-cold and warm start of `ccsim run --games 1000`, peak memory of long runs.
+cold and warm start of `ccsim run --games 1000`, peak memory of long runs; with
+``--dask``, only the Dask backend against the local one (its own section of the file).
 
     python scripts/bench.py [--quick] [--markdown results/BENCHMARKS.md]
+    python scripts/bench.py --dask [--markdown results/BENCHMARKS.md]
 
 Timings are medians of repeated runs measured in one process; the machine is
 noisy, so compare ratios measured in the same run.
@@ -77,12 +79,126 @@ def peak_memory_mb(games: int) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+# --- the Dask backend against the local one ------------------------------------------------
+
+# (worker processes, threads per worker, chunk sizes: None is the backends' defaults) on this machine
+DASK_SETTINGS = ((2, 1, (None, 50_000)), (1, 2, (None,)))
+DASK_SECTION = "## Dask backend against the local one"
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process so far (user + system)."""
+    import resource
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def timed_run(games: int, chunk_size: int | None, backend=None) -> tuple[float, float]:
+    """(games/s as ``run`` reports it, after the warm-up; games per CPU-second of every
+    process that played or scheduled them) for greedy–greedy; ``chunk_size`` None: the
+    backend's default.  The second figure does not depend on what else the machine runs."""
+    from ccsim.config import RunConfig
+    from ccsim.run import run
+    workers = (lambda: sum(backend.client.run(cpu_seconds).values())) if backend else (lambda: 0.0)
+    cpu0 = cpu_seconds() + workers()
+    summary, _ = run(RunConfig(games=games, chunk_size=chunk_size, threads=2), backend=backend)
+    return summary["games_per_s"], games / (cpu_seconds() + workers() - cpu0)
+
+
+def cli_seconds(*flags: str, games: int) -> float:
+    """Wall time of a whole ``ccsim run`` process: start-up, cluster, warm-up and games."""
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "ccsim.cli", "run", "--games", str(games), "--no-progress", *flags],
+                   check=True, capture_output=True)
+    return time.perf_counter() - t
+
+
+def setting_row(nw, nt, cs, games, be, warm_s, local, dask) -> dict:
+    """One setting's figures from its (games/s, games per CPU-second) pairs."""
+    from ccsim.backends import LocalBackend
+    ratios = [d[0] / lo[0] for d, lo in zip(dask, local)]
+    return {"workers": nw, "threads_per_worker": nt, "flags": f"--chunk-size {cs}" if cs else "defaults",
+            "local_chunk_size": cs or LocalBackend().chunk_size(games), "dask_chunk_size": cs or be.chunk_size(games),
+            "warm_up_s": round(warm_s, 2),
+            "local_games_per_s": round(statistics.median(x[0] for x in local)),
+            "dask_games_per_s": round(statistics.median(x[0] for x in dask)),
+            "ratio": round(statistics.median(ratios), 3), "ratios": [round(x, 3) for x in ratios],
+            "local_games_per_cpu_s": round(statistics.median(x[1] for x in local)),
+            "dask_games_per_cpu_s": round(statistics.median(x[1] for x in dask))}
+
+
+def dask_against_local(games: int, rounds: int) -> dict:
+    """Each Dask setting and the local backend run back to back, ``rounds`` times: the
+    machine is shared, so the ratio of a pair (same moment) is the figure, medians of them."""
+    from ccsim.backends import DaskBackend, chunk_tasks, local_cluster, play_chunk, warmup_task
+    from ccsim.config import RunConfig
+    res = {"games": games, "rounds": rounds, "settings": []}
+    timed_run(1000, 1000)  # the local kernels loaded
+    for nw, nt, chunk_sizes in DASK_SETTINGS:
+        with local_cluster(nw, nt) as c:
+            with DaskBackend(c.scheduler_address) as be:
+                t = time.perf_counter()  # fresh workers: loading the kernels from numba's cache
+                be.warm(play_chunk, warmup_task(chunk_tasks(RunConfig(games=1).validated())[0]))
+                warm_s = time.perf_counter() - t
+                for cs in chunk_sizes:
+                    local, dask = [], []
+                    for r in range(rounds):  # which goes first alternates: a drifting machine favours neither
+                        pair = [lambda: local.append(timed_run(games, cs)),
+                                lambda: dask.append(timed_run(games, cs, be))]
+                        for measure in pair[::1 if r % 2 == 0 else -1]:
+                            measure()
+                    res["settings"].append(setting_row(nw, nt, cs, games, be, warm_s, local, dask))
+                    print(res["settings"][-1], flush=True)
+    local_cli = cli_seconds(games=games)  # each with its defaults
+    dask_cli = cli_seconds("--backend", "dask", "--workers", "2", games=games)
+    res["cli_seconds"] = {"local": round(local_cli, 1), "dask_workers_2": round(dask_cli, 1)}
+    return res
+
+
+def dask_markdown(res, meta) -> str:
+    lines = [DASK_SECTION, "", f"Machine: {meta['machine']}. Produced by `{meta['command']}` on {meta['date']}: "
+             f"`ccsim run` of {res['games']:,} greedy–greedy games, the local backend (2 threads) and a Dask "
+             f"cluster of this machine's 2 cores joined by address, run back to back {res['rounds']} times per "
+             f"setting (which goes first alternates); games/s as the run reports them (after the warm-up), "
+             f"medians; the ratio is the median of the pairs' ratios.  Games per CPU-second count every process "
+             f"that played or scheduled the games (the client, the scheduler, the workers): what each backend "
+             f"makes of the CPU it gets, which other work on the machine moves much less than games/s.", "",
+             "| Dask workers × threads | flags | chunk size local / Dask | local games/s | Dask games/s | "
+             "Dask / local | ratios, pair by pair | games per CPU-s local / Dask | warm-up |",
+             "|---|---|---:|---:|---:|---:|---|---:|---:|"]
+    for r in res["settings"]:
+        lines.append(f"| {r['workers']} × {r['threads_per_worker']} | {r['flags']} | "
+                     f"{r['local_chunk_size']:,} / {r['dask_chunk_size']:,} | "
+                     f"{r['local_games_per_s']:,} | {r['dask_games_per_s']:,} | **{r['ratio']:.0%}** | "
+                     f"{', '.join(f'{x:.2f}' for x in r['ratios'])} | "
+                     f"{r['local_games_per_cpu_s']:,} / {r['dask_games_per_cpu_s']:,} | {r['warm_up_s']} s |")
+    c = res["cli_seconds"]
+    lines += ["", f"Whole commands (`ccsim run --games {res['games']:,}`, process start to exit, once each): "
+              f"local {c['local']} s, `--backend dask --workers 2` {c['dask_workers_2']} s (it also starts the "
+              f"cluster, about 4 s, and loads the kernels in each worker, and stops the cluster)."]
+    return "\n".join(lines) + "\n"
+
+
+def replace_section(text: str, heading: str, section: str) -> str:
+    """``text`` with the section under ``heading`` (up to the next ``## ``) replaced, or appended."""
+    start = text.find(heading + "\n")
+    if start < 0:
+        return text.rstrip("\n") + "\n\n" + section
+    end = text.find("\n## ", start + len(heading))
+    return text[:start] + section + (text[end:] if end >= 0 else "")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run)")
     ap.add_argument("--markdown", help="write the results as Markdown here")
     ap.add_argument("--all-pairings", action="store_true", help="also every pairing of registered strategies")
+    ap.add_argument("--dask", action="store_true",
+                    help="only the Dask backend against the local one (10^6 games; its section of --markdown)")
+    ap.add_argument("--rounds", type=int, default=6, help="back-to-back pairs per Dask setting [6]")
     args = ap.parse_args()
+    if args.dask:
+        return main_dask(args)
     import numba
     from strategies.registry import available  # noqa: F401  (used with --all-pairings)
     n = 20_000 if args.quick else 200_000
@@ -121,6 +237,21 @@ def main():
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(to_markdown(res))
+
+
+def main_dask(args):
+    import numba
+    meta = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+                       f"numba {numba.__version__}", "date": datetime.date.today().isoformat(),
+            "command": "python scripts/bench.py " + " ".join(sys.argv[1:])}
+    games = 100_000 if args.quick else 1_000_000
+    res = dask_against_local(games, rounds=1 if args.quick else args.rounds)
+    print(json.dumps({**meta, **res}, indent=2))
+    if args.markdown:
+        with open(args.markdown) as f:
+            text = f.read()
+        with open(args.markdown, "w") as f:
+            f.write(replace_section(text, DASK_SECTION, dask_markdown(res, meta)))
 
 
 def to_markdown(res) -> str:

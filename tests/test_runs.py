@@ -1,12 +1,14 @@
 """Batch runs: determinism across threads, chunks, seat swaps and backends; interrupts; configs."""
 import json
+import os
+import signal
 
 import pandas as pd
 import pytest
 
 from ccsim.backends import LocalBackend, plan_chunks
 from ccsim.config import ConfigError, RunConfig, load_toml
-from ccsim.run import run, simulate
+from ccsim.run import ParquetSink, run, simulate
 from ccsim.simulate import set_threads
 from ccsim.summary import summarize_frame
 
@@ -54,17 +56,6 @@ def test_a_different_seed_gives_different_games(compiled):
     assert not a["turns"].equals(b["turns"])
 
 
-def test_dask_backend_gives_identical_games(compiled):
-    pytest.importorskip("dask.distributed")
-    from ccsim.backends import DaskBackend
-    backend = DaskBackend(workers=2)
-    try:
-        _, df = run(RunConfig(**BASE, chunk_size=150), keep_frames=True, backend=backend)
-    finally:
-        backend.close()
-    same_games(df, rows_of())
-
-
 class _InterruptAfter(LocalBackend):
     def __init__(self, k):
         self.k = k
@@ -84,6 +75,19 @@ def test_interrupted_run_keeps_finished_chunks(tmp_path, compiled):
     assert len(df) == 300
     assert summarize_frame(df)["wins"] == summary["wins"]
     assert json.loads((tmp_path / "summary.json").read_text())["interrupted"] is True
+
+
+def test_ctrl_c_while_a_chunk_is_written_keeps_that_chunk_whole(tmp_path, compiled, monkeypatch):
+    write = ParquetSink.write
+
+    def interrupted_write(self, df):
+        os.kill(os.getpid(), signal.SIGINT)  # as if Ctrl-C came now, with the chunk half recorded
+        write(self, df)
+
+    monkeypatch.setattr(ParquetSink, "write", interrupted_write)
+    summary, _ = run(RunConfig(**BASE, chunk_size=100, out=str(tmp_path)))
+    assert summary["interrupted"] is True and summary["games"] == 100
+    assert len(pd.read_parquet(tmp_path / "games.parquet")) == 100
 
 
 def test_python_api_matches_the_run_summary(compiled):
