@@ -104,6 +104,23 @@ def test_map_gives_the_same_results_in_task_order_on_both_backends(compiled, clu
         np.testing.assert_array_equal(a, b)
 
 
+def test_a_tournament_and_a_whatif_on_a_cluster_give_the_local_tables(compiled, cluster):
+    """The study commands send grid tasks through the same backend: identical tables."""
+    from ccsim.tournament import tournament
+    from ccsim.whatif import whatif
+    kw = dict(games=300, seed=4, n_boot=20)
+    local = tournament("greedy,random,tactician", **kw)
+    with DaskBackend(cluster.scheduler_address) as be:
+        on_dask = tournament("greedy,random,tactician", backend=be, **kw)
+    same_rows(on_dask.pairings, local.pairings)
+    pd.testing.assert_frame_equal(on_dask.score, local.score)
+    wkw = dict(games=300, seed=5, variants=("two_orgies",))
+    w_local = whatif(["greedy"], **wkw)
+    with DaskBackend(cluster.scheduler_address) as be:
+        w_dask = whatif(["greedy"], backend=be, **wkw)
+    same_rows(w_dask.metrics, w_local.metrics)
+
+
 def test_cli_run_with_local_workers_writes_the_same_parquet(compiled, tmp_path, capsys):
     args = ["run", "--games", "30000", "--seed", "5", "--caesar", "random", "--json"]  # chunks: 50,000 / 10,000
     assert run_cli(capsys, *args, "--out", str(tmp_path / "local"))[0] == 0
@@ -261,8 +278,8 @@ def test_a_worker_that_changes_after_the_check_is_refused_at_its_first_chunk(com
 # --- warm workers, Ctrl-C -----------------------------------------------------------------
 
 def _loaded_kernels():
-    from ccsim.simulate import simulate_block_nb
-    return len(simulate_block_nb.signatures)
+    from ccsim.simulate import play_specs_block_nb
+    return len(play_specs_block_nb.signatures)
 
 
 def test_warm_up_loads_the_kernel_on_every_worker(compiled):

@@ -82,7 +82,7 @@ def test_private_and_memory_bases():
 # decision; private (R8.2): her hand, face-down cards, bonus, action-deck order and
 # what her spy showed her (R8.3); hidden from both: deck orders and bookkeeping.
 R8_PUBLIC = {"FU", "FDN", "SIDEN", "DISC", "WON", "REMAIN", "HANDN", "IDECKN", "ADECKN", "VOC_DISC", "VOC_BOX",
-             "VOC_DECKN", "NPLAYED", "NVETOED", "RULES", "TURN", "CUR", "OUT", "END", "QUIET", "MODE", "NPLACED",
+             "VOC_DECKN", "NPLAYED", "NVETOED", "RULES", "ACTION_COUNT", "TURN", "CUR", "OUT", "END", "QUIET", "MODE", "NPLACED",
              "PLACED_UP", "ACTION", "DEC_KIND", "DEC_P",
              # where the game stands, from the announced events: the pending decision, whose turn
              # is next, the action card being resolved, this turn's draws and discards (R8.1)
@@ -114,3 +114,13 @@ def test_a_strategy_sees_pub_and_her_own_block_only():
         assert seen.isdisjoint(range(L.HID, L.HID + L.HID_SIZE))   # hidden from both
         assert seen.isdisjoint(range(L.SETUP, L.SETUP + L.SETUP_SIZE))  # the deal
         assert pub.size == L.PUB_SIZE and own[0] == L.PRIV + p * L.PRIV_SIZE
+
+
+@pytest.mark.parametrize("fields, prefix", [(L.PUB_FIELDS, "PUB_"), (L.PRIV_FIELDS, "PR_")])
+def test_strategies_readme_lists_every_observed_slot_in_order(fields, prefix):
+    """The plug-in contract's tables of `pub` and `own` are the layout table, slot for slot."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "strategies" / "README.md").read_text()
+    listed = re.findall(rf"^\| `{prefix}([A-Z0-9_]+)` \|", text, flags=re.M)
+    assert listed == [f[0] for f in fields]
