@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ccsim import rules as R
-from ccsim.cli_options import backend_options, cli_backend
+from ccsim.cli_options import backend_options, cli_backend, writable_folder as _writable
 
 
 def _usage(fn):
@@ -35,18 +35,6 @@ def _usage(fn):
     return wrapper
 
 
-def _writable(folder: str | None) -> Path | None:
-    if folder is None:
-        return None
-    p = Path(folder)
-    try:
-        p.mkdir(parents=True, exist_ok=True)
-        probe = p / ".ccsim-write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as e:
-        raise click.UsageError(f"--out {folder}: cannot write there ({e.strerror})") from None
-    return p
 
 
 def _threads(n):
@@ -87,7 +75,7 @@ def _common(fn):
 
 @click.command("tournament")
 @click.option("--strategies", default="heuristics", show_default=True, metavar="A,B,...|all|heuristics",
-              help="Strategies (comma-separated); all: every registered one; heuristics: all but random.")
+              help="Strategies (comma-separated); all: every registered one; heuristics: all but random and the search players.")
 @click.option("--games", "-n", type=int, default=10_000, show_default=True,
               help="Deals per pairing, each played twice with the seats swapped.")
 @click.option("--orderings", default="shuffled", show_default=True, metavar="O1,O2,...",

@@ -19,6 +19,8 @@ hands them, in that order, to ``ccsim.backends.make_backend``::
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from ccsim.config import DEFAULT_CONNECT_TIMEOUT
@@ -46,3 +48,18 @@ def cli_backend(backend, scheduler, workers, connect_timeout):
     bad flags or an unusable cluster raise ``ConfigError`` (one line, exit 2 in the CLI)."""
     from ccsim.backends import make_backend
     return make_backend(backend, scheduler, workers, connect_timeout)
+
+
+def writable_folder(folder: str | None, flag: str = "--out") -> Path | None:
+    """``folder`` made and checked writable before any game is played (one-line usage error)."""
+    if folder is None:
+        return None
+    p = Path(folder)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        probe = p / ".ccsim-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise click.UsageError(f"{flag} {folder}: cannot write there ({e.strerror})") from None
+    return p

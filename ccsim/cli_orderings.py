@@ -6,13 +6,13 @@ Thin: parse, call ccsim.study, print (or ``--json``), save.  Every usage error
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import click
 
 from ccsim import rules as R
-from ccsim.cli_options import backend_options, cli_backend
+from ccsim.cli_options import backend_options, cli_backend, writable_folder as _writable
+from ccsim.stats import json_number as _num
 
 _ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
 
@@ -81,10 +81,6 @@ def _matchup_options(fn):
 
 
 
-def _num(x):
-    """JSON-safe float (NaN and infinities become null)."""
-    x = float(x)
-    return x if math.isfinite(x) else None
 
 
 def _pct(x) -> str:
@@ -95,16 +91,6 @@ def _pts(x) -> str:
     return f"{100 * x:+.1f}"
 
 
-def _writable(folder: str, flag: str = "--out") -> Path:
-    p = Path(folder)
-    try:
-        p.mkdir(parents=True, exist_ok=True)
-        probe = p / ".ccsim-write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as e:
-        raise click.UsageError(f"{flag} {folder}: cannot write there ({e.strerror})") from None
-    return p
 
 
 def _parquet(df, path: Path):

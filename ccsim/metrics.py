@@ -27,6 +27,7 @@ from ccsim.engine.game import (RESULT_COLUMNS, R_WINNER, R_END, R_TURNS, R_PAT, 
                                R_PLAYED, R_VETOED, R_VOTES, R_TIES, R_REVERSALS, R_EXCEPTIONAL, R_LEAD_CHANGES,
                                R_LEADER_HALF, N_RESULT)
 from ccsim.stats import Moments, ratio_interval, wilson_interval
+from ccsim.stats import json_number as _num
 
 __all__ = ["Metric", "METRICS", "HEADLINE", "game_values", "MetricSums", "Distribution", "metrics", "distribution",
            "frame_rows", "report", "metrics_report", "format_metrics"]
@@ -227,9 +228,6 @@ def distribution(data) -> pd.DataFrame:
     return Distribution().add_rows(_rows(data)).frame()
 
 
-def _num(x):
-    x = float(x)
-    return x if np.isfinite(x) else None
 
 
 def report(sums: MetricSums, lengths: Distribution) -> dict:

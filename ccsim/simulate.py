@@ -98,8 +98,8 @@ def run_blocks(kernel, n: int, *args, n_blocks: int | None = None) -> None:
     last block is short.
     """
     global _POOL
-    if n_blocks is None:
-        n_blocks = max(1, min(n // 64, _THREADS * 16))
+    if n_blocks is None:  # (every thread busy even for a few slow games: a search player's)
+        n_blocks = max(1, min(n, _THREADS * 16))
     bounds = [(b * n // n_blocks, (b + 1) * n // n_blocks) for b in range(n_blocks)]
     if _THREADS == 1 or n_blocks == 1:
         for lo, hi in bounds:

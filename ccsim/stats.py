@@ -30,12 +30,11 @@ Only numpy and scipy are used.
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats as _sps
-from scipy.sparse.csgraph import connected_components
 
 __all__ = [
     "wilson_interval",
@@ -55,17 +54,25 @@ __all__ = [
     "ratio_difference",
     "holm",
     "nash_average",
+    "json_number",
 ]
 
 #: Elo points per natural-log unit of Bradley-Terry strength (400 / ln 10).
 ELO_PER_NAT = 400.0 / math.log(10.0)
 
 
+def _t_dist():
+    """scipy's Student t, imported on first use: scipy.stats takes a second to import, and
+    `ccsim run` (Wilson intervals: the normal quantile, from the standard library) needs none."""
+    from scipy.stats import t
+    return t
+
+
 def _z(confidence: float) -> float:
     """Two-sided standard-normal quantile for ``confidence``."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
-    return float(_sps.norm.ppf(0.5 + confidence / 2.0))
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
 def _out(x: np.ndarray) -> Any:
@@ -275,7 +282,7 @@ class PairedStats:
             return dict(diff=mean, lo=-math.inf, hi=math.inf, se=math.nan, n=n)
         if se == 0.0:
             return dict(diff=mean, lo=mean, hi=mean, se=0.0, n=n)
-        t = float(_sps.t.ppf(0.5 + confidence / 2.0, n - 1))
+        t = float(_t_dist().ppf(0.5 + confidence / 2.0, n - 1))
         return dict(diff=mean, lo=mean - t * se, hi=mean + t * se, se=se, n=n)
 
 
@@ -555,6 +562,7 @@ def _bt_fit(s, g, tol: float, max_iter: int) -> np.ndarray:
     w = s.sum(axis=1)
     # The MLE exists iff the "i took points from j" digraph is strongly
     # connected (Hunter 2004, assumption 1).
+    from scipy.sparse.csgraph import connected_components
     ncomp, _ = connected_components(s > 0, directed=True, connection="strong")
     if ncomp > 1:
         raise ValueError(
@@ -762,7 +770,7 @@ class Moments:
 
 def _t(confidence: float, n: int) -> float:
     _z(confidence)
-    return float(_sps.t.ppf(0.5 + confidence / 2.0, max(n - 1, 1)))
+    return float(_t_dist().ppf(0.5 + confidence / 2.0, max(n - 1, 1)))
 
 
 def _delta(m: Moments, grad: np.ndarray, value: float, confidence: float) -> dict:
@@ -775,7 +783,7 @@ def _delta(m: Moments, grad: np.ndarray, value: float, confidence: float) -> dic
         p = 1.0 if value == 0 else (0.0 if math.isfinite(value) else math.nan)
         return dict(value=value, lo=value, hi=value, se=0.0 if se == 0.0 else math.nan, p=p, n=m.n)
     t = _t(confidence, m.n)
-    p = float(2.0 * _sps.t.sf(abs(value) / se, m.n - 1))
+    p = float(2.0 * _t_dist().sf(abs(value) / se, m.n - 1))
     return dict(value=value, lo=value - t * se, hi=value + t * se, se=se, p=p, n=m.n)
 
 
@@ -910,3 +918,9 @@ def nash_average(a, tol: float = 1e-9):
     p = np.where(start > 1e-8, start, 0.0)  # below that: the LP's slack, not weight
     p /= p.sum()
     return p, a @ p
+
+
+def json_number(x):
+    """A float for JSON: NaN and the infinities become None (null)."""
+    x = float(x)
+    return x if math.isfinite(x) else None

@@ -32,6 +32,7 @@ from ccsim.grid import GridBuilder, GridTask, play_task
 from ccsim.orderings import OrderingError, PRESETS, SHUFFLED, parse_ordering
 from ccsim.ruleset import RulesError, action_counts, describe, rules_vector
 from ccsim.stats import ELO_PER_NAT, bradley_terry, holm, mean_ci, nash_average, rating_intervals
+from ccsim.stats import json_number as _num
 from strategies.registry import available, strategy_id
 
 __all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "heatmap", "format_tournament",
@@ -47,12 +48,15 @@ class TournamentError(ValueError):
 
 def entrant_names(spec) -> list[str]:
     """Strategy names of ``--strategies``: a list or comma-separated text; ``all`` is every
-    registered strategy, ``heuristics`` every one but ``random``."""
+    registered strategy, ``heuristics`` every one but ``random`` and the search players
+    (``expert`` plays a few games a second: name it to have it)."""
     names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else list(spec)
     names = [n for n in names if n]
-    registered = [s["name"] for s in available()]
-    if names in (["all"], ["heuristics"]):
-        return [n for n in registered if names[0] == "all" or n != "random"]
+    registered = available()
+    if names == ["all"]:
+        return [s["name"] for s in registered]
+    if names == ["heuristics"]:
+        return [s["name"] for s in registered if s["name"] != "random" and s["family"] != "search"]
     for n in names:
         try:
             strategy_id(n)
@@ -399,9 +403,6 @@ def format_tournament(t: Tournament) -> str:
     return "\n".join(lines)
 
 
-def _num(x):
-    x = float(x)
-    return x if math.isfinite(x) else None
 
 
 def tournament_json(t: Tournament) -> dict:

@@ -53,6 +53,7 @@ from ccsim.metrics import HEADLINE, INDEX, METRICS, Distribution, MetricSums, ga
 from ccsim.orderings import OrderingError, SHUFFLED, parse_ordering, without_card
 from ccsim.ruleset import RulesError, action_counts, describe, rules_block, rules_vector
 from ccsim.stats import Moments, holm, ratio_difference, ratio_interval
+from ccsim.stats import json_number as _num
 from strategies.registry import strategy_id
 
 __all__ = ["WhatIfError", "Change", "Arm", "load_changes", "arms_for", "whatif", "WhatIf", "format_whatif",
@@ -416,9 +417,6 @@ def format_whatif(w: WhatIf, all_metrics: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _num(x):
-    x = float(x)
-    return x if math.isfinite(x) else None
 
 
 def whatif_json(w: WhatIf) -> dict:

@@ -196,7 +196,11 @@ def main():
     ap.add_argument("--dask", action="store_true",
                     help="only the Dask backend against the local one (10^6 games; its section of --markdown)")
     ap.add_argument("--rounds", type=int, default=6, help="back-to-back pairs per Dask setting [6]")
+    ap.add_argument("--game-api", action="store_true",
+                    help="only the Game API's speed and the start-up times (their section of --markdown)")
     args = ap.parse_args()
+    if args.game_api:
+        return main_game_api(args)
     if args.dask:
         return main_dask(args)
     import numba
@@ -214,7 +218,7 @@ def main():
         res["matchups"].append(row)
         print(row, flush=True)
     if args.all_pairings:
-        names = [s["name"] for s in available()]
+        names = [s["name"] for s in available() if s["family"] != "search"]  # expert: expert_trace.py
         for i, a in enumerate(names):
             for b in names[i:]:
                 row = {"cleopatra": a, "caesar": b, "games_per_s_2t": round(games_per_s(a, b, n // 4, 2))}
@@ -237,6 +241,61 @@ def main():
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(to_markdown(res))
+
+
+GAME_API_SECTION = "## The Game API and start-up"
+
+
+def game_api_games_per_s(games: int) -> tuple[float, float]:
+    """(games/s, decisions/s) of random legal games through ``ccsim.Game`` in Python, every
+    decision's options described with ``legal()`` before one is picked."""
+    import random
+    from ccsim.game import Game
+    Game(seed=99).legal()  # loaded
+    pick = random.Random(5)
+    decisions = 0
+    t = time.perf_counter()
+    for i in range(games):
+        g = Game(seed=3, game=i)
+        while not g.over:
+            g.step(pick.randrange(len(g.legal())))
+            decisions += 1
+    dt = time.perf_counter() - t
+    return games / dt, decisions / dt
+
+
+def main_game_api(args):
+    """The Game API's speed and the start-up times, into their section of --markdown."""
+    import numba
+    games = 50 if args.quick else 300
+    rounds = [game_api_games_per_s(games) for _ in range(3)]
+    cold, warm = [], []
+    for _ in range(1 if args.quick else 3):
+        with tempfile.TemporaryDirectory() as d:
+            cold.append(start_time(d))
+            warm.append(start_time(d))
+    res = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+                      f"numba {numba.__version__}", "date": datetime.date.today().isoformat(),
+           "command": "python scripts/bench.py " + " ".join(sys.argv[1:]), "games": games,
+           "games_per_s": round(statistics.median(r[0] for r in rounds), 1),
+           "decisions_per_s": round(statistics.median(r[1] for r in rounds)),
+           "cold_start_s": round(statistics.median(cold), 1), "warm_start_s": round(statistics.median(warm), 2),
+           "cold_runs": [round(x, 1) for x in cold], "warm_runs": [round(x, 2) for x in warm]}
+    print(json.dumps(res, indent=2))
+    if args.markdown:
+        section = "\n".join([
+            GAME_API_SECTION, "",
+            f"Machine: {res['machine']}. Produced by `{res['command']}` on {res['date']}.", "",
+            f"* `ccsim.Game` in Python, random legal games with `legal()` described at every decision: "
+            f"**{res['games_per_s']} games/s** ({res['decisions_per_s']:,} decisions/s; median of 3 rounds of "
+            f"{games} games).",
+            f"* `ccsim run --games 1000`, whole process: cold (empty numba cache) **{res['cold_start_s']} s** "
+            f"(runs: {', '.join(map(str, res['cold_runs']))}), warm **{res['warm_start_s']} s** "
+            f"(runs: {', '.join(map(str, res['warm_runs']))}).", ""])
+        with open(args.markdown) as f:
+            text = f.read()
+        with open(args.markdown, "w") as f:
+            f.write(replace_section(text, GAME_API_SECTION, section))
 
 
 def main_dask(args):

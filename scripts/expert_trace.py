@@ -52,6 +52,17 @@ def trace_row(budget: int, player: str, opponent: str, deals: int, seed: int) ->
             "games_per_s": summary["games_per_s"], "seconds": summary["seconds"]}
 
 
+def strength_markdown(row: dict, opponent: str, seed: int) -> str:
+    lo, hi = row["ci95"]
+    verdict = "met" if row["score"] >= 0.65 and lo > 0.60 else "NOT met"
+    return (f"**Strength at the default budget**: `expert` (budget 64) against `{opponent}`, {row['deals']:,} deals "
+            f"each played twice with the seats swapped ({row['games']:,} games, seed {seed}; "
+            f"`ccsim run --games {row['deals']} --cleopatra expert --caesar {opponent} --swap-seats --seed {seed}`): "
+            f"score **{row['score']:.1%}** [{lo:.1%}, {hi:.1%}] (as cleopatra {row['as_cleopatra']:.1%}, as caesar "
+            f"{row['as_caesar']:.1%}), {row['games_per_s']:.1f} games/s on 2 threads. "
+            f"Target (at least 65%, the interval's lower end above 60%): {verdict}.\n\n")
+
+
 def to_markdown(res: dict) -> str:
     lines = [f"Expert (`budget` = b, every other search parameter at its default) against `{res['opponent']}`, "
              f"each deal played twice with the seats swapped, seed {res['seed']}; "
@@ -84,8 +95,8 @@ def plot(res: dict, path: Path) -> None:
     a1.grid(alpha=0.3)
     g = [r["games_per_s"] for r in rows]
     a2.errorbar(g, s, yerr=err, fmt="o-", capsize=4)
-    for x, y, k in zip(g, s, b):
-        a2.annotate(f"b={k}", (x, y), textcoords="offset points", xytext=(5, 5), fontsize=8)
+    for i, (x, y, k) in enumerate(zip(g, s, b)):  # labels above and below in turn: neighbours never overlap
+        a2.annotate(f"b={k}", (x, y), textcoords="offset points", xytext=(6, 6 if i % 2 == 0 else -13), fontsize=8)
     a2.set_xscale("log")
     a2.set_xlabel("games per second (2 threads)")
     a2.set_ylabel(f"score against {res['opponent']} (%)")
@@ -105,11 +116,28 @@ def main():
     ap.add_argument("--opponent", default="tactician")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "expert"))
+    ap.add_argument("--plot-only", action="store_true", help="redraw trace.md and trace.png from trace.json")
+    ap.add_argument("--append", action="store_true", help="keep the rows of an earlier trace.json under --out")
+    ap.add_argument("--strength", type=int, default=0, metavar="DEALS",
+                    help="instead: the default expert over DEALS seat-swapped deals (strength.json, strength.md)")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
+    if a.plot_only:
+        res = json.loads((out / "trace.json").read_text())
+        (out / "trace.md").write_text(to_markdown(res))
+        plot(res, out / "trace.png")
+        return
+    if a.strength:
+        row = trace_row(64, "expert", a.opponent, a.strength, a.seed)
+        (out / "strength.json").write_text(json.dumps({"opponent": a.opponent, "seed": a.seed, **row}, indent=2) + "\n")
+        (out / "strength.md").write_text(strength_markdown(row, a.opponent, a.seed))
+        print((out / "strength.md").read_text())
+        return
     res = {"opponent": a.opponent, "seed": a.seed, "date": dt.date.today().isoformat(),
            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}", "rows": []}
+    if a.append and (out / "trace.json").exists():
+        res["rows"] = json.loads((out / "trace.json").read_text())["rows"]
     with tempfile.TemporaryDirectory() as tmp:
         for b in (int(x) for x in a.budgets.split(",")):
             row = trace_row(b, budget_file(Path(tmp), b), a.opponent, deals_for(b, a.deals, a.min_deals), a.seed)

@@ -1,0 +1,127 @@
+"""Games/s of this checkout against another one, side by side in one run.
+
+    git worktree add /tmp/old 82d0697
+    python scripts/bench_ab.py --old /tmp/old [--rounds 12] [--pairs random:random:30000,...]
+                               [--markdown results/BENCHMARKS.md]
+
+A speed claim between two commits measured minutes apart on a shared machine
+measures the machine: its speed drifts by 10-20% within minutes.  This script
+starts one worker process per checkout, both pinned to the same core, and
+asks them in turn (old, new, old, new, ...) to play the same games of each
+pairing with one thread; each figure is games per CPU-second of the playing
+thread.  It reports, per pairing, the median of the round-by-round ratios
+(new / old) and the ratio of the best rounds.  The workers use only
+interfaces both engines have (``RunConfig``, ``simulate_rows``).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+WORKER = r"""
+import sys, time
+from ccsim.config import RunConfig
+from ccsim.simulate import simulate_rows, set_threads
+set_threads(1)
+seats = {}
+for line in sys.stdin:
+    a, b, n = line.split()
+    n = int(n)
+    if (a, b) not in seats:
+        cfg = RunConfig(games=n, cleopatra=a, caesar=b).validated()
+        _, sids, sp, codes, _ = cfg.seats(False)
+        seats[a, b] = (cfg.rules_vector(), sids, sp, codes)
+        simulate_rows(1, 0, 200, *seats[a, b])
+    t = time.thread_time()
+    simulate_rows(1, 0, n, *seats[a, b])
+    print(n / (time.thread_time() - t), flush=True)
+"""
+
+DEFAULT_PAIRS = "random:random:30000,greedy:greedy:6000,tactician:defender:2000"
+
+
+def spawn(checkout: str, core: str):
+    env = dict(os.environ, PYTHONPATH=checkout)
+    return subprocess.Popen(["taskset", "-c", core, sys.executable, "-c", WORKER], cwd=checkout, env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def ask(proc, a, b, n) -> float:
+    proc.stdin.write(f"{a} {b} {n}\n")
+    proc.stdin.flush()
+    return float(proc.stdout.readline())
+
+
+def compare(old_dir: str, new_dir: str, pairs, rounds: int, core: str = "1") -> list[dict]:
+    old, new = spawn(old_dir, core), spawn(new_dir, core)
+    rows = []
+    try:
+        for a, b, n in pairs:
+            ask(old, a, b, 200)
+            ask(new, a, b, 200)
+            o, w = [], []
+            for r in range(rounds):
+                first, second = (old, new) if r % 2 == 0 else (new, old)
+                x, y = ask(first, a, b, n), ask(second, a, b, n)
+                o.append(x if first is old else y)
+                w.append(y if first is old else x)
+            ratios = [y / x for x, y in zip(o, w)]
+            rows.append({"cleopatra": a, "caesar": b, "games": n, "rounds": rounds,
+                         "old_median": statistics.median(o), "new_median": statistics.median(w),
+                         "old_best": max(o), "new_best": max(w), "median_ratio": statistics.median(ratios),
+                         "best_ratio": max(w) / max(o)})
+            print(f"{a}-{b}: old {max(o):,.0f} new {max(w):,.0f} games/s (best rounds); "
+                  f"median round ratio {rows[-1]['median_ratio']:.3f}", flush=True)
+    finally:
+        old.stdin.close()
+        new.stdin.close()
+        old.wait()
+        new.wait()
+    return rows
+
+
+def to_markdown(rows, old_rev: str, new_rev: str) -> str:
+    lines = [f"## This commit against {old_rev}, side by side", "",
+             f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}. "
+             f"Produced by `python scripts/bench_ab.py --old <checkout of {old_rev}>` on {dt.date.today()} "
+             f"(this checkout: {new_rev}): two worker processes pinned to one core, asked in turn for the same "
+             "games with one thread; games per CPU-second of the playing thread.", "",
+             "| cleopatra | caesar | games a round | rounds | old (best round) | new (best round) | new / old, best rounds "
+             "| new / old, median of the rounds |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r['cleopatra']} | {r['caesar']} | {r['games']:,} | {r['rounds']} | {r['old_best']:,.0f} | "
+                     f"{r['new_best']:,.0f} | {r['best_ratio']:.2f} | {r['median_ratio']:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def git_rev(path: str) -> str:
+    out = subprocess.run(["git", "-C", path, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return out.stdout.strip() or "?"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--old", required=True, help="a checkout of the commit to compare with")
+    ap.add_argument("--rounds", type=int, default=12)
+    ap.add_argument("--pairs", default=DEFAULT_PAIRS, help="cleopatra:caesar:games,...")
+    ap.add_argument("--markdown", help="append the table to this Markdown file")
+    a = ap.parse_args()
+    pairs = [(x, y, int(n)) for x, y, n in (p.split(":") for p in a.pairs.split(","))]
+    rows = compare(a.old, ROOT, pairs, a.rounds)
+    md = to_markdown(rows, git_rev(a.old), git_rev(ROOT))
+    print(md)
+    if a.markdown:
+        with open(a.markdown, "a", encoding="utf-8") as f:
+            f.write("\n" + md)
+
+
+if __name__ == "__main__":
+    main()
