@@ -317,8 +317,10 @@ def test_ctrl_c_in_a_terminal_stops_a_local_cluster_run_cleanly(compiled, tmp_pa
     cmd = [sys.executable, "-m", "ccsim.cli", "run", "--backend", "dask", "--workers", "2", "--games", "10000000",
            "--chunk-size", "20000", "--no-progress", "--out", str(tmp_path)]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
+    # started as a shell starts a command: Ctrl-C at its default (an ignored SIGINT would be inherited,
+    # and a test process that has run local clusters may hold one at times)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                         start_new_session=True)
+                         start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 300  # (fresh workers load the kernels first: slow on a cold CI machine)
         while not (tmp_path / "games.parquet").exists() and time.monotonic() < deadline:
