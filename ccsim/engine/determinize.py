@@ -61,6 +61,24 @@ def opponent_unseen_nb(st, o, c):
 
 
 @njit(cache=True)
+def unseen_pool_nb(st, o, known, hand, first, last, pool):
+    """o's unseen cards of codes first .. last - 1: those her opponent's spy still knows
+    (``st[known + c]``) go straight into her hand (``st[hand + c]``, which they set), the
+    rest into ``pool``.  Returns (cards pooled, cards known)."""
+    n = 0
+    n_known = 0
+    for c in range(first, last):
+        u = opponent_unseen_nb(st, o, c)
+        kn = min(st[known + c], u)
+        n_known += kn
+        st[hand + c] = kn
+        for _ in range(u - kn):
+            pool[n] = c
+            n += 1
+    return n, n_known
+
+
+@njit(cache=True)
 def _deal_pool_nb(pool, n, rng, k):
     shuffle_nb(rng, k, pool, 0, n)
 
@@ -73,16 +91,8 @@ def sample_hidden_nb(st, p, rng, k):
     hers = priv_at(o)
     pool = _pool_nb()
     # --- her hand and action deck: action cards (R1.4), the known ones kept -------------
-    n = 0
-    known_act = 0
-    for c in range(ACTION_BASE, ACTION_BASE + N_ACTIONS):
-        u = opponent_unseen_nb(st, o, c)
-        kn = min(st[mine + PR_SPY_KNOWN + c], u)
-        known_act += kn
-        st[hers + PR_HAND + c] = kn
-        for _ in range(u - kn):
-            pool[n] = c
-            n += 1
+    n, known_act = unseen_pool_nb(st, o, mine + PR_SPY_KNOWN, hers + PR_HAND, ACTION_BASE,
+                                  ACTION_BASE + N_ACTIONS, pool)
     _deal_pool_nb(pool, n, rng, k)
     deck = st[PUB_ADECKN + o]
     in_hand = n - deck  # her unseen action cards not in her deck are in her hand
@@ -99,16 +109,7 @@ def sample_hidden_nb(st, p, rng, k):
     st[hers + PR_ADECK_TOP] = top
     st[hers + PR_ADECK_LEN] = length
     # --- her influence cards: hand, face-down places, influence deck --------------------
-    n = 0
-    known_inf = 0
-    for c in range(N_VALUES):
-        u = opponent_unseen_nb(st, o, c)
-        kn = min(st[mine + PR_SPY_KNOWN + c], u)
-        known_inf += kn
-        st[hers + PR_HAND + c] = kn
-        for _ in range(u - kn):
-            pool[n] = c
-            n += 1
+    n, known_inf = unseen_pool_nb(st, o, mine + PR_SPY_KNOWN, hers + PR_HAND, 0, N_VALUES, pool)
     _deal_pool_nb(pool, n, rng, k)
     j = 0
     for _ in range(st[PUB_HANDN + o] - in_hand - known_act - known_inf):
