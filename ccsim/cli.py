@@ -158,6 +158,10 @@ from ccsim.cli_play import play_cmd  # noqa: E402
 
 cli.add_command(play_cmd)
 
+from ccsim.cli_report import report_cmd  # noqa: E402
+
+cli.add_command(report_cmd)
+
 
 def main(argv=None):
     """Entry point: one line and exit 2 for usage errors, never a traceback."""

@@ -24,7 +24,10 @@ from ccsim import rules as R  # noqa: E402
 __all__ = ["forest_plot", "positions_heatmap", "search_progress"]
 
 
-def _save(fig, path) -> Path:
+def _save(fig, path):
+    """Save ``fig`` as PNG at ``path`` and close it (returns the path); with no path, return the open figure."""
+    if path is None:
+        return fig
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120, bbox_inches="tight")
@@ -38,7 +41,7 @@ def _mono(ax, labels):
     ax.invert_yaxis()
 
 
-def forest_plot(df: pd.DataFrame, path, title: str | None = None) -> Path:
+def forest_plot(df: pd.DataFrame, path=None, title: str | None = None):
     """Win rate and paired difference to the baseline of a ``compare`` result, with intervals."""
     base = df.attrs.get("baseline", {})
     labels = [o if lab == o else f"{lab}  {o}" for o, lab in zip(df["ordering"], df["label"])]
@@ -72,7 +75,7 @@ def forest_plot(df: pd.DataFrame, path, title: str | None = None) -> Path:
     return _save(fig, path)
 
 
-def positions_heatmap(df: pd.DataFrame, path, title: str | None = None) -> Path:
+def positions_heatmap(df: pd.DataFrame, path=None, title: str | None = None):
     """Heatmap of effect(card, position) in points, with the region table beside it."""
     pos = df[df["kind"] == "position"]
     reg = df[df["kind"] == "region"]
@@ -129,7 +132,7 @@ def positions_heatmap(df: pd.DataFrame, path, title: str | None = None) -> Path:
 _STAGE_COLORS = {"halving": "C0", "local": "C1", "semifinal": "C4", "confirm": "C2"}
 
 
-def search_progress(df: pd.DataFrame, path, title: str | None = None) -> Path:
+def search_progress(df: pd.DataFrame, path=None, title: str | None = None):
     """Search progress (best and median score per step against games used) and the confirmed top."""
     prog = pd.DataFrame(df.attrs.get("progress", []))
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(15, 5.4), gridspec_kw=dict(width_ratios=[1.1, 1], wspace=0.42))

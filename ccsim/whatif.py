@@ -56,7 +56,7 @@ from ccsim.stats import Moments, holm, ratio_difference, ratio_interval
 from ccsim.stats import json_number as _num
 from strategies.registry import strategy_id
 
-__all__ = ["WhatIfError", "Change", "Arm", "load_changes", "arms_for", "whatif", "WhatIf", "format_whatif",
+__all__ = ["WhatIfError", "Change", "Arm", "load_changes", "load_changes_data", "arms_for", "whatif", "WhatIf", "format_whatif",
            "whatif_json", "whatif_plot", "cards_plot"]
 
 TASK_GAMES = 100_000
@@ -93,32 +93,37 @@ def load_changes(path) -> tuple[list[Change], str]:
         raise WhatIfError(f"--rules {path}: cannot read it ({e.strerror})") from None
     except tomllib.TOMLDecodeError as e:
         raise WhatIfError(f"--rules {path}: not valid TOML ({e})") from None
+    return load_changes_data(data, f"--rules {path}")
+
+
+def load_changes_data(data: dict, where: str) -> tuple[list[Change], str]:
+    """``load_changes`` of parsed TOML; ``where`` names the source in errors."""
     stray = sorted(set(data) - {"description", "change"})
     if stray:
-        raise WhatIfError(f"--rules {path}: unknown top-level key {stray[0]!r} (known: change, description; "
+        raise WhatIfError(f"{where}: unknown top-level key {stray[0]!r} (known: change, description; "
                           f"each change is a [[change]] table)")
     changes = data.get("change", [])
     if not isinstance(changes, list) or not changes or not all(isinstance(c, dict) for c in changes):
-        raise WhatIfError(f"--rules {path}: needs at least one [[change]] table")
+        raise WhatIfError(f"{where}: needs at least one [[change]] table")
     out, names = [], set()
     for k, c in enumerate(changes, 1):
         c = dict(c)
         name = c.pop("name", None)
         variants = c.pop("variants", [])
         if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-            raise WhatIfError(f"--rules {path}: change {k}: variants must be a list of names")
+            raise WhatIfError(f"{where}: change {k}: variants must be a list of names")
         try:
             vec = rules_vector(c, tuple(variants))
         except RulesError as e:
-            raise WhatIfError(f"--rules {path}: change {k}: {e}") from None
+            raise WhatIfError(f"{where}: change {k}: {e}") from None
         if name is None:
             name = describe(vec) + "".join(f", {v}" for v in variants)
         if not isinstance(name, str) or not name.strip():
-            raise WhatIfError(f"--rules {path}: change {k}: name must be a non-empty string")
+            raise WhatIfError(f"{where}: change {k}: name must be a non-empty string")
         if name in names or name == BASE:
-            raise WhatIfError(f"--rules {path}: change {k}: the name {name!r} is taken")
+            raise WhatIfError(f"{where}: change {k}: the name {name!r} is taken")
         if not c and not variants:
-            raise WhatIfError(f"--rules {path}: change {k} ({name}) changes nothing")
+            raise WhatIfError(f"{where}: change {k} ({name}) changes nothing")
         names.add(name)
         out.append(Change(name, c, tuple(variants)))
     desc = data.get("description", "")

@@ -1,0 +1,56 @@
+"""`ccsim report STUDY.toml --out DIR`: a balance study's report (ccsim.report).
+
+Thin: validate the study file (one line and exit status 2 before any game),
+run it (finished parts are kept in DIR/parts: an interrupted report resumes,
+and an unchanged study plays no game), print the claims with their verdicts or
+``--json``.  Ctrl-C keeps every finished part and exits with status 130.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ccsim.cli_options import writable_folder
+
+
+@click.command("report")
+@click.argument("study", type=click.Path(dir_okay=False))
+@click.option("--out", required=True, metavar="DIR", help="Folder of the report (and of its finished parts).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written and the claims as one JSON object.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
+def report_cmd(study, out, as_json, progress):
+    """Run a balance study and write its report: report.html, summary.md, claims.json, tables/."""
+    from ccsim.report import StudyError, StudyInterrupted, load_study, run_study
+    from ccsim.report.claims import fmt, fmt_ci
+    try:
+        load_study(study)
+    except StudyError as e:
+        raise click.UsageError(str(e)) from None
+    folder = writable_folder(out)
+    try:
+        rep = run_study(study, folder, progress=sys.stderr.isatty() if progress is None else progress)
+    except StudyError as e:
+        raise click.UsageError(str(e)) from None
+    except StudyInterrupted as e:
+        click.echo(f"ccsim: {e}", err=True)
+        sys.exit(130)
+    i = rep.info
+    if as_json:
+        click.echo(json.dumps(dict(out=str(folder), report=str(folder / "report.html"), games=i["games"],
+                                   games_played=i["games_played"], parts=i["parts"], parts_played=i["parts_played"],
+                                   parts_loaded=i["parts_loaded"], seconds=round(i["seconds"], 3),
+                                   claims=[c.to_json() for c in rep.claims]), default=float))
+        return
+    lines = [f"{rep.study.title}: {i['games']:,} games ({i['games_played']:,} played now; parts: "
+             f"{i['parts_played']} played, {i['parts_loaded']} kept from earlier) in {i['seconds']:.0f} s", ""]
+    w = max(len(c.id) for c in rep.claims)
+    lines.append(f"{'claim':<{w}}  {'figure':>8}  {'95% interval':<18}  {'level':<10}  robustness")
+    for c in rep.claims:
+        lines.append(f"{c.id:<{w}}  {fmt(c.value, c.unit):>8}  {fmt_ci(c.lo, c.hi, c.unit):<18}  {c.level:<10}  "
+                     f"{c.verdict}")
+    lines += ["", f"report: {folder / 'report.html'}  (summary.md, claims.json, tables/, figures/)"]
+    if i["stale"]:
+        lines.append(f"note: {len(i['stale'])} part folders of an earlier study in {folder / 'parts'} (not used)")
+    click.echo("\n".join(lines))

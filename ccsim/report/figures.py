@@ -1,0 +1,150 @@
+"""The report's plots: each returns an open matplotlib figure (the report embeds it as PNG).
+
+Every plot has a title naming what it rests on, axis labels with units, 95%
+interval bars where there is an interval, and one colour per level of play.
+"""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+__all__ = ["level_forest", "stacked_shares", "payoff_heatmap", "ratings_plot", "length_boxes"]
+
+_COLORS = ["C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9"]
+
+
+def level_forest(df: pd.DataFrame, item: str, level: str, title: str, xlabel: str, null: float | None = 0.0,
+                 scale: float = 100.0, levels=None, legend: str = "level of play"):
+    """One row per ``item``, one marker per ``level`` (dodged), ``value`` with its [``lo``, ``hi``] bar."""
+    items = list(dict.fromkeys(df[item]))
+    levels = list(levels or dict.fromkeys(df[level]))
+    n, k = len(items), len(levels)
+    fig, ax = plt.subplots(figsize=(8.5, 1.3 + 0.34 * n * max(1, k) ** 0.6 + 0.2 * k))
+    step = 0.7 / max(k, 1)
+    for j, lv in enumerate(levels):
+        d = df[df[level] == lv].set_index(item)
+        ys, xs, lo, hi = [], [], [], []
+        for i, it in enumerate(items):
+            if it in d.index:
+                r = d.loc[it]
+                ys.append(i - 0.35 + step * (j + 0.5))
+                xs.append(scale * r["value"])
+                lo.append(scale * (r["value"] - r["lo"]))
+                hi.append(scale * (r["hi"] - r["value"]))
+        ax.errorbar(xs, ys, xerr=[lo, hi], fmt="o", ms=4, capsize=2.5, color=_COLORS[j % 10], label=lv)
+    if null is not None:
+        ax.axvline(scale * null, color="0.4", lw=1, ls="--")
+    ax.set_yticks(range(n))
+    ax.set_yticklabels(items, fontsize=9)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", color="0.9")
+    if k > 1:
+        ax.legend(title=legend, fontsize=8, title_fontsize=8, loc="best")
+    fig.tight_layout()
+    return fig
+
+
+def stacked_shares(df: pd.DataFrame, title: str, xlabel: str):
+    """One horizontal bar per row of ``df`` (index: level), its columns stacked (shares summing to 1 or
+    means), labelled where wide enough."""
+    fig, ax = plt.subplots(figsize=(8.5, 1.4 + 0.45 * len(df)))
+    left = np.zeros(len(df))
+    total = df.to_numpy().sum(axis=1).max() or 1.0
+    for j, col in enumerate(df.columns):
+        v = df[col].to_numpy(dtype=float)
+        ax.barh(range(len(df)), v, left=left, color=_COLORS[j % 10], label=col, height=0.6)
+        for i, (x, w) in enumerate(zip(left, v)):
+            if w > 0.08 * total:
+                ax.text(x + w / 2, i, f"{w:.2f}" if total > 1.5 else f"{100 * w:.0f}%", ha="center", va="center",
+                        fontsize=8, color="white")
+        left += v
+    ax.set_yticks(range(len(df)))
+    ax.set_yticklabels(df.index, fontsize=9)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, ncol=min(4, len(df.columns)), loc="upper center", bbox_to_anchor=(0.5, -0.25 - 0.02 * len(df)))
+    fig.tight_layout()
+    return fig
+
+
+def payoff_heatmap(score: pd.DataFrame, lo: pd.DataFrame, hi: pd.DataFrame, mixture: pd.DataFrame, title: str):
+    """The ordering meta-game: row's score against column (%), bold where the 95% interval excludes 50%,
+    with the equilibrium mixture (``mixture``: ordering, weight, weight_lo, weight_hi) beside it."""
+    labels = list(score.index)
+    k = len(labels)
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(5.5 + 0.75 * k, 2.8 + 0.55 * k),
+                                 gridspec_kw=dict(width_ratios=[k, 2.4], wspace=0.06))
+    m = 100 * score.to_numpy(dtype=float)
+    ax.imshow(np.where(np.eye(k, dtype=bool), np.nan, m), cmap="RdBu", vmin=35, vmax=65)
+    for a in range(k):
+        for b in range(k):
+            if a == b:
+                ax.text(b, a, "—", ha="center", va="center", color="0.5")
+                continue
+            sig = lo.iat[a, b] > 0.5 or hi.iat[a, b] < 0.5
+            ax.text(b, a, f"{m[a, b]:.1f}", ha="center", va="center", fontsize=8,
+                    fontweight="bold" if sig else "normal", color="black" if sig else "0.4")
+    ax.set_xticks(range(k))
+    ax.set_yticks(range(k))
+    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8, family="monospace")
+    ax.set_yticklabels(labels, fontsize=8, family="monospace")
+    ax.set_xlabel("opponent's ordering (column)")
+    ax.set_ylabel("ordering (row); cells: row's score, %")
+    mx = mixture.set_index("ordering").reindex(labels)
+    w = 100 * mx["weight"].fillna(0).to_numpy()
+    err = [w - 100 * mx["weight_lo"].fillna(0).to_numpy(), 100 * mx["weight_hi"].fillna(0).to_numpy() - w]
+    bx.barh(range(k), w, color="C2", height=0.6, xerr=np.clip(err, 0, None), capsize=2,
+            error_kw=dict(ecolor="0.3", lw=0.8))
+    for i, x in enumerate(w):
+        bx.text(101, i, f"{x:.0f}%", va="center", fontsize=8)
+    bx.set_ylim(k - 0.5, -0.5)
+    bx.set_yticks([])
+    bx.set_xlim(0, 118)
+    bx.set_xlabel("equilibrium weight, % (bootstrap 95%)")
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def length_boxes(lengths: pd.DataFrame, levels, title: str):
+    """Turns and votes per game at each level: box p25–p75, whiskers p5–p95, median line, mean dot."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 1.4 + 0.5 * len(levels)), sharey=True)
+    for ax, measure in zip(axes, ("turns", "votes")):
+        d = lengths[lengths["measure"] == measure].set_index("level").reindex(levels)
+        for i, (lv, r) in enumerate(d.iterrows()):
+            c = _COLORS[i % 10]
+            ax.plot([r["p5"], r["p95"]], [i, i], color=c, lw=1)
+            ax.add_patch(plt.Rectangle((r["p25"], i - 0.25), r["p75"] - r["p25"], 0.5, color=c, alpha=0.35))
+            ax.plot([r["p50"], r["p50"]], [i - 0.25, i + 0.25], color=c, lw=2)
+            ax.plot(r["mean"], i, "o", color="black", ms=3)
+        ax.set_yticks(range(len(levels)))
+        ax.set_yticklabels(levels, fontsize=9)
+        ax.set_ylim(len(levels) - 0.5, -0.5)
+        ax.set_xlabel(f"{measure} per game")
+        ax.grid(axis="x", color="0.9")
+    fig.suptitle(title + "\nbox: the middle half of games; whiskers: 5% to 95%; line: median; dot: mean", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def ratings_plot(ratings: pd.DataFrame, title: str):
+    """Bradley–Terry ratings (Elo scale) with their 95% intervals, strongest on top."""
+    r = ratings.sort_values("elo", ascending=True)
+    fig, ax = plt.subplots(figsize=(8.5, 1.2 + 0.38 * len(r)))
+    y = np.arange(len(r))
+    ax.errorbar(r["elo"], y, xerr=[r["elo"] - r["elo_lo"], r["elo_hi"] - r["elo"]], fmt="o", capsize=3, color="C0")
+    for yi, (e, hi) in enumerate(zip(r["elo"], r["elo_hi"])):
+        ax.annotate(f"{e:+.0f}", (hi, yi), xytext=(5, 0), textcoords="offset points", va="center", fontsize=8)
+    ax.set_yticks(y)
+    ax.set_yticklabels(r["entrant"], fontsize=9)
+    ax.set_xlabel("rating, Elo points (0 = the field's mean; 95% bootstrap interval)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", color="0.9")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,297 @@
+"""A balance study: what ``ccsim report STUDY.toml`` plays, read and validated before any game.
+
+The study file (TOML; every section optional, docs/report.md)::
+
+    title = "Caesar & Cleopatra at four levels of play"
+    seed = 1
+    levels = ["greedy", "majority", "tactician", "expert"]   # weakest to strongest
+    reference = "tactician"     # the level headline claims are stated at [strongest heuristic]
+    precision = 0.05            # widest 95% half-width a headline figure may have (score, 0..1)
+
+    [caps]                      # most games per measurement for slow players
+    expert = 1000
+
+    [seat]                      # mirror games per level (the strategy against itself)
+    games = 500_000
+    [ladder]
+    strategies = "heuristics"   # a list, or "heuristics" / "all"; the search levels join with capped deals
+    games = 5_000               # deals per pairing, each played twice, seats swapped
+    [orderings]
+    level = "tactician"         # the level the ordering search plays at [reference]
+    budget = 2_000_000
+    top = 5
+    presets = ["balanced", "veto-first"]
+    field = ["greedy", "majority", "tactician"]   # opponents the top orderings are re-measured against
+    games = 20_000              # games per ordering in each re-measurement
+    positions_games = 1_000_000
+    meta_games = 5_000          # deals per pairing of the ordering meta-game
+    [variants]
+    variants = ["two_orgies"]   # R11 variants [all four]
+    games = 50_000
+    [[variants.change]]         # rules changes, as a what-if rules file's [[change]] tables
+    name = "hand of 4"
+    hand_size = 4
+    [cards]
+    games = 50_000
+    [game]
+    games = 500_000
+
+Any section may carry ``levels`` (a subset or other strategies) in place of the
+study's.  Every problem is a ``StudyError`` with one line naming it.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ccsim import rules as R
+from ccsim.orderings import OrderingError, PRESETS, parse_ordering
+from ccsim.ruleset import RulesError, rules_vector
+from ccsim.whatif import WhatIfError, load_changes_data
+from strategies.registry import available, strategy_id
+
+__all__ = ["StudyError", "Study", "load_study", "parse_study", "SECTIONS", "Z95"]
+
+Z95 = 1.959963984540054
+MAX_GAMES = 10**9  # per measurement: beyond this a study takes days; almost surely a typo
+
+#: section -> {key: (type, default)}; ``levels`` is allowed in every section
+SECTIONS = {
+    "seat": {"games": (int, 200_000)},
+    "ladder": {"strategies": ((str, list), "heuristics"), "games": (int, 5_000)},
+    "orderings": {"level": (str, None), "budget": (int, 1_000_000), "top": (int, 5),
+                  "presets": (list, ["balanced", "veto-first", "assassins-first", "spy-first", "wrath-last"]),
+                  "field": (list, None), "games": (int, 20_000), "positions_games": (int, 500_000),
+                  "meta_games": (int, 5_000)},
+    "variants": {"variants": (list, None), "games": (int, 50_000), "change": (list, [])},
+    "cards": {"games": (int, 50_000)},
+    "game": {"games": (int, 200_000)},
+}
+TOP_KEYS = {"title", "description", "seed", "levels", "reference", "precision", "caps"} | set(SECTIONS)
+
+
+class StudyError(ValueError):
+    """An unusable study file (a usage error: exit status 2 in the CLI)."""
+
+
+@dataclass(frozen=True)
+class Study:
+    """A validated study: the global settings and each present section's settings."""
+    title: str
+    seed: int
+    levels: tuple
+    reference: str
+    precision: float | None
+    caps: dict
+    sections: dict          # section name -> its settings (defaults filled in, ``levels`` resolved)
+    description: str = ""
+    source: str = ""        # the file's text, copied beside the report
+    path: str = ""
+    families: dict = field(default_factory=dict)
+
+    def games_for(self, level: str, n: int) -> int:
+        """The games a measurement of ``n`` games plays at ``level`` (capped for slow players)."""
+        return min(int(n), int(self.caps.get(level, n)))
+
+    def is_search(self, level: str) -> bool:
+        return self.families.get(level) == "search"
+
+
+def _fail(where: str, msg: str):
+    raise StudyError(f"{where}: {msg}")
+
+
+def _strategy(name, where: str) -> str:
+    if not isinstance(name, str):
+        _fail(where, f"a strategy must be a name, got {name!r}")
+    try:
+        strategy_id(name)
+    except KeyError as e:
+        _fail(where, str(e.args[0]))
+    return name
+
+
+def _strategies(value, where: str) -> tuple:
+    if not isinstance(value, list) or not value:
+        _fail(where, "must be a non-empty list of strategy names")
+    names = tuple(_strategy(v, where) for v in value)
+    if len(set(names)) != len(names):
+        _fail(where, "a strategy is named twice")
+    return names
+
+
+def _games(value, where: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(where, f"must be an integer, got {value!r}")
+    if not minimum <= value <= MAX_GAMES:
+        _fail(where, f"must be in {minimum:,} .. {MAX_GAMES:,}, got {value:,}")
+    return value
+
+
+def _ladder_names(value, where: str) -> tuple:
+    reg = available()
+    if value == "heuristics":
+        return tuple(s["name"] for s in reg if s["name"] != "random" and s["family"] != "search")
+    if value == "all":
+        return tuple(s["name"] for s in reg)
+    if isinstance(value, str):
+        _fail(where, f"must be a list of strategies, 'heuristics' or 'all', got {value!r}")
+    return _strategies(value, where)
+
+
+def _orderings(value, where: str) -> tuple:
+    if not isinstance(value, list):
+        _fail(where, "must be a list of orderings (13 letters or preset names)")
+    out = []
+    for v in value:
+        try:
+            c = parse_ordering(str(v))
+        except OrderingError as e:
+            _fail(where, str(e))
+        if c == "shuffled":
+            _fail(where, "shuffled is the baseline every ordering is measured against; leave it out")
+        out.append(str(v))
+    return tuple(out)
+
+
+def _section(name: str, data, study_levels: tuple) -> dict:
+    if not isinstance(data, dict):
+        _fail(f"[{name}]", "must be a table")
+    spec = SECTIONS[name]
+    stray = sorted(set(data) - set(spec) - {"levels"})
+    if stray:
+        _fail(f"[{name}]", f"unknown key {stray[0]!r} (known: {', '.join(sorted(set(spec) | {'levels'}))})")
+    out = {k: data.get(k, d) for k, (_, d) in spec.items()}
+    out["levels"] = _strategies(data["levels"], f"[{name}] levels") if "levels" in data else study_levels
+    for k, (typ, _) in spec.items():
+        if k in data and not isinstance(data[k], typ if isinstance(typ, tuple) else (typ,)):
+            _fail(f"[{name}] {k}", f"has the wrong type ({type(data[k]).__name__})")
+    return out
+
+
+def _check_sections(sec: dict, levels: tuple) -> None:
+    """Values each section needs beyond their types."""
+    if "seat" in sec:
+        _games(sec["seat"]["games"], "[seat] games", 100)
+    if "game" in sec:
+        _games(sec["game"]["games"], "[game] games", 100)
+    if "ladder" in sec:
+        s = sec["ladder"]
+        s["strategies"] = _ladder_names(s["strategies"], "[ladder] strategies")
+        if len(set(s["strategies"]) | set(s["levels"])) < 2:
+            _fail("[ladder]", "a ladder needs at least two strategies")
+        _games(s["games"], "[ladder] games", 50)
+    if "orderings" in sec:
+        s = sec["orderings"]
+        s["budget"] = _games(s["budget"], "[orderings] budget", 10_000)
+        if not 1 <= s["top"] <= 20 or isinstance(s["top"], bool):
+            _fail("[orderings] top", f"must be in 1 .. 20, got {s['top']!r}")
+        s["presets"] = _orderings(s["presets"], "[orderings] presets")
+        s["field"] = _strategies(s["field"], "[orderings] field") if s["field"] is not None else s["levels"]
+        _games(s["games"], "[orderings] games", 200)
+        _games(s["positions_games"], "[orderings] positions_games", 2 * 2 * 61 * 2)
+        _games(s["meta_games"], "[orderings] meta_games", 50)
+        if s["top"] + len(s["presets"]) < 2:
+            _fail("[orderings]", "the meta-game needs at least two orderings (top + presets)")
+    if "variants" in sec:
+        s = sec["variants"]
+        vs = list(R.VARIANTS) if s["variants"] is None else s["variants"]
+        for v in vs:
+            if v not in R.VARIANTS:
+                _fail("[variants] variants", f"unknown variant {v!r} (known: {', '.join(R.VARIANTS)})")
+        s["variants"] = tuple(vs)
+        try:
+            s["change"] = tuple(load_changes_data({"change": s["change"]}, "[[variants.change]]")[0]) \
+                if s["change"] else ()
+        except WhatIfError as e:
+            raise StudyError(str(e)) from None
+        if not s["variants"] and not s["change"]:
+            _fail("[variants]", "nothing to compare: give variants or [[variants.change]] tables")
+        _games(s["games"], "[variants] games", 100)
+    if "cards" in sec:
+        _games(sec["cards"]["games"], "[cards] games", 100)
+
+
+def _half_width(games: int) -> float:
+    """The widest 95% half-width of a share measured on ``games`` games (p = 1/2)."""
+    return Z95 * 0.5 / math.sqrt(games)
+
+
+def _check_precision(st: Study) -> None:
+    """Every headline figure's planned games must give intervals within ``precision``."""
+    if st.precision is None:
+        return
+    need = math.ceil((Z95 * 0.5 / st.precision) ** 2)
+    for name, s in st.sections.items():
+        plans = []
+        if name in ("seat", "game", "cards", "variants"):
+            plans = [(lv, st.games_for(lv, s["games"])) for lv in s["levels"]]
+        elif name == "ladder":
+            plans = [(lv, 2 * (st.games_for(lv, 2 * s["games"]) // 2)) for lv in s["strategies"]]
+        elif name == "orderings":
+            plans = [(lv, st.games_for(lv, s["games"])) for lv in s["levels"]]
+        for lv, n in plans:
+            if _half_width(n) > st.precision:
+                _fail(f"[{name}]", f"{n:,} games at {lv} give 95% intervals up to ±{_half_width(n):.3f}, wider "
+                                   f"than precision = {st.precision} (needs at least {need:,} games)")
+
+
+def parse_study(data: dict, source: str = "", path: str = "") -> Study:
+    """A Study from the parsed TOML of a study file; StudyError names the first problem."""
+    stray = sorted(set(data) - TOP_KEYS)
+    if stray:
+        _fail("study", f"unknown key or section {stray[0]!r} (known: {', '.join(sorted(TOP_KEYS))})")
+    present = [k for k in SECTIONS if k in data]
+    if not present:
+        _fail("study", f"no section to run (sections: {', '.join(SECTIONS)})")
+    seed = data.get("seed", 1)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        _fail("seed", f"must be an integer in 0 .. 2**63-1, got {seed!r}")
+    levels = _strategies(data.get("levels", ["greedy", "majority", "tactician"]), "levels")
+    fam = {s["name"]: s["family"] for s in available()}
+    heur = [lv for lv in levels if fam.get(lv) != "search"]
+    reference = data.get("reference", heur[-1] if heur else levels[-1])
+    if reference not in levels:
+        _fail("reference", f"{reference!r} is not one of the levels ({', '.join(levels)})")
+    precision = data.get("precision")
+    if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
+                                  or not 0 < precision < 0.5):
+        _fail("precision", f"must be a number in (0, 0.5), got {precision!r}")
+    caps = data.get("caps", {})
+    if not isinstance(caps, dict):
+        _fail("[caps]", "must be a table strategy = games")
+    for k, v in caps.items():
+        _strategy(k, "[caps]")
+        _games(v, f"[caps] {k}", 20)
+    for k in ("title", "description"):
+        if k in data and not isinstance(data[k], str):
+            _fail(k, "must be a string")
+    sections = {k: _section(k, data[k], levels) for k in present}
+    _check_sections(sections, levels)
+    if "orderings" in sections:
+        s = sections["orderings"]
+        s["level"] = _strategy(s["level"] or reference, "[orderings] level")
+    st = Study(title=data.get("title", "Balance study"), seed=int(seed), levels=levels, reference=reference,
+               precision=None if precision is None else float(precision), caps=dict(caps), sections=sections,
+               description=data.get("description", ""), source=source, path=path, families=fam)
+    _check_precision(st)
+    return st
+
+
+def load_study(path) -> Study:
+    """Read and validate a study file; StudyError (one line) on any problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise StudyError(f"{path}: cannot read it ({e.strerror})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise StudyError(f"{path}: not valid TOML ({e})") from None
+    try:
+        return parse_study(data, text, str(path))
+    except StudyError as e:
+        raise StudyError(f"{path}: {e}") from None

@@ -1,0 +1,132 @@
+"""Running a study: plan every section's parts, play the missing ones, build the sections, write the report.
+
+``run_study(path, out)`` is ``ccsim report STUDY.toml --out DIR``.  The study
+file is validated first (``StudyError`` before any game); parts already in
+``DIR/parts`` with the same key are loaded, not replayed; a Ctrl-C keeps every
+finished part (``StudyInterrupted``) and a rerun resumes from them.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ccsim.report.parts import Part, PartStore, Result
+from ccsim.report.sections import build, changes_toml, plan
+from ccsim.report.spec import SECTIONS, Study, load_study
+
+__all__ = ["run_study", "plan_study", "StudyInterrupted", "Report"]
+
+
+class StudyInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a study: ``done`` parts were finished and kept, of ``total``."""
+
+    def __init__(self, done: int, total: int):
+        super().__init__(f"interrupted: {done} of {total} parts finished and kept; rerun to resume")
+        self.done, self.total = done, total
+
+
+@dataclass
+class Report:
+    study: Study
+    sections: list
+    claims: list
+    info: dict = field(default_factory=dict)
+
+
+def plan_study(st: Study) -> list[Part]:
+    """Every part of every section, each once, keyed, in an order where a part follows what it needs."""
+    parts, seen = [], {}
+    for name in SECTIONS:
+        if name not in st.sections:
+            continue
+        for p in plan(st, name):
+            if p.name not in seen:
+                seen[p.name] = p
+                parts.append(p)
+    keys = {}
+    for p in parts:
+        keys[p.name] = p.keyed(keys).key
+    return parts
+
+
+def _progress(total: int, enabled: bool):
+    if not enabled or total == 0:
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, unit="game", unit_scale=True, desc="study", dynamic_ncols=True, position=0)
+
+
+def run_parts(parts: list[Part], store: PartStore | None, progress: bool = False) -> tuple[dict, dict]:
+    """{part name: Result}, loading finished parts from ``store`` and playing the others;
+    and counts: parts played / loaded, games played."""
+    todo = [p for p in parts if store is None or not store.has(p)]
+    bar = _progress(sum(p.games for p in todo), progress)
+    results, played, games = {}, 0, 0
+    try:
+        for p in parts:
+            if store is not None and store.has(p):
+                results[p.name] = store.load(p)
+                continue
+            if bar:
+                bar.set_postfix_str(p.name, refresh=True)
+            tables, info = p.compute({n: results[n] for n in p.needs}, bar is not None)
+            results[p.name] = Result(tables, info)
+            if store is not None:
+                store.save(p, results[p.name])
+            played += 1
+            games += int(info.get("games", p.games))
+            if bar:
+                bar.update(p.games)
+    except KeyboardInterrupt:
+        raise StudyInterrupted(len(parts) - len(todo) + played, len(parts)) from None
+    finally:
+        if bar:
+            bar.close()
+    return results, dict(parts=len(parts), parts_played=played, parts_loaded=len(parts) - played, games_played=games)
+
+
+def run_study(path, out, progress: bool = False, render: bool = True) -> Report:
+    """Run the study file ``path`` and write its report under ``out``; returns the Report (sections
+    with their DataFrames and figures, the claims).  Raises StudyError (bad file, before any game) and
+    StudyInterrupted (Ctrl-C: finished parts kept)."""
+    st = load_study(path)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    parts = plan_study(st)
+    store = PartStore(out / "parts")
+    t0 = time.perf_counter()
+    results, counts = run_parts(parts, store, progress)
+    sections = [build(st, name, results) for name in SECTIONS if name in st.sections]
+    claims = [c for s in sections for c in s.claims]
+    info = dict(counts, seconds=time.perf_counter() - t0, games=sum(s.games for s in sections),
+                parts_games={p.name: int(results[p.name].info.get("games", p.games)) for p in parts},
+                stale=[str(p) for p in store.stale(parts)])
+    rep = Report(st, sections, claims, info)
+    if render:
+        write_report(rep, out)
+    return rep
+
+
+def write_report(rep: Report, out: Path) -> None:
+    """The HTML page, the Markdown summary, claims.json, every section's Parquet tables, the study file."""
+    from ccsim.report.render import html_page, markdown_summary, save_figures
+    st = rep.study
+    tables = out / "tables"
+    tables.mkdir(exist_ok=True)
+    for s in rep.sections:
+        for name, df in s.tables.items():
+            df.to_parquet(tables / f"{s.name}_{name}.parquet", index=False)
+    (out / "study.toml").write_text(st.source, encoding="utf-8")
+    if "variants" in st.sections and st.sections["variants"]["change"]:
+        (out / "changes.toml").write_text(changes_toml(st.sections["variants"]["change"]), encoding="utf-8")
+    figs = save_figures(rep.sections, out / "figures")
+    (out / "claims.json").write_text(json.dumps(dict(
+        study=st.title, seed=st.seed, levels=list(st.levels), reference=st.reference, games=rep.info["games"],
+        note="each command runs in this folder (changes.toml lies here) and prints JSON; json_path locates the "
+             "figure in it",
+        claims=[c.to_json() for c in rep.claims]), indent=1, default=float) + "\n", encoding="utf-8")
+    (out / "summary.md").write_text(markdown_summary(rep, figs), encoding="utf-8")
+    (out / "report.html").write_text(html_page(rep, figs), encoding="utf-8")
+

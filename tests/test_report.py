@@ -1,0 +1,320 @@
+"""`ccsim report`: study files, sections against plain recomputation, claims, resume, the page.
+
+One small study is run once for the module (``small``); its sections are checked
+against the per-game rows of ``ccsim.run.simulate``, every claim against its
+own command line, and the page for being self-contained.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from ccsim.cli import cli, main
+from ccsim.report import StudyError, StudyInterrupted, parse_study, plan_study, run_study
+from ccsim.report.claims import Estimate, lookup, verdict
+from ccsim.report.sections import equilibrium, seat_statement
+from ccsim.run import simulate
+
+SMALL = """
+title = "small"
+seed = 5
+levels = ["greedy", "defender", "tactician"]
+[seat]
+games = 600
+[game]
+games = 600
+[ladder]
+strategies = ["greedy", "defender", "tactician"]
+games = 100
+[orderings]
+budget = 10000
+top = 2
+presets = ["veto-first"]
+field = ["greedy"]
+games = 300
+positions_games = 2000
+meta_games = 60
+[variants]
+variants = ["two_orgies"]
+games = 200
+[[variants.change]]
+name = "hand of 4"
+hand_size = 4
+[cards]
+levels = ["greedy", "tactician"]
+games = 120
+"""
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    d = tmp_path_factory.mktemp("report")
+    (d / "study.toml").write_text(SMALL)
+    rep = run_study(d / "study.toml", d / "out")
+    return d, rep
+
+
+def run_cli(capsys, *argv):
+    """``ccsim`` as a shell runs it: (exit status, stdout, stderr)."""
+    with pytest.raises(SystemExit) as exc:
+        main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def _section(rep, name):
+    return next(s for s in rep.sections if s.name == name)
+
+
+def _score(df, who: str) -> np.ndarray:
+    """``who``'s score per game (win 1, draw 1/2 as R10.5) from a results frame."""
+    mine = np.where(df["strategy_cleopatra"] == who, df["winner"] == "cleopatra", df["winner"] == "caesar")
+    return mine + 0.5 * df["winner"].isna()
+
+
+# --- study files -------------------------------------------------------------------------
+
+BAD = {
+    "unknown top-level key": ("seed = 1\nlevelz = ['greedy']\n[seat]\n", "unknown key or section 'levelz'"),
+    "unknown section": ("[seats]\ngames = 100\n", "unknown key or section 'seats'"),
+    "unknown section key": ("[seat]\ngame = 100\n", "[seat]: unknown key 'game'"),
+    "no section": ("seed = 1\n", "no section to run"),
+    "impossible games": ("[seat]\ngames = 0\n", "[seat] games: must be in"),
+    "games of the wrong type": ("[seat]\ngames = 'many'\n", "[seat] games: has the wrong type"),
+    "unknown strategy": ("levels = ['greedy', 'grandmaster']\n[seat]\n", "unknown strategy 'grandmaster'"),
+    "unknown ordering": ("[orderings]\npresets = ['AAAAAAAAAAAAA']\n", "[orderings] presets"),
+    "shuffled as a preset": ("[orderings]\npresets = ['shuffled']\n", "shuffled is the baseline"),
+    "unknown variant": ("[variants]\nvariants = ['three_orgies']\n", "unknown variant 'three_orgies'"),
+    "bad rules change": ("[variants]\nvariants = []\n[[variants.change]]\nhand_size = 99\n", "change 1"),
+    "reference not a level": ("levels = ['greedy']\nreference = 'tactician'\n[seat]\n", "reference"),
+    "budget too small for the precision": ("precision = 0.01\n[seat]\ngames = 1000\n",
+                                          "wider than precision = 0.01 (needs at least 9,604 games)"),
+    "precision impossible": ("precision = 0.7\n[seat]\n", "precision: must be a number in (0, 0.5)"),
+    "cap too small": ("[caps]\nexpert = 3\n[seat]\n", "[caps] expert: must be in"),
+    "not TOML": ("[seat\n", "not valid TOML"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_bad_study_file_one_line_exit_2_before_any_game(tmp_path, name, monkeypatch, capsys):
+    text, expected = BAD[name]
+    (tmp_path / "s.toml").write_text(text)
+    import ccsim.run
+    monkeypatch.setattr(ccsim.run, "run", lambda *a, **k: pytest.fail("a game was played"))
+    code, out, err = run_cli(capsys, "report", tmp_path / "s.toml", "--out", tmp_path / "out")
+    assert code == 2 and out == "", (out, err)
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ccsim: error: ") and expected in lines[0], err
+    assert not (tmp_path / "out").exists()
+
+
+def test_missing_study_file_exit_2(tmp_path, capsys):
+    code, _, err = run_cli(capsys, "report", tmp_path / "none.toml", "--out", tmp_path / "o")
+    assert code == 2 and "cannot read it" in err
+
+
+def test_defaults_fill_every_section():
+    st = parse_study({"seat": {}, "orderings": {}, "ladder": {}})
+    assert st.reference == "tactician" and st.levels == ("greedy", "majority", "tactician")
+    assert st.sections["orderings"]["level"] == "tactician"
+    assert "random" not in st.sections["ladder"]["strategies"]
+
+
+def test_caps_limit_a_search_player():
+    st = parse_study({"levels": ["greedy", "expert"], "caps": {"expert": 200}, "seat": {"games": 5000}})
+    assert [p.games for p in plan_study(st)] == [5000, 200]
+
+
+def test_part_keys_follow_their_settings():
+    a = {p.name: p.key for p in plan_study(parse_study({"seed": 1, "seat": {"games": 1000}}))}
+    b = {p.name: p.key for p in plan_study(parse_study({"seed": 2, "seat": {"games": 1000}}))}
+    c = {p.name: p.key for p in plan_study(parse_study({"seed": 1, "seat": {"games": 1000}}))}
+    assert a == c and set(a) == set(b) and all(a[k] != b[k] for k in a)
+
+
+# --- sentences and verdicts follow the numbers ------------------------------------------------
+
+def test_seat_sentence_follows_the_numbers():
+    assert seat_statement(Estimate("greedy", 0.07, 0.05, 0.09, 1000)).startswith("Cleopatra, who moves first")
+    s = seat_statement(Estimate("greedy", -0.04, -0.06, -0.02, 1000))
+    assert s.startswith("Caesar, who moves second") and "-4.0 points" in s and "[-6.0, -2.0]" in s
+    assert seat_statement(Estimate("greedy", 0.01, -0.01, 0.03, 1000)).startswith("Neither seat")
+
+
+def test_verdict_holds_reverses_not_significant():
+    up = Estimate("a", 0.1, 0.05, 0.15)
+    assert verdict(up, [Estimate("b", 0.2, 0.1, 0.3)], 0.0) == "holds at every level tested (a, b)"
+    assert verdict(up, [Estimate("b", -0.2, -0.3, -0.1)], 0.0) == "reverses at b"
+    assert verdict(up, [Estimate("b", 0.0, -0.1, 0.1), Estimate("c", -0.2, -0.3, -0.1)], 0.0) == \
+        "reverses at c; not significant at b"
+    assert verdict(up, [], 0.0).startswith("holds at the one level tested (a)")
+    assert verdict(up, [Estimate("b", 0.3, 0.2, 0.4)], None).startswith("ranges from 0.10 (a) to 0.30 (b)")
+    # a claim stated where it is not significant says so
+    assert "not significant at a" in verdict(Estimate("a", 0.01, -0.01, 0.03), [], 0.0)
+
+
+def test_a_section_sentence_changes_with_its_numbers(small):
+    d, rep = small
+    from ccsim.report.sections import build
+    res = {}
+    from ccsim.report.study_run import run_parts
+    from ccsim.report.parts import PartStore
+    parts = [p for p in plan_study(rep.study) if p.name.startswith("mirror:")]
+    res, counts = run_parts(parts, PartStore(d / "out" / "parts"))
+    assert counts["games_played"] == 0
+    before = build(rep.study, "seat", res).claims[0]
+    for r in res.values():  # flip every seat advantage: Caesar is now favoured
+        m = r.tables["metrics"]
+        row = m["metric"] == "seat_advantage"
+        m.loc[row, ["value", "lo", "hi"]] = -m.loc[row, ["value", "hi", "lo"]].to_numpy()
+    after = build(rep.study, "seat", res).claims[0]
+    assert before.statement.startswith("Cleopatra") and after.statement.startswith("Caesar")
+    assert after.value == pytest.approx(-before.value)
+    assert f"{100 * after.value:+.1f} points" in after.statement
+
+
+def test_equilibrium_of_known_games():
+    rps = np.array([[0.5, 0.8, 0.2], [0.2, 0.5, 0.8], [0.8, 0.2, 0.5]])
+    p, best = equilibrium(rps)
+    assert np.allclose(p, 1 / 3, atol=1e-6) and best == pytest.approx(0, abs=1e-6)
+    dom = np.array([[0.5, 0.6, 0.7], [0.4, 0.5, 0.55], [0.3, 0.45, 0.5]])
+    assert np.allclose(equilibrium(dom)[0], [1, 0, 0], atol=1e-6)
+
+
+# --- sections against a plain recomputation from the per-game rows ----------------------------------
+
+def test_seat_section_equals_the_per_game_rows(small):
+    _, rep = small
+    t = _section(rep, "seat").tables["seat"].set_index("level")
+    for lv in ("greedy", "defender", "tactician"):
+        df = simulate(lv, lv, games=600, seed=5)
+        cleo = (df["winner"] == "cleopatra") + 0.5 * df["winner"].isna()
+        assert t.loc[lv, "seat_advantage"] == pytest.approx(cleo.mean() - 0.5)
+        assert t.loc[lv, "draw_rate"] == pytest.approx(df["winner"].isna().mean())
+        assert t.loc[lv, "ci_lo"] < t.loc[lv, "seat_advantage"] < t.loc[lv, "ci_hi"]
+
+
+def test_game_section_equals_the_per_game_rows(small):
+    _, rep = small
+    m = _section(rep, "game").tables["metrics"].set_index(["level", "metric"])
+    df = simulate("defender", "defender", games=600, seed=5)
+    assert m.loc[("defender", "turns"), "value"] == pytest.approx(df["turns"].mean())
+    for end in ("all_patricians", "no_influence", "stalemate"):
+        assert m.loc[("defender", f"end_{end}"), "value"] == pytest.approx((df["end"] == end).mean())
+
+
+def test_ladder_pairings_equal_the_per_game_rows(small):
+    _, rep = small
+    p = _section(rep, "ladder").tables["pairings"]
+    r = p[(p["a"] == "greedy") & (p["b"] == "defender")].iloc[0]
+    df = simulate("greedy", "defender", games=100, seed=5, swap_seats=True)
+    assert r["score"] == pytest.approx(_score(df, "greedy").mean())
+    ratings = _section(rep, "ladder").tables["ratings"]
+    assert list(ratings["entrant"]) == ["tactician", "defender", "greedy"]
+
+
+def test_variants_section_equals_the_per_game_rows(small):
+    _, rep = small
+    m = _section(rep, "variants").tables["metrics"]
+    r = m[(m["level"] == "greedy") & (m["arm"] == "two_orgies") & (m["metric"] == "seat_advantage")].iloc[0]
+    base = simulate("greedy", "greedy", games=200, seed=5)
+    var = simulate("greedy", "greedy", games=200, seed=5, variants=("two_orgies",))
+    cleo = lambda df: ((df["winner"] == "cleopatra") + 0.5 * df["winner"].isna()).to_numpy()  # noqa: E731
+    assert r["diff"] == pytest.approx((cleo(var) - cleo(base)).mean())
+    assert r["value"] == pytest.approx(cleo(var).mean() - 0.5)
+
+
+def test_orderings_meta_game_mixture_is_an_equilibrium(small):
+    _, rep = small
+    sec = _section(rep, "orderings")
+    mix = sec.tables["meta_mixture"]
+    assert mix["weight"].sum() == pytest.approx(1.0)
+    assert (mix["weight_lo"] <= mix["weight"] + 1e-9).all() and (mix["weight"] <= mix["weight_hi"] + 1e-9).all()
+    sc = sec.tables["meta_score"].set_index("entrant")
+    m = sc.loc[mix["ordering"], mix["ordering"]].to_numpy(float)
+    a = np.nan_to_num(m - 0.5)
+    # no ordering does better than the game's value 0 against the mixture
+    assert (a @ mix["weight"].to_numpy()).max() <= 1e-6
+    assert set(sec.tables["remeasured"]["context"]) == {"greedy", "defender", "tactician", "tactician vs greedy"}
+
+
+# --- claims.json: every figure reproduced by its command line --------------------------------------
+
+def test_every_claim_is_reproduced_by_its_command(small, monkeypatch):
+    d, rep = small
+    data = json.loads((d / "out" / "claims.json").read_text())
+    assert {c["section"] for c in data["claims"]} == {"seat", "ladder", "orderings", "variants", "cards", "game"}
+    monkeypatch.chdir(d / "out")
+    runner = CliRunner()
+    for c in data["claims"]:
+        assert c["command"].startswith("ccsim ") and "--seed 5" in c["command"] and c["verdict"]
+        args = __import__("shlex").split(c["command"])[1:]
+        r = runner.invoke(cli, args)
+        assert r.exit_code == 0, (c["command"], r.output[-500:])
+        x = lookup(json.loads(r.output.strip().splitlines()[-1]), c["json_path"])
+        assert c["lo"] - 1e-9 <= x <= c["hi"] + 1e-9, c
+        assert x == pytest.approx(c["value"], abs=1e-9), c  # the same games: the same figure
+
+
+# --- the outputs, resume, interrupt ---------------------------------------------------------------
+
+def test_outputs_are_written_and_the_page_is_self_contained(small):
+    d, rep = small
+    out = d / "out"
+    for f in ("report.html", "summary.md", "claims.json", "study.toml", "changes.toml"):
+        assert (out / f).is_file(), f
+    assert (out / "study.toml").read_text() == SMALL
+    html = (out / "report.html").read_text()
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)  # nothing to fetch
+    n_figs = sum(len(s.figures) for s in rep.sections)
+    assert html.count("data:image/png;base64,") == n_figs and n_figs >= 12
+    for s in rep.sections:
+        assert f'id="{s.name}"' in html
+        for t in s.tables:
+            assert (out / "tables" / f"{s.name}_{t}.parquet").is_file()
+    for c in rep.claims:
+        assert c.verdict in html
+
+
+def test_an_unchanged_study_plays_no_game(small, monkeypatch, capsys):
+    d, _ = small
+    import ccsim.run
+    monkeypatch.setattr(ccsim.run, "run", lambda *a, **k: pytest.fail("a game was played"))
+    code, text, err = run_cli(capsys, "report", d / "study.toml", "--out", d / "out", "--json")
+    assert code == 0, err
+    out = json.loads(text)
+    assert out["games_played"] == 0 and out["parts_played"] == 0 and out["parts_loaded"] == out["parts"]
+
+
+def test_an_interrupted_report_keeps_its_parts_and_resumes(tmp_path, monkeypatch):
+    (tmp_path / "s.toml").write_text("seed = 9\nlevels = ['greedy', 'defender', 'random']\n[seat]\ngames = 300\n")
+    import ccsim.run
+    real = ccsim.run.run
+    calls = []
+
+    def flaky(cfg, **k):
+        calls.append(cfg.cleopatra)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(cfg, **k)
+    monkeypatch.setattr(ccsim.run, "run", flaky)
+    with pytest.raises(StudyInterrupted) as e:
+        run_study(tmp_path / "s.toml", tmp_path / "out")
+    assert (e.value.done, e.value.total) == (1, 3)
+    calls.clear()
+    monkeypatch.setattr(ccsim.run, "run", lambda cfg, **k: (calls.append(cfg.cleopatra), real(cfg, **k))[1])
+    rep = run_study(tmp_path / "s.toml", tmp_path / "out")
+    assert calls == ["defender", "random"] and rep.info["parts_loaded"] == 1
+    assert not list((tmp_path / "out" / "parts").glob("*.tmp"))
+
+
+def test_report_cli_prints_the_claims_table(small, capsys):
+    d, _ = small
+    code, out, err = run_cli(capsys, "report", d / "study.toml", "--out", d / "out")
+    assert code == 0, err
+    assert "seat.advantage" in out and "robustness" in out and "0 played now" in out
