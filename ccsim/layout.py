@@ -124,6 +124,8 @@ HID_FIELDS = (
     ("SID", (2,), "[p] strategy id of each seat (strategies.registry)"),
     ("HAND_INF", (2,), "[p] influence cards in each hand (a cache of HAND: R3.2, R9.3 ask it often)"),
     ("STOP", (), "a phase to stop before (tests drive one rule at a time), 0 none"),
+    ("QUICK", (), "bit p: seat p plays `random` and the strategies decide (drive_nb): her STEP and DISCARD "
+                  "choices are drawn as the decision is posted, the list of options never written"),
     ("ACTION_EV", (), "log index of the action event being resolved (-1: no log)"),
     # the event log and replay
     ("NLOG", (), "events written to the log"),

@@ -62,6 +62,13 @@ def _call_entry(typingctx, address, st, rng, params, me, kind, n):
     return types.int64(address, st, rng, params, me, kind, n), codegen
 
 
+@njit(cache=True)
+def random_pick_nb(rng, me, n):
+    """The `random` strategy's choice among n options for seat ``me``, none drawn for a forced
+    move (as drive_nb takes it): uniform, from her own stream."""
+    return below_nb(rng, 1 + me, n) if n > 1 else 0
+
+
 if numba.config.DISABLE_JIT:
     def choose_with_nb(st, rng, sid, params, me, kind, n):
         """The option strategy ``sid`` (parameters ``params``) picks for seat ``me`` (interpreted)."""

@@ -34,23 +34,23 @@ from ccsim.jit import njit
 from ccsim.layout import (OPTS, PUB_TURN, PUB_CUR, PUB_OUT, PUB_END, PUB_MODE, PUB_NPLACED, PUB_PLACED_UP,
                           PUB_ACTION, PUB_QUIET, PUB_DEC_KIND, PUB_DEC_P, PUB_PHASE, PUB_RESUME, PUB_DEC_N, H_STOP,
                           PUB_NEXT, PUB_IN_TURN, PUB_PLACE_P, PUB_ACT_P, PUB_ACT_CARD, PUB_ACT_G, PUB_ACT_X, PUB_DRAWN,
-                          PUB_DISC_CNT, PUB_QUIET_TURN, PR_CASTLE_C, PR_CASTLE_A, PR_CASTLE_M, PR_CASTLE_LEFT,
+                          PUB_DISC_CNT, PUB_QUIET_TURN, H_QUICK, PR_CASTLE_C, PR_CASTLE_A, PR_CASTLE_M, PR_CASTLE_LEFT,
                           PR_CASTLE_TOTAL, PR_SPLIT1, PR_SPLIT2, H_REPLAY, H_BROKEN, EV_TURN, ERR_NO_OPTION,
-                          ERR_REPLAY_ILLEGAL, ERR_NO_STRATEGY, ERR_BAD_CHOICE,
+                          ERR_REPLAY_ILLEGAL, ERR_NO_STRATEGY, ERR_BAD_CHOICE, H_SID,
                           priv_at, fd_at)
 from ccsim.rules import SPY, CASTLING, N_VALUES
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD,
                              T_ACTION, T_END, step_type, step_card, step_group, step_x)
 from ccsim.engine.core import log_nb, draw_nb, draw_options_nb, over_nb, fail_nb, has_influence_nb
 from ccsim.engine.setup import start_nb, placement_options_nb, place_initial_nb
-from ccsim.engine.turn import (step_options_nb, place_nb, refill_options_nb, mode_options_nb, discard_options_nb,
-                               discard_cards_nb, end_of_turn_nb)
+from ccsim.engine.turn import (step_options_nb, step_pick_nb, place_nb, refill_options_nb, mode_options_nb,
+                               discard_options_nb, discard_pick_nb, discard_cards_nb, end_of_turn_nb)
 from ccsim.engine.actions import (announce_action_nb, announce_target_nb, can_veto_nb, veto_nb, direct_effect_nb,
                                   spy_look_nb, spy_take_nb, castle_gather_nb, castle_split_options_nb,
                                   castle_move_nb, castle_done_nb)
 from ccsim.engine.vote import exceptional_votes_nb, voc_draw_nb
 from ccsim.engine.invariants import enforce_invariants_nb
-from ccsim.engine.dispatch import choose_nb, NO_ENTRY
+from ccsim.engine.dispatch import choose_nb, NO_ENTRY, RANDOM
 from ccsim.engine.replay import replay_choose_nb
 
 # phases: what advance_nb runs next when no decision is pending (0: not started)
@@ -97,6 +97,47 @@ def post_nb(st, kind, p, n, resume):
     st[PUB_DEC_P] = p
     st[PUB_DEC_N] = n
     st[PUB_RESUME] = resume
+
+
+@njit(cache=True)
+def post_picked_nb(st, kind, p, n, code, resume):
+    """Pend a decision already taken (H_QUICK): its one option the code picked among n."""
+    st[OPTS] = code
+    post_nb(st, kind, p, 1 if n > 0 else n, resume)  # none: drive_nb fails the decision
+
+
+@njit(cache=True)
+def post_step_nb(st, rng, p):
+    """R4.1, R4.2: pend the next step of p's active turn."""
+    if (st[H_QUICK] >> p) & 1 == 1:
+        n, code = step_pick_nb(st, rng, p)
+        post_picked_nb(st, STEP, p, n, code, A_STEP)
+    else:
+        post_nb(st, STEP, p, step_options_nb(st, p), A_STEP)
+
+
+@njit(cache=True)
+def post_discard_nb(st, rng, p):
+    """R5.1: pend p's passive discard."""
+    if (st[H_QUICK] >> p) & 1 == 1:
+        n, code = discard_pick_nb(st, rng, p)
+        post_picked_nb(st, DISCARD, p, n, code, A_DISCARD)
+    else:
+        post_nb(st, DISCARD, p, discard_options_nb(st, p), A_DISCARD)
+
+
+@njit(cache=True)
+def quick_seats_nb(st, sp, replay):
+    """H_QUICK for drive_nb: the seats playing `random` when their strategies decide.  Listing
+    the options of a step or a discard cost random play most of its time, and `random` needs
+    only their number; it draws its choice from its own stream as it would at the decision."""
+    if sp is None or (replay is not None and st[H_REPLAY] != 0):
+        return 0
+    q = 0
+    for p in range(2):
+        if st[H_SID + p] == RANDOM:
+            q |= 1 << p
+    return q
 
 
 @njit(cache=True)
@@ -212,11 +253,11 @@ def go_on_nb(st, rng, ph):
         return
     p = st[PUB_CUR]
     if ph == PH_STEP:
-        post_nb(st, STEP, p, step_options_nb(st, p), A_STEP)
+        post_step_nb(st, rng, p)
     elif ph == PH_REFILL:
         refill_nb(st, rng)
     elif ph == PH_DISCARD:
-        post_nb(st, DISCARD, p, discard_options_nb(st, p), A_DISCARD)
+        post_discard_nb(st, rng, p)
 
 
 @njit(cache=True)
@@ -342,6 +383,7 @@ def drive_nb(st, rng, sp, checked=None, replay=None):
 
     One loop for the whole game: the batch kernel's hot path (a loop of its own, not
     advance_nb called from a loop of choices, measured 1.3 times faster in random play)."""
+    st[H_QUICK] = quick_seats_nb(st, sp, replay)
     while True:
         if st[PUB_DEC_KIND] >= 0:
             n = st[PUB_DEC_N]
@@ -368,7 +410,7 @@ def drive_nb(st, rng, sp, checked=None, replay=None):
         # out here, not in a function: one call per phase of a big function cost random play 20%
         p = st[PUB_CUR]
         if ph == PH_STEP:
-            post_nb(st, STEP, p, step_options_nb(st, p), A_STEP)
+            post_step_nb(st, rng, p)
         elif ph == PH_REFILL:
             refill_nb(st, rng)
         elif ph == PH_TURN_END or ph == PH_NEXT_TURN:
@@ -395,7 +437,7 @@ def drive_nb(st, rng, sp, checked=None, replay=None):
         elif ph == PH_CASTLE:
             castle_next_nb(st)
         elif ph == PH_DISCARD:
-            post_nb(st, DISCARD, p, discard_options_nb(st, p), A_DISCARD)
+            post_discard_nb(st, rng, p)
         elif ph == PH_PLACEMENT:
             post_nb(st, PLACEMENT, st[PUB_PLACE_P], placement_options_nb(st), A_PLACEMENT)
 

@@ -1,5 +1,6 @@
 """R3–R5: the options and moves of a turn, and R9 the end of the game at a turn boundary."""
-from ccsim.jit import njit
+import numpy as np
+from ccsim.jit import njit, stack_array
 
 from ccsim.layout import (OPTS, PUB_RULES, PUB_TURN, PUB_OUT, PUB_NPLACED, PUB_PLACED_UP, PUB_ACTION, PUB_QUIET,
                           PUB_HANDN, PR_HAND, EV_PLACE, EV_DISCARD, priv_at)
@@ -11,6 +12,7 @@ from ccsim.observe import room
 from ccsim.engine.core import (log_nb, hand_remove_nb, seen_leave_nb, unseen_leave_nb, discard_nb, put_at_nb, draw_options_nb,
                                has_influence_nb, hand_influence_nb)
 from ccsim.engine.actions import action_options_nb, any_freeing_action_nb
+from ccsim.engine.dispatch import random_pick_nb
 
 
 @njit(cache=True, inline="always")
@@ -32,9 +34,27 @@ def can_be_active_nb(st, p):
     return can_place_nb(st, p) or any_freeing_action_nb(st, p)
 
 
-@njit(cache=True)
-def step_options_nb(st, p):
-    """The legal next steps of p's active turn (R4.1, R4.2, R3.3, R3.4) into the option buffer."""
+@njit(cache=True, inline="always")
+def hand_values_nb(st, p, cards):
+    """The value codes in p's hand, ascending, into ``cards``; returns how many."""
+    hand = priv_at(p) + PR_HAND
+    k = 0
+    for c in range(N_VALUES):  # written branch-free: a test per value is a coin toss in random play
+        cards[k] = c
+        k += 1 if st[hand + c] > 0 else 0
+    return k
+
+
+_hand_values_nb = stack_array(np.int64, (N_VALUES,), zeroed=False)
+
+
+@njit(cache=True, inline="always")
+def step_plan_nb(st, p):
+    """The legal next steps of p's active turn (R4.1, R4.2, R3.3, R3.4): her action cards with
+    their targets written to the option buffer, and what her placements and the end of her
+    placements are.  Returns (number of action options, first card?, has_room, up_room, end?):
+    her placements go at each group of bit set in ``has_room``, each value code in her hand
+    face-down if it is her first card, and face-up where ``up_room`` has the bit too."""
     placed = st[PUB_NPLACED]
     up = st[PUB_PLACED_UP]
     hand_inf = hand_influence_nb(st, p)
@@ -54,29 +74,69 @@ def step_options_nb(st, p):
         # R3.3: before the first placement an action card is offered only if a
         # placement remains possible after it
         n = action_options_nb(st, p, n, placed == 0 and not placeable)
-    if placeable and (placed == 0 or (placed == 1 and up == 1)):
-        hand = priv_at(p) + PR_HAND
-        for g in range(N_GROUPS):
-            if (has_room >> g) & 1 == 0:
-                continue
-            # R4.2.4: a first face-up card only where a second fits too (here or elsewhere)
-            up_ok = placed == 1 or (hand_inf >= 2 and (n_room >= 2 or (room2 >> g) & 1 == 1))
-            for c in range(N_VALUES):
-                if st[hand + c] == 0:
-                    continue
-                if placed == 0:
-                    st[OPTS + n] = step_code(T_PLACE_DOWN, c, g, 0)
-                    n += 1
-                if up_ok:
-                    st[OPTS + n] = step_code(T_PLACE_UP, c, g, 0)
-                    n += 1
+    up_room = 0
+    if not placeable or placed == 2 or (placed == 1 and up == 0):
+        has_room = 0  # no placement (left) this turn
+    elif placed == 1:
+        up_room = has_room  # her second card, face-up like the first
+    elif hand_inf >= 2:  # R4.2.4: a first face-up card only where a second fits too (here or elsewhere)
+        up_room = has_room if n_room >= 2 else room2
     done_placing = placed == 2 or (placed == 1 and up == 0)
     # R3.4: a vetoed action before any placement may leave nothing placeable
     stuck = placed == 0 and not placeable and st[PUB_ACTION] >= 0
-    if done_placing or stuck:
+    return n, placed == 0, has_room, up_room, done_placing or stuck
+
+
+@njit(cache=True)
+def step_options_nb(st, p):
+    """The legal next steps of p's active turn into the option buffer: action cards, then the
+    placements group by group (each value face-down, then face-up), then the end (T_END)."""
+    n, first, has_room, up_room, end = step_plan_nb(st, p)
+    cards = _hand_values_nb()
+    k = hand_values_nb(st, p, cards)
+    for g in range(N_GROUPS):
+        if (has_room >> g) & 1 == 0:
+            continue
+        up_ok = (up_room >> g) & 1 == 1
+        for j in range(k):
+            if first:
+                st[OPTS + n] = step_code(T_PLACE_DOWN, cards[j], g, 0)
+                n += 1
+            if up_ok:
+                st[OPTS + n] = step_code(T_PLACE_UP, cards[j], g, 0)
+                n += 1
+    if end:
         st[OPTS + n] = step_code(T_END, 0, 0, 0)
         n += 1
     return n
+
+
+@njit(cache=True)
+def step_pick_nb(st, rng, p):
+    """The `random` strategy's choice among step_options_nb's n options, found without
+    listing the placements (only the action options are written): returns (n, its code)."""
+    n_act, first, has_room, up_room, end = step_plan_nb(st, p)
+    cards = _hand_values_nb()
+    k = hand_values_nb(st, p, cards)
+    n = n_act
+    for g in range(N_GROUPS):
+        if (has_room >> g) & 1 == 1:
+            n += k * ((1 if first else 0) + ((up_room >> g) & 1))
+    if end:
+        n += 1
+    i = random_pick_nb(rng, p, n)
+    if i < n_act:
+        return n, st[OPTS + i]
+    j = i - n_act
+    for g in range(N_GROUPS):
+        if (has_room >> g) & 1 == 0:
+            continue
+        per = (1 if first else 0) + ((up_room >> g) & 1)  # options per value code here
+        if j < k * per:
+            t = T_PLACE_DOWN if first and j % per == 0 else T_PLACE_UP
+            return n, step_code(t, cards[j // per], g, 0)
+        j -= k * per
+    return n, step_code(T_END, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -137,6 +197,43 @@ def discard_options_nb(st, p):
                 st[OPTS + n] = code
                 n += 1
     return n
+
+
+_list_sizes_nb = stack_array(np.int64, (N_CARD_CODES,), zeroed=False)
+
+
+@njit(cache=True)
+def discard_pick_nb(st, rng, p):
+    """The `random` strategy's choice among discard_options_nb's n options, found without
+    listing them: returns (n, its code).  That list grows code by code: a code c held m
+    times appends, option by option of the list so far, it with 1..m cards c; so an index
+    is decoded from the last code back."""
+    hand = priv_at(p) + PR_HAND
+    before = _list_sizes_nb()  # [c]: the length of the list before code c
+    n = 1
+    for c in range(N_CARD_CODES):
+        before[c] = n
+        n *= st[hand + c] + 1
+    i = random_pick_nb(rng, p, n)
+    take = 0  # 3 bits per card code: how many of it the option discards
+    for c in range(N_CARD_CODES - 1, -1, -1):
+        m = st[hand + c]
+        if m == 0:
+            continue
+        size = before[c]
+        if i >= size:
+            t = i - size
+            if m == 1:  # (most codes held: no division)
+                take |= 1 << (3 * c)
+                i = t
+            else:
+                take |= (t % m + 1) << (3 * c)
+                i = t // m
+    code = 0
+    for c in range(N_CARD_CODES):
+        for _ in range((take >> (3 * c)) & 7):
+            code += (c << (4 + 4 * (code & 7))) + 1  # as discard_options_nb writes it
+    return n, code
 
 
 @njit(cache=True)
