@@ -143,6 +143,7 @@ def ratings_plot(ratings: pd.DataFrame, title: str):
         ax.annotate(f"{e:+.0f}", (hi, yi), xytext=(5, 0), textcoords="offset points", va="center", fontsize=8)
     ax.set_yticks(y)
     ax.set_yticklabels(r["entrant"], fontsize=9)
+    ax.margins(x=0.1)
     ax.set_xlabel("rating, Elo points (0 = the field's mean; 95% bootstrap interval)")
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", color="0.9")

@@ -55,8 +55,9 @@ def rests_text(rep) -> str:
     st, i = rep.study, rep.info
     return (f"Levels of play (weakest to strongest): {', '.join(st.levels)}; headline claims stated at "
             f"{st.reference}. Seed {st.seed}; {i['games']:,} games in all; rules RULES.md unless a section says "
-            f"otherwise; action decks shuffled (R1.4) unless an ordering is named; search players capped at "
-            + (", ".join(f"{k} {v:,} games" for k, v in st.caps.items()) or "no cap") + " per measurement.")
+            f"otherwise; action decks shuffled (R1.4) unless an ordering is named"
+            + ("; " + ", ".join(f"{k} plays at most {v:,} games" for k, v in st.caps.items()) + " a measurement"
+               if st.caps else "") + ".")
 
 
 def _games_text(s) -> str:
@@ -80,7 +81,8 @@ def html_page(rep, figs: dict) -> str:
                          open=len(df) <= 12) for n, df in s.tables.items()]))
     return env.get_template("report.html.j2").render(
         title=rep.study.title, description=rep.study.description, rests=rests_text(rep), sections=sections,
-        claims=[_claim_row(c) for c in rep.claims], footer=_footer(rep))
+        claims=[_claim_row(c) for c in rep.claims], footer=_footer(rep),
+        answers=[dict(title=s.title, claims=[_claim_row(c) for c in s.claims]) for s in rep.sections])
 
 
 def _footer(rep) -> str:

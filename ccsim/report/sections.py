@@ -772,4 +772,9 @@ def plan(st: Study, name: str) -> list[Part]:
 
 
 def build(st: Study, name: str, res: dict) -> Section:
-    return BUILDS[name](st, res)
+    sec = BUILDS[name](st, res)
+    left = [lv for lv in st.levels if lv not in st.sections[name]["levels"]]
+    if left:
+        sec.notes.append(f"Levels of play in this section: {', '.join(st.sections[name]['levels'])}; the study file "
+                         f"leaves out {', '.join(left)}, so no claim here is tested there.")
+    return sec
