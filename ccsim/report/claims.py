@@ -45,12 +45,17 @@ def fmt(x: float, unit: str) -> str:
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "n/a"
     if unit == "points":
-        return f"{100 * x:+.1f}"
+        return _small(100 * x, "+.1f", "+.2g")
     if unit == "%":
         return f"{100 * x:.1f}%"
     if unit == "Elo":
         return f"{x:+.0f}"
-    return f"{x:.2f}"
+    return _small(x, ".2f", ".2g")
+
+
+def _small(x: float, usual: str, tiny: str) -> str:
+    """``x`` in the usual format, or to two significant digits where that would print as zero."""
+    return format(x, usual) if x == 0 or abs(x) >= 0.05 else format(x, tiny)
 
 
 def fmt_ci(lo: float, hi: float, unit: str) -> str:

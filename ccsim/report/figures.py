@@ -45,7 +45,7 @@ def level_forest(df: pd.DataFrame, item: str, level: str, title: str, xlabel: st
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", color="0.9")
     if k > 1:
-        ax.legend(title=legend, fontsize=8, title_fontsize=8, loc="best")
+        ax.legend(title=legend, fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
 
@@ -103,10 +103,11 @@ def payoff_heatmap(score: pd.DataFrame, lo: pd.DataFrame, hi: pd.DataFrame, mixt
     bx.barh(range(k), w, color="C2", height=0.6, xerr=np.clip(err, 0, None), capsize=2,
             error_kw=dict(ecolor="0.3", lw=0.8))
     for i, x in enumerate(w):
-        bx.text(101, i, f"{x:.0f}%", va="center", fontsize=8)
+        bx.text(106, i, f"{x:.0f}%", va="center", fontsize=8)
     bx.set_ylim(k - 0.5, -0.5)
     bx.set_yticks([])
-    bx.set_xlim(0, 118)
+    bx.set_xlim(0, 125)
+    bx.set_xticks([0, 25, 50, 75, 100])
     bx.set_xlabel("equilibrium weight, % (bootstrap 95%)")
     fig.suptitle(title, fontsize=10)
     return fig

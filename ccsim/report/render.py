@@ -42,13 +42,18 @@ def _cell(x):
     if isinstance(x, (float, np.floating)):
         if not np.isfinite(x):
             return ""
+        if float(x).is_integer() and abs(x) >= 1000:  # a count stored as float (games, deals)
+            return f"{int(x):,}"
         return f"{x:.4g}" if abs(x) >= 1e-3 or x == 0 else f"{x:.2e}"
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool) and abs(x) >= 1000:
+        return f"{int(x):,}"
     return x
 
 
 def _table_html(df: pd.DataFrame) -> str:
-    shown = df.head(MAX_ROWS)
-    return shown.map(_cell).to_html(index=False, classes="t", border=0, escape=True)
+    shown = df.head(MAX_ROWS).map(_cell)
+    shown.columns.name = None  # a matrix's column axis name would print as a stray header cell
+    return shown.to_html(index=False, classes="t", border=0, escape=True)
 
 
 def rests_text(rep) -> str:
@@ -60,8 +65,10 @@ def rests_text(rep) -> str:
                if st.caps else "") + ".")
 
 
-def _games_text(s) -> str:
-    return f"{s.games:,} games."
+def _games_text(rep, s) -> str:
+    levels = list(s.tables["ratings"]["entrant"]) if "ratings" in s.tables else rep.study.sections[s.name]["levels"]
+    who = "entrants" if "ratings" in s.tables else "levels of play"
+    return f"Rests on {s.games:,} games; {who}: {', '.join(levels)}; seed {rep.study.seed}."
 
 
 def _claim_row(c) -> dict:
@@ -75,7 +82,7 @@ def html_page(rep, figs: dict) -> str:
     sections = []
     for s in rep.sections:
         sections.append(dict(
-            name=s.name, title=s.title, conclusions=s.conclusions, notes=s.notes, games_text=_games_text(s),
+            name=s.name, title=s.title, conclusions=s.conclusions, notes=s.notes, games_text=_games_text(rep, s),
             figures=[dict(alt=f"{s.title}: {n}", data=base64.b64encode(figs[s.name, n]).decode()) for n in s.figures],
             tables=[dict(name=n, rows=len(df), file=f"{s.name}_{n}.parquet", html=_table_html(df),
                          open=len(df) <= 12) for n, df in s.tables.items()]))
@@ -102,8 +109,8 @@ def markdown_summary(rep, figs: dict) -> str:
         r = _claim_row(c)
         lines.append(f"| {c.id} | {r['figure']} | {r['interval']} | {c.level} | {c.verdict} |")
     for s in rep.sections:
-        lines += ["", f"## {s.title}", "", _games_text(s), ""]
-        lines += [f"* {line}" for line in s.conclusions]
+        lines += ["", f"## {s.title}", "", _games_text(rep, s), ""]
+        lines += [f"* {line}" for line in s.conclusions] + [f"* *{note}*" for note in s.notes]
         lines += [""] + [f"![{s.title}: {n}](figures/{s.name}_{n}.png)" for n in s.figures]
         lines += ["", "Tables: " + ", ".join(f"[{n}](tables/{s.name}_{n}.parquet)" for n in s.tables)]
     lines += ["", _footer(rep), ""]

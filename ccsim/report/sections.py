@@ -316,7 +316,7 @@ def build_ladder(st: Study, res: dict) -> Section:
     score = pd.DataFrame(np.nan, index=ratings["entrant"], columns=ratings["entrant"])
     for r in pairings.itertuples():
         score.loc[r.a, r.b], score.loc[r.b, r.a] = r.score, 1 - r.score
-    sec.tables["score_matrix"] = score.rename_axis("entrant").reset_index()
+    sec.tables["score_matrix"] = score.rename_axis(index="entrant", columns=None).reset_index()
     top = ratings["entrant"].iloc[0]
     ests = []
     for other in ratings["entrant"].iloc[1:]:
@@ -652,7 +652,7 @@ def _toml(v) -> str:
 
 
 _ARM_METRICS = (("seat_advantage", "points", "Cleopatra's seat advantage"), ("turns", "mean", "the game's length"),
-                ("draw_rate", "%", "the draw rate"))
+                ("draw_rate", "points", "the draw rate"))  # a difference of shares: in points
 
 
 def build_variants(st: Study, res: dict) -> Section:
@@ -673,9 +673,8 @@ def build_variants(st: Study, res: dict) -> Section:
                 continue
             e = _stated(ests, ref)
             g = int(d[(d["arm"] == arm) & (d["metric"] == metric) & (d["level"] == e.context)]["games"].iloc[0])
-            diff = fmt(e.value, unit) if unit != "%" else f"{100 * e.value:+.1f} points"
-            ci = fmt_ci(e.lo, e.hi, unit) if unit != "%" else f"[{100 * e.lo:+.1f}, {100 * e.hi:+.1f}]"
-            tail = " turns" if unit == "mean" else (" points" if unit == "points" else "")
+            diff, ci = fmt(e.value, unit), fmt_ci(e.lo, e.hi, unit)
+            tail = " turns" if unit == "mean" else " points"
             sig = "changes" if e.lo > 0 or e.hi < 0 else "does not measurably change"
             text = (f"{arm} {sig} {words} with {e.context} on both sides: {diff}{tail} {ci} against RULES.md on "
                     f"the same {g:,} deals.")

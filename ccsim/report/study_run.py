@@ -100,8 +100,9 @@ def run_study(path, out, progress: bool = False, render: bool = True) -> Report:
     results, counts = run_parts(parts, store, progress)
     sections = [build(st, name, results) for name in SECTIONS if name in st.sections]
     claims = [c for s in sections for c in s.claims]
-    info = dict(counts, seconds=time.perf_counter() - t0, games=sum(s.games for s in sections),
-                parts_games={p.name: int(results[p.name].info.get("games", p.games)) for p in parts},
+    parts_games = {p.name: int(results[p.name].info.get("games", p.games)) for p in parts}
+    # every part once: sections that share parts (seat and game share the mirror games) count them once here
+    info = dict(counts, seconds=time.perf_counter() - t0, games=sum(parts_games.values()), parts_games=parts_games,
                 stale=[str(p) for p in store.stale(parts)])
     rep = Report(st, sections, claims, info)
     if render:
