@@ -3,7 +3,8 @@
 Thin: validate the study file (one line and exit status 2 before any game),
 run it (finished parts are kept in DIR/parts: an interrupted report resumes,
 and an unchanged study plays no game), print the claims with their verdicts or
-``--json``.  Ctrl-C keeps every finished part and exits with status 130.
+``--json``.  Ctrl-C keeps every finished part and exits with status 130.  ``--backend dask``
+plays the parts on a Dask cluster: the same games, so the same report (tests/test_dask.py).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import sys
 
 import click
 
-from ccsim.cli_options import writable_folder
+from ccsim.cli_options import backend_options, cli_backend, writable_folder
 
 
 @click.command("report")
@@ -20,7 +21,8 @@ from ccsim.cli_options import writable_folder
 @click.option("--out", required=True, metavar="DIR", help="Folder of the report (and of its finished parts).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written and the claims as one JSON object.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
-def report_cmd(study, out, as_json, progress):
+@backend_options
+def report_cmd(study, out, as_json, progress, backend, scheduler, workers, connect_timeout):
     """Run a balance study and write its report: report.html, summary.md, claims.json, tables/."""
     from ccsim.report import StudyError, StudyInterrupted, load_study, run_study
     from ccsim.report.claims import fmt, fmt_ci
@@ -29,13 +31,22 @@ def report_cmd(study, out, as_json, progress):
     except StudyError as e:
         raise click.UsageError(str(e)) from None
     folder = writable_folder(out)
+    from ccsim.config import ConfigError
     try:
-        rep = run_study(study, folder, progress=sys.stderr.isatty() if progress is None else progress)
+        be = cli_backend(backend, scheduler, workers, connect_timeout)
+    except ConfigError as e:  # bad flags or an unusable cluster (BackendError is one)
+        raise click.UsageError(str(e)) from None
+    try:
+        rep = run_study(study, folder, progress=sys.stderr.isatty() if progress is None else progress, backend=be)
     except StudyError as e:
         raise click.UsageError(str(e)) from None
     except StudyInterrupted as e:
         click.echo(f"ccsim: {e}", err=True)
         sys.exit(130)
+    except ConfigError as e:  # the cluster failed during a part: the finished parts are kept
+        raise click.ClickException(f"{e}; the finished parts are kept, rerun to resume") from None
+    finally:
+        be.close()
     i = rep.info
     if as_json:
         click.echo(json.dumps(dict(out=str(folder), report=str(folder / "report.html"), games=i["games"],

@@ -347,3 +347,19 @@ def _group_ends(pgid: int, within: float) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+def test_a_report_on_a_cluster_gives_the_local_tables_and_claims(compiled, cluster, tmp_path):
+    """Every part of a report goes through the backend: the same games, so the same tables and claims."""
+    from ccsim.report import run_study
+    (tmp_path / "s.toml").write_text("seed = 7\nlevels = ['greedy', 'defender']\n[seat]\ngames = 400\n"
+                                     "[ladder]\nstrategies = ['greedy', 'defender']\ngames = 100\n"
+                                     "[variants]\nvariants = ['two_orgies']\ngames = 200\n")
+    local = run_study(tmp_path / "s.toml", tmp_path / "local", render=False)
+    with DaskBackend(cluster.scheduler_address) as be:
+        on_dask = run_study(tmp_path / "s.toml", tmp_path / "dask", render=False, backend=be)
+    assert on_dask.info["parts_played"] == local.info["parts_played"] == 5
+    for a, b in zip(local.sections, on_dask.sections):
+        for name in a.tables:
+            same_rows(b.tables[name], a.tables[name])
+    assert [c.to_json() for c in on_dask.claims] == [c.to_json() for c in local.claims]

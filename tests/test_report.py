@@ -318,3 +318,11 @@ def test_report_cli_prints_the_claims_table(small, capsys):
     code, out, err = run_cli(capsys, "report", d / "study.toml", "--out", d / "out")
     assert code == 0, err
     assert "seat.advantage" in out and "robustness" in out and "0 played now" in out
+
+
+def test_bad_backend_flags_exit_2_before_any_game(tmp_path, capsys):
+    (tmp_path / "s.toml").write_text("[seat]\ngames = 100\n")
+    code, out, err = run_cli(capsys, "report", tmp_path / "s.toml", "--out", tmp_path / "o", "--backend", "dask",
+                             "--workers", "-1")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "workers" in err, err
+    assert not (tmp_path / "o" / "parts").exists()

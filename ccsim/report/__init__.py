@@ -21,8 +21,8 @@ __all__ = ["run_study", "load_study", "parse_study", "section", "plan", "build",
            "SECTION_TITLES", "PartStore"]
 
 
-def section(study: Study, name: str, store=None) -> Section:
-    """One section of a study, played (or loaded from ``store``, a PartStore) and built."""
+def section(study: Study, name: str, store=None, backend=None) -> Section:
+    """One section of a study, played on ``backend`` (or loaded from ``store``, a PartStore) and built."""
     parts = plan_study(replace(study, sections={name: study.sections[name]}))
-    results, _ = run_parts(parts, store)
+    results, _ = run_parts(parts, store, backend=backend)
     return build(study, name, results)

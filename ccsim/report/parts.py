@@ -32,7 +32,7 @@ class Part:
     name: str
     settings: dict
     games: int
-    compute: Callable  # (dict name -> upstream result) -> (dict table -> DataFrame, info dict)
+    compute: Callable  # (upstream results by name, progress, backend) -> (tables by name, info dict)
     needs: tuple = ()
     key: str = field(default="", init=False)
 

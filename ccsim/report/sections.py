@@ -63,10 +63,10 @@ def mirror_games(st: Study, section: str) -> dict:
 
 
 def _mirror_part(st: Study, level: str, n: int) -> Part:
-    def compute(up, progress):
+    def compute(up, progress, backend=None):
         from ccsim.run import run
         out, _ = run(RunConfig(games=n, seed=st.seed, cleopatra=level, caesar=level), progress=progress,
-                     metrics=True)
+                     metrics=True, backend=backend)
         if out.get("interrupted"):
             raise KeyboardInterrupt
         met = pd.DataFrame([dict(metric=m["metric"], label=m["label"], group=m["group"], value=m["value"],
@@ -228,10 +228,10 @@ def _ladder_sets(st: Study):
 
 
 def _tournament_part(name: str, st: Study, strategies, deals: int, orderings=None) -> Part:
-    def compute(up, progress):
+    def compute(up, progress, backend=None):
         from ccsim.tournament import tournament
         t = tournament(list(strategies), games=deals, seed=st.seed, orderings=orderings, progress=progress,
-                       nash=False)
+                       nash=False, backend=backend)
         if t.info.get("interrupted"):
             raise KeyboardInterrupt
         m = t.score.copy()
@@ -410,9 +410,9 @@ def plan_orderings(st: Study) -> list[Part]:
     s = st.sections["orderings"]
     lv = s["level"]
 
-    def search_compute(up, progress):
+    def search_compute(up, progress, backend=None):
         from ccsim.study import search
-        df = search(strategy=lv, budget=s["budget"], seed=st.seed, top=s["top"])
+        df = search(strategy=lv, budget=s["budget"], seed=st.seed, top=s["top"], backend=backend)
         prog = pd.DataFrame(df.attrs["progress"])
         base = pd.DataFrame([df.attrs["baseline"], df.attrs["worst"]]).assign(role=["shuffled", "worst"])
         return dict(top=pd.DataFrame(df), progress=prog, extra=base), dict(games=int(df.attrs["games_used"]),
@@ -424,27 +424,28 @@ def plan_orderings(st: Study) -> list[Part]:
     for label, strat, opp, g in _contexts(st):
         few = st.is_search(strat) or st.is_search(opp)
 
-        def compare_compute(up, progress, strat=strat, opp=opp, g=g, few=few):
+        def compare_compute(up, progress, backend=None, strat=strat, opp=opp, g=g, few=few):
             from ccsim.study import compare
             cands = _candidates(up[f"orderings:search:{lv}"], presets, few)
-            df = compare(cands, baseline="shuffled", strategy=strat, opponent=opp, games=g, seed=st.seed)
+            df = compare(cands, baseline="shuffled", strategy=strat, opponent=opp, games=g, seed=st.seed,
+                         backend=backend)
             return dict(compare=pd.DataFrame(df)), dict(games=int(df.attrs["games_played"]),
                                                         baseline=df.attrs["baseline"])
         parts.append(Part(f"orderings:compare:{strat}-vs-{opp}", dict(strategy=strat, opponent=opp, games=g,
                                                                         seed=st.seed, presets=presets, few=few),
                           g * (2 if few else n_cand), compare_compute, needs=(f"orderings:search:{lv}",)))
 
-    def positions_compute(up, progress):
+    def positions_compute(up, progress, backend=None):
         from ccsim.study import positions
-        df = positions(strategy=lv, games=s["positions_games"], seed=st.seed)
+        df = positions(strategy=lv, games=s["positions_games"], seed=st.seed, backend=backend)
         return dict(positions=pd.DataFrame(df)), {k: v for k, v in df.attrs.items() if k != "matchup"}
     parts.append(Part(f"orderings:positions:{lv}", dict(level=lv, games=s["positions_games"], seed=st.seed),
                       s["positions_games"], positions_compute))
 
-    def meta_compute(up, progress):
+    def meta_compute(up, progress, backend=None):
         orders = _meta_orderings(up[f"orderings:search:{lv}"], presets)
         part = _tournament_part("meta", st, [lv], s["meta_games"], orderings=[_label(o) for o in orders])
-        return part.compute(up, progress)
+        return part.compute(up, progress, backend)
     k = s["top"] + len(presets)
     parts.append(Part(f"orderings:meta:{lv}", dict(level=lv, deals=s["meta_games"], seed=st.seed, presets=presets),
                       k * (k - 1) * s["meta_games"], meta_compute, needs=(f"orderings:search:{lv}",)))
@@ -607,10 +608,10 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
 # --- variants and what-ifs -----------------------------------------------------------------
 
 def _whatif_part(name: str, st: Study, level: str, games: int, variants, changes, cards: bool) -> Part:
-    def compute(up, progress):
+    def compute(up, progress, backend=None):
         from ccsim.whatif import whatif
         w = whatif([level], games=games, seed=st.seed, variants=list(variants), changes=list(changes), cards=cards,
-                   progress=progress)
+                   progress=progress, backend=backend)
         if w.info.get("interrupted"):
             raise KeyboardInterrupt
         tables = dict(metrics=w.metrics, lengths=w.lengths)

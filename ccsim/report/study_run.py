@@ -58,9 +58,10 @@ def _progress(total: int, enabled: bool):
     return tqdm(total=total, unit="game", unit_scale=True, desc="study", dynamic_ncols=True, position=0)
 
 
-def run_parts(parts: list[Part], store: PartStore | None, progress: bool = False) -> tuple[dict, dict]:
-    """{part name: Result}, loading finished parts from ``store`` and playing the others;
-    and counts: parts played / loaded, games played."""
+def run_parts(parts: list[Part], store: PartStore | None, progress: bool = False, backend=None) -> tuple[dict, dict]:
+    """{part name: Result}, loading finished parts from ``store`` and playing the others on ``backend``
+    (this process by default; a Dask backend plays the same games); and counts: parts played / loaded,
+    games played."""
     todo = [p for p in parts if store is None or not store.has(p)]
     bar = _progress(sum(p.games for p in todo), progress)
     results, played, games = {}, 0, 0
@@ -71,7 +72,7 @@ def run_parts(parts: list[Part], store: PartStore | None, progress: bool = False
                 continue
             if bar:
                 bar.set_postfix_str(p.name, refresh=True)
-            tables, info = p.compute({n: results[n] for n in p.needs}, bar is not None)
+            tables, info = p.compute({n: results[n] for n in p.needs}, bar is not None, backend)
             results[p.name] = Result(tables, info)
             if store is not None:
                 store.save(p, results[p.name])
@@ -87,7 +88,7 @@ def run_parts(parts: list[Part], store: PartStore | None, progress: bool = False
     return results, dict(parts=len(parts), parts_played=played, parts_loaded=len(parts) - played, games_played=games)
 
 
-def run_study(path, out, progress: bool = False, render: bool = True) -> Report:
+def run_study(path, out, progress: bool = False, render: bool = True, backend=None) -> Report:
     """Run the study file ``path`` and write its report under ``out``; returns the Report (sections
     with their DataFrames and figures, the claims).  Raises StudyError (bad file, before any game) and
     StudyInterrupted (Ctrl-C: finished parts kept)."""
@@ -97,7 +98,7 @@ def run_study(path, out, progress: bool = False, render: bool = True) -> Report:
     parts = plan_study(st)
     store = PartStore(out / "parts")
     t0 = time.perf_counter()
-    results, counts = run_parts(parts, store, progress)
+    results, counts = run_parts(parts, store, progress, backend)
     sections = [build(st, name, results) for name in SECTIONS if name in st.sections]
     claims = [c for s in sections for c in s.claims]
     parts_games = {p.name: int(results[p.name].info.get("games", p.games)) for p in parts}
