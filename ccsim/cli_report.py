@@ -59,7 +59,7 @@ def report_cmd(study, out, as_json, progress, backend, scheduler, workers, conne
     w = max(len(c.id) for c in rep.claims)
     lines.append(f"{'claim':<{w}}  {'figure':>8}  {'95% interval':<18}  {'level':<10}  robustness")
     for c in rep.claims:
-        lines.append(f"{c.id:<{w}}  {fmt(c.value, c.unit):>8}  {fmt_ci(c.lo, c.hi, c.unit):<18}  {c.level:<10}  "
+        lines.append(f"{c.id:<{w}}  {fmt(c.value, c.unit, (c.lo, c.hi)):>8}  {fmt_ci(c.lo, c.hi, c.unit):<18}  {c.level:<10}  "
                      f"{c.verdict}")
     lines += ["", f"report: {folder / 'report.html'}  (summary.md, claims.json, tables/, figures/)"]
     if i["stale"]:

@@ -326,3 +326,12 @@ def test_bad_backend_flags_exit_2_before_any_game(tmp_path, capsys):
                              "--workers", "-1")
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and "workers" in err, err
     assert not (tmp_path / "o" / "parts").exists()
+
+
+def test_figures_print_to_the_decimals_their_interval_supports():
+    from ccsim.report.claims import fmt, fmt_ci
+    assert (fmt(0.1008, "points", (0.0997, 0.1019)), fmt_ci(0.0997, 0.1019, "points")) == ("+10.1", "[+10.0, +10.2]")
+    # a figure near zero is not printed as -0.0: one more decimal
+    assert (fmt(-0.0004, "points", (-0.002, 0.0017)), fmt_ci(-0.002, 0.0017, "points")) == ("-0.04",
+                                                                                           "[-0.20, +0.17]")
+    assert fmt_ci(32.03, 32.05, "mean") == "[32.03, 32.05]" and fmt_ci(0.627, 0.726, "%") == "[62.7%, 72.6%]"

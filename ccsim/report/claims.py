@@ -40,26 +40,39 @@ def side(e: Estimate, null: float) -> int:
     return 0
 
 
-def fmt(x: float, unit: str) -> str:
-    """A figure in its unit: ``points`` (score x 100, signed), ``%`` (a share), ``Elo`` or a plain mean."""
+def digits(lo: float, hi: float, unit: str) -> int:
+    """Decimals for a figure and its 95% interval [lo, hi]: to the first significant digit of the
+    half-width (10.1 [10.0, 10.2]), one more where the middle would print as zero (-0.04 [-0.20, +0.17]).
+    Points and shares count in points (x 100); a mean keeps at least two decimals."""
+    scale = 1.0 if unit == "mean" else 100.0
+    least = 2 if unit == "mean" else 1
+    hw = scale * (hi - lo) / 2
+    if not math.isfinite(hw) or hw <= 0:
+        return least
+    d = max(least, -math.floor(math.log10(hw) + 1e-9))
+    mid = scale * (lo + hi) / 2
+    if mid != 0 and round(abs(mid), d) == 0:
+        d += 1
+    return int(min(d, 4))
+
+
+def fmt(x: float, unit: str, ci=None) -> str:
+    """A figure in its unit: ``points`` (score x 100, signed), ``%`` (a share), ``Elo`` or a plain mean;
+    with ``ci`` (its interval) to the decimals the interval supports."""
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "n/a"
+    d = digits(*ci, unit) if ci is not None else (2 if unit == "mean" else 1)
     if unit == "points":
-        return _small(100 * x, "+.1f", "+.2g")
+        return f"{100 * x:+.{d}f}"
     if unit == "%":
-        return f"{100 * x:.1f}%"
+        return f"{100 * x:.{d}f}%"
     if unit == "Elo":
         return f"{x:+.0f}"
-    return _small(x, ".2f", ".2g")
-
-
-def _small(x: float, usual: str, tiny: str) -> str:
-    """``x`` in the usual format, or to two significant digits where that would print as zero."""
-    return format(x, usual) if x == 0 or abs(x) >= 0.05 else format(x, tiny)
+    return f"{x:.{d}f}"
 
 
 def fmt_ci(lo: float, hi: float, unit: str) -> str:
-    return f"[{fmt(lo, unit)}, {fmt(hi, unit)}]"
+    return f"[{fmt(lo, unit, (lo, hi))}, {fmt(hi, unit, (lo, hi))}]"
 
 
 def verdict(stated: Estimate, others, null: float | None, noun: str = "level") -> str:

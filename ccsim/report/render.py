@@ -72,7 +72,7 @@ def _games_text(rep, s) -> str:
 
 
 def _claim_row(c) -> dict:
-    return dict(id=c.id, statement=c.statement, verdict=c.verdict, figure=fmt(c.value, c.unit),
+    return dict(id=c.id, statement=c.statement, verdict=c.verdict, figure=fmt(c.value, c.unit, (c.lo, c.hi)),
                 interval=fmt_ci(c.lo, c.hi, c.unit), level=c.level, rests_on=c.rests_on, command=c.command)
 
 

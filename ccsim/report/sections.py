@@ -111,7 +111,7 @@ def seat_statement(e: Estimate) -> str:
         lead = "Caesar, who moves second (R2.6), has the advantage"
     else:
         lead = "Neither seat has a measurable advantage"
-    return (f"{lead} with {e.context} on both sides: Cleopatra's score is {fmt(e.value, 'points')} points from an "
+    return (f"{lead} with {e.context} on both sides: Cleopatra's score is {fmt(e.value, 'points', (e.lo, e.hi))} points from an "
             f"even 50% {fmt_ci(e.lo, e.hi, 'points')} over {e.games:,} games.")
 
 
@@ -167,7 +167,7 @@ def build_game(st: Study, res: dict) -> Section:
     for metric, (unit, null, words) in _GAME_METRICS.items():
         ests = _estimates(rows, "level", dict(metric=metric))
         e = _stated(ests, ref)
-        text = words.format(v=fmt(e.value, unit), ci=fmt_ci(e.lo, e.hi, unit)) + f" with {e.context} on both sides."
+        text = words.format(v=fmt(e.value, unit, (e.lo, e.hi)), ci=fmt_ci(e.lo, e.hi, unit)) + f" with {e.context} on both sides."
         sec.claims.append(Claim(
             id=f"game.{metric}", section="game", statement=text, value=e.value, lo=e.lo, hi=e.hi, unit=unit,
             level=e.context, rests_on=_rests(e.context, games[e.context], st.seed, " vs itself"),
@@ -179,9 +179,9 @@ def build_game(st: Study, res: dict) -> Section:
     ests = _estimates(rows, "level", dict(metric=top))
     e = _stated(ests, ref)
     reason = top.removeprefix("end_")
-    text = (f"Most games end by {reason.replace('_', ' ')} (R9): {fmt(e.value, '%')} {fmt_ci(e.lo, e.hi, '%')} "
+    text = (f"Most games end by {reason.replace('_', ' ')} (R9): {fmt(e.value, '%', (e.lo, e.hi))} {fmt_ci(e.lo, e.hi, '%')} "
             f"with {e.context} on both sides." if e.lo > 0.5 else
-            f"The commonest end is {reason.replace('_', ' ')} (R9), in {fmt(e.value, '%')} of games "
+            f"The commonest end is {reason.replace('_', ' ')} (R9), in {fmt(e.value, '%', (e.lo, e.hi))} of games "
             f"{fmt_ci(e.lo, e.hi, '%')} with {e.context} on both sides.")
     sec.claims.append(Claim(
         id="game.end", section="game", statement=text, value=e.value, lo=e.lo, hi=e.hi, unit="%", level=e.context,
@@ -328,7 +328,7 @@ def build_ladder(st: Study, res: dict) -> Section:
     flip = not _pair_score(pairings, top, runner.context)[4]
     text = (f"{top} rates highest ({ratings['elo'].iloc[0]:+.0f} Elo "
             f"{fmt_ci(ratings['elo_lo'].iloc[0], ratings['elo_hi'].iloc[0], 'Elo')}); against the next best, "
-            f"{runner.context}, it scores {fmt(runner.value, '%')} {fmt_ci(runner.lo, runner.hi, '%')} over "
+            f"{runner.context}, it scores {fmt(runner.value, '%', (runner.lo, runner.hi))} {fmt_ci(runner.lo, runner.hi, '%')} over "
             f"{runner.games:,} games with the seats swapped.")
     a, b = (runner.context, top) if flip else (top, runner.context)
     sec.claims.append(Claim(
@@ -519,7 +519,7 @@ def build_orderings(st: Study, res: dict) -> Section:
         _, strat, opp, g = next(c for c in ctxs if c[0] == e.context)
         cands = _candidates(srch, [_canon(p) for p in s["presets"]], st.is_search(strat) or st.is_search(opp))
         where = "against the same player" if strat == opp else f"against {opp}"
-        text = (f"The best ordering found by the search with {lv}, {best}, scores {fmt(e.value, 'points')} points "
+        text = (f"The best ordering found by the search with {lv}, {best}, scores {fmt(e.value, 'points', (e.lo, e.hi))} points "
                 f"{fmt_ci(e.lo, e.hi, 'points')} against a shuffled deck when {strat} plays it {where} "
                 f"({g:,} games a deck, both seats).")
         sec.claims.append(Claim(
@@ -545,7 +545,7 @@ def build_orderings(st: Study, res: dict) -> Section:
     reg = pos[pos["kind"] == "region"]
     r = reg.loc[reg["effect"].abs().idxmax()]
     text = (f"Where a card sits matters most for {r['card']}: one in the {r['region']} positions of the deck is worth "
-            f"{fmt(r['effect'], 'points')} points {fmt_ci(r['lo'], r['hi'], 'points')} against uniformly random "
+            f"{fmt(r['effect'], 'points', (r['lo'], r['hi']))} points {fmt_ci(r['lo'], r['hi'], 'points')} against uniformly random "
             f"orderings ({lv} on both sides).")
     e = Estimate(lv, float(r["effect"]), float(r["lo"]), float(r["hi"]), s["positions_games"])
     sec.claims.append(Claim(
@@ -594,7 +594,7 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
     else:
         head = f"No ordering is dominant: the meta-game's equilibrium mixes {', '.join(support)}"
     text = (f"{head}; {labels[i]}'s weakest pairing is against {worst.context}, where it scores "
-            f"{fmt(worst.value, '%')} {fmt_ci(worst.lo, worst.hi, '%')} ({lv} on both sides).")
+            f"{fmt(worst.value, '%', (worst.lo, worst.hi))} {fmt_ci(worst.lo, worst.hi, '%')} ({lv} on both sides).")
     a, b = (worst.context, labels[i]) if flip else (labels[i], worst.context)
     sec.claims.append(Claim(
         id="orderings.meta", section="orderings", statement=text, value=worst.value, lo=worst.lo, hi=worst.hi,
@@ -674,7 +674,7 @@ def build_variants(st: Study, res: dict) -> Section:
                 continue
             e = _stated(ests, ref)
             g = int(d[(d["arm"] == arm) & (d["metric"] == metric) & (d["level"] == e.context)]["games"].iloc[0])
-            diff, ci = fmt(e.value, unit), fmt_ci(e.lo, e.hi, unit)
+            diff, ci = fmt(e.value, unit, (e.lo, e.hi)), fmt_ci(e.lo, e.hi, unit)
             tail = " turns" if unit == "mean" else " points"
             sig = "changes" if e.lo > 0 or e.hi < 0 else "does not measurably change"
             text = (f"{arm} {sig} {words} with {e.context} on both sides: {diff}{tail} {ci} against RULES.md on "
@@ -721,7 +721,7 @@ def build_cards(st: Study, res: dict) -> Section:
         ests = _estimates(both, "level", dict(card=card))
         e = _stated(ests, ref)
         g = st.games_for(e.context, s["games"])
-        text = (f"One {card} card is worth {fmt(e.value, 'points')} points {fmt_ci(e.lo, e.hi, 'points')} of its "
+        text = (f"One {card} card is worth {fmt(e.value, 'points', (e.lo, e.hi))} points {fmt_ci(e.lo, e.hi, 'points')} of its "
                 f"owner's score with {e.context} on both sides (one copy taken out of her deck, both players "
                 f"averaged, on the same {g:,} deals).")
         sec.claims.append(Claim(
@@ -739,7 +739,7 @@ def build_cards(st: Study, res: dict) -> Section:
     e = _stated(ests, ref)
     g = st.games_for(e.context, s["games"])
     votes = float(rev[(rev["level"] == e.context) & (rev["metric"] == "votes")]["value"].iloc[0])
-    text = (f"Philosophers reverse {fmt(e.value, 'mean')} votes a game {fmt_ci(e.lo, e.hi, 'mean')} (R6.3), "
+    text = (f"Philosophers reverse {fmt(e.value, 'mean', (e.lo, e.hi))} votes a game {fmt_ci(e.lo, e.hi, 'mean')} (R6.3), "
             f"{100 * e.value / votes:.1f}% of the {votes:.1f} votes, with {e.context} on both sides.")
     sec.claims.append(Claim(
         id="cards.reversals", section="cards", statement=text, value=e.value, lo=e.lo, hi=e.hi, unit="mean",
