@@ -363,3 +363,5 @@ def test_a_report_on_a_cluster_gives_the_local_tables_and_claims(compiled, clust
         for name in a.tables:
             same_rows(b.tables[name], a.tables[name])
     assert [c.to_json() for c in on_dask.claims] == [c.to_json() for c in local.claims]
+    import matplotlib.pyplot as plt
+    plt.close("all")  # built without rendering: the figures are still open

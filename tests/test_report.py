@@ -51,6 +51,14 @@ games = 120
 """
 
 
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Sections built here without rendering keep their figures open: close them after each test."""
+    yield
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
     d = tmp_path_factory.mktemp("report")
