@@ -205,7 +205,8 @@ def build_game(st: Study, res: dict) -> Section:
                                          "share of games")
     src = vp.groupby(["level", "source"])["value"].sum().unstack().reindex(levels)[
         ["patricians", "majorities", "all", "bonus"]]
-    sec.figures["vp"] = stacked_shares(src, "Where victory points come from (R10.1–R10.4), both players together",
+    sec.figures["vp"] = stacked_shares(src, f"Where victory points come from (R10.1–R10.4), both players together "
+                                            f"(mirror games, seed {st.seed})",
                                        "victory points per game (mean)")
     sec.figures["length"] = length_boxes(lengths, levels, f"Game length by level of play (mirror games, seed "
                                                           f"{st.seed})")
