@@ -35,7 +35,7 @@ from ccsim.stats import ELO_PER_NAT, bradley_terry, holm, mean_ci, nash_average,
 from ccsim.stats import json_number as _num
 from strategies.registry import available, strategy_id
 
-__all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "heatmap", "format_tournament",
+__all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "heatmap", "score_heatmap", "format_tournament",
            "tournament_json"]
 
 TASK_GAMES = 100_000  # games per task: a few seconds each, so progress and Ctrl-C stay responsive
@@ -437,20 +437,37 @@ def tournament_json(t: Tournament) -> dict:
 def heatmap(t: Tournament, path=None, title: str | None = None):
     """The score matrix as a heatmap (rows and columns by Bradley-Terry rank); returns the figure,
     saved as PNG at ``path`` if given."""
+    order = list(t.ratings["entrant"])
+    i = t.info
+    fig = score_heatmap(order, t.score.loc[order, order].to_numpy(), t.score_lo.loc[order, order].to_numpy(),
+                        t.score_hi.loc[order, order].to_numpy(),
+                        title or f"Round robin: {i['deals']:,} deals per pairing, each played twice, seats swapped\n"
+                                 f"seed {i['seed']}; rules: {i['rules']}; bold: 95% interval excludes 50%")
+    if path is not None:
+        from pathlib import Path
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+    return fig
+
+
+def score_heatmap(labels, score, lo, hi, title: str, ylabel: str = "entrant (row), by Bradley-Terry rank"):
+    """A score matrix (row's score against column, 0..1, with its interval ``lo``, ``hi``) as a heatmap:
+    bold where the interval excludes 50%, "—" on the diagonal, a blank cell for a pairing not played (NaN)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    order = list(t.ratings["entrant"])
-    m = 100 * t.score.loc[order, order].to_numpy()
-    k = len(order)
+    m = 100 * np.asarray(score, dtype=float)
+    lo = 100 * np.asarray(lo, dtype=float)
+    hi = 100 * np.asarray(hi, dtype=float)
+    k = len(labels)
     fig, ax = plt.subplots(figsize=(3.4 + 0.72 * k, 2.4 + 0.62 * k))
     im = ax.imshow(np.where(np.eye(k, dtype=bool), np.nan, m), cmap="RdBu", vmin=0, vmax=100)
-    lo = 100 * t.score_lo.loc[order, order].to_numpy()
-    hi = 100 * t.score_hi.loc[order, order].to_numpy()
     for a in range(k):
         for b in range(k):
             if a == b:
                 ax.text(b, a, "—", ha="center", va="center", color="0.5")
+                continue
+            if np.isnan(m[a, b]):
                 continue
             sig = lo[a, b] > 50 or hi[a, b] < 50
             ax.text(b, a, f"{m[a, b]:.0f}" if abs(m[a, b] - 50) >= 10 else f"{m[a, b]:.1f}", ha="center",
@@ -458,18 +475,12 @@ def heatmap(t: Tournament, path=None, title: str | None = None):
                     color="white" if abs(m[a, b] - 50) > 35 else "black")
     ax.set_xticks(range(k))
     ax.set_yticks(range(k))
-    ax.set_xticklabels(order, rotation=45, ha="right", fontsize=9)
-    ax.set_yticklabels(order, fontsize=9)
+    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=9)
+    ax.set_yticklabels(labels, fontsize=9)
     ax.set_xlabel("opponent (column)")
-    ax.set_ylabel("entrant (row), by Bradley-Terry rank")
+    ax.set_ylabel(ylabel)
     cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     cb.set_label("row's score against column, %")
-    i = t.info
-    ax.set_title(title or f"Round robin: {i['deals']:,} deals per pairing, each played twice, seats swapped\n"
-                          f"seed {i['seed']}; rules: {i['rules']}; bold: 95% interval excludes 50%", fontsize=9.5)
+    ax.set_title(title, fontsize=9.5)
     fig.tight_layout()
-    if path is not None:
-        from pathlib import Path
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=120, bbox_inches="tight")
     return fig

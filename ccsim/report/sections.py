@@ -24,6 +24,7 @@ from ccsim.report.figures import length_boxes, level_forest, payoff_heatmap, rat
 from ccsim.report.parts import Part
 from ccsim.report.spec import Study
 from ccsim.stats import bradley_terry, nash_average, rating_intervals
+from ccsim.tournament import score_heatmap
 
 __all__ = ["Section", "SECTION_TITLES", "plan", "build"]
 
@@ -228,23 +229,24 @@ def _ladder_sets(st: Study):
     return heur, pairs
 
 
-def _tournament_part(name: str, st: Study, strategies, deals: int, orderings=None) -> Part:
+def _play_tournament(st: Study, strategies, deals: int, orderings, progress, backend):
+    """A part's tables of ``ccsim.tournament``: pairings, ratings and the score matrix with its interval."""
+    from ccsim.tournament import tournament
+    t = tournament(list(strategies), games=deals, seed=st.seed, orderings=orderings, progress=progress,
+                   nash=False, backend=backend)
+    if t.info.get("interrupted"):
+        raise KeyboardInterrupt
+    return dict(pairings=t.pairings, ratings=t.ratings, score=t.score.rename_axis("entrant").reset_index(),
+                score_lo=t.score_lo.rename_axis("entrant").reset_index(),
+                score_hi=t.score_hi.rename_axis("entrant").reset_index()), \
+        dict(entrants=t.entrants, games=t.info["games"], seconds=t.info["seconds"], seat=t.seat)
+
+
+def _tournament_part(name: str, st: Study, strategies, deals: int) -> Part:
     def compute(up, progress, backend=None):
-        from ccsim.tournament import tournament
-        t = tournament(list(strategies), games=deals, seed=st.seed, orderings=orderings, progress=progress,
-                       nash=False, backend=backend)
-        if t.info.get("interrupted"):
-            raise KeyboardInterrupt
-        m = t.score.copy()
-        m.index.name = "entrant"
-        return dict(pairings=t.pairings, ratings=t.ratings, score=m.reset_index(),
-                    score_lo=t.score_lo.rename_axis("entrant").reset_index(),
-                    score_hi=t.score_hi.rename_axis("entrant").reset_index()), \
-            dict(entrants=t.entrants, games=t.info["games"], seconds=t.info["seconds"], seat=t.seat)
-    games = len(strategies) * (len(strategies) - 1) * deals if orderings is None else \
-        len(orderings) * (len(orderings) - 1) * deals
-    return Part(name, dict(strategies=list(strategies), deals=deals, seed=st.seed, orderings=orderings), games,
-                compute)
+        return _play_tournament(st, strategies, deals, None, progress, backend)
+    return Part(name, dict(strategies=list(strategies), deals=deals, seed=st.seed, orderings=None),
+                len(strategies) * (len(strategies) - 1) * deals, compute)
 
 
 def plan_ladder(st: Study) -> list[Part]:
@@ -340,43 +342,18 @@ def build_ladder(st: Study, res: dict) -> Section:
         estimates=ests))
     sec.figures["ratings"] = ratings_plot(ratings, f"Strategy ladder: Bradley–Terry ratings (seed {st.seed}; "
                                                    f"heuristics {deals:,} deals a pairing, search players fewer)")
-    m = score.to_numpy(dtype=float)
     lo = pd.DataFrame(np.nan, index=score.index, columns=score.columns)
     hi = lo.copy()
     for r in pairings.itertuples():
         lo.loc[r.a, r.b], hi.loc[r.a, r.b] = r.ci_lo, r.ci_hi
         lo.loc[r.b, r.a], hi.loc[r.b, r.a] = 1 - r.ci_hi, 1 - r.ci_lo
-    sec.figures["matrix"] = _score_heatmap(m, lo.to_numpy(float), hi.to_numpy(float), list(score.index),
-                                           f"Score matrix: row's score against column, % (seats swapped, seed "
-                                           f"{st.seed}; bold: 95% interval excludes 50%; blank: not played)")
+    sec.figures["matrix"] = score_heatmap(list(score.index), score.to_numpy(float), lo.to_numpy(float),
+                                          hi.to_numpy(float), f"Score matrix: row's score against column, % (seats "
+                                          f"swapped, seed {st.seed}; bold: 95% interval excludes 50%; blank: not "
+                                          f"played)", ylabel="entrant (row), by rating")
     sec.conclusions.append(sec.claims[0].sentence())
     sec.games = int(pairings["games"].sum())
     return sec
-
-
-def _score_heatmap(m, lo, hi, labels, title):
-    import matplotlib.pyplot as plt
-    k = len(labels)
-    fig, ax = plt.subplots(figsize=(3.6 + 0.7 * k, 2.6 + 0.55 * k))
-    im = ax.imshow(100 * m, cmap="RdBu", vmin=0, vmax=100)
-    for a in range(k):
-        for b in range(k):
-            if np.isnan(m[a, b]):
-                continue
-            sig = lo[a, b] > 0.5 or hi[a, b] < 0.5
-            v = 100 * m[a, b]
-            ax.text(b, a, f"{v:.0f}", ha="center", va="center", fontsize=8, fontweight="bold" if sig else "normal",
-                    color="white" if abs(v - 50) > 35 else "black")
-    ax.set_xticks(range(k))
-    ax.set_yticks(range(k))
-    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
-    ax.set_yticklabels(labels, fontsize=8)
-    ax.set_xlabel("opponent (column)")
-    ax.set_ylabel("entrant (row), by rating")
-    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04).set_label("row's score against column, %")
-    ax.set_title(title, fontsize=9)
-    fig.tight_layout()
-    return fig
 
 
 # --- orderings -----------------------------------------------------------------------------
@@ -445,8 +422,7 @@ def plan_orderings(st: Study) -> list[Part]:
 
     def meta_compute(up, progress, backend=None):
         orders = _meta_orderings(up[f"orderings:search:{lv}"], presets)
-        part = _tournament_part("meta", st, [lv], s["meta_games"], orderings=[_label(o) for o in orders])
-        return part.compute(up, progress, backend)
+        return _play_tournament(st, [lv], s["meta_games"], [_label(o) for o in orders], progress, backend)
     k = s["top"] + len(presets)
     parts.append(Part(f"orderings:meta:{lv}", dict(level=lv, deals=s["meta_games"], seed=st.seed, presets=presets),
                       k * (k - 1) * s["meta_games"], meta_compute, needs=(f"orderings:search:{lv}",)))
@@ -665,9 +641,9 @@ def build_variants(st: Study, res: dict) -> Section:
     sec.tables["metrics"] = met
     ref = st.reference if st.reference in s["levels"] else s["levels"][-1]
     arms = [a for a in dict.fromkeys(met["arm"]) if a != "RULES.md"]
-    d = met[met["kind"] != "base"].rename(columns=dict(diff="value_d", diff_lo="lo_d", diff_hi="hi_d"))
-    d = d.rename(columns=dict(value="arm_value", ci_lo="arm_lo", ci_hi="arm_hi")).rename(
-        columns=dict(value_d="value", lo_d="lo", hi_d="hi"))
+    # the difference to RULES.md is each claim's figure; the arm's own value stays beside it
+    d = met[met["kind"] != "base"].rename(columns=dict(value="arm_value", ci_lo="arm_lo", ci_hi="arm_hi",
+                                                       diff="value", diff_lo="lo", diff_hi="hi"))
     for arm in arms:
         for metric, unit, words in _ARM_METRICS:
             ests = _estimates(d, "level", dict(arm=arm, metric=metric))
