@@ -83,10 +83,12 @@ def _common(fn):
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
               help="Rule variant (R11), repeatable: " + ", ".join(R.VARIANTS))
 @click.option("--nash/--no-nash", default=None, help="Nash averaging beside Bradley-Terry [only if intransitive].")
+@click.option("--search-games", type=int, default=None, metavar="N",
+              help="Deals of a pairing with a search player (expert), each played twice [--games].")
 @_common
 @_usage
-def tournament_cmd(strategies, games, orderings, variants, nash, seed, threads, out, as_json, progress, backend,
-                   scheduler, workers, connect_timeout):
+def tournament_cmd(strategies, games, orderings, variants, nash, search_games, seed, threads, out, as_json, progress,
+                   backend, scheduler, workers, connect_timeout):
     """Round robin: score matrix, Bradley-Terry ratings, seat advantage, transitivity."""
     from ccsim.tournament import tournament, format_tournament, tournament_json, heatmap, entrant_names
 
@@ -96,7 +98,7 @@ def tournament_cmd(strategies, games, orderings, variants, nash, seed, threads, 
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
         t = tournament(strategies, games=games, seed=seed, orderings=orderings, variants=variants, backend=be,
-                       progress=_show(progress), nash=nash)
+                       progress=_show(progress), nash=nash, search_games=search_games)
     finally:
         be.close()
     d = tournament_json(t)

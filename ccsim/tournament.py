@@ -39,6 +39,7 @@ __all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "heat
            "tournament_json"]
 
 TASK_GAMES = 100_000  # games per task: a few seconds each, so progress and Ctrl-C stay responsive
+SEARCH_TASK_GAMES = 100  # games per task of the pairings with a search player (a few games a second)
 N_BOOT = 200
 
 
@@ -128,23 +129,26 @@ class _Tally:
         self.errors = z(n_pairs)
         self.seat = z(3)                # n, sum, sumsq over deals of Cleopatra's mean deal score over pairings
 
-    def add(self, rows: np.ndarray, n_pairs: int, d: int):
-        rows = rows.reshape(n_pairs, 2, d, -1)
+    def add(self, rows: np.ndarray, cs: np.ndarray, d: int, seat: bool = True):
+        """Rows of deals ``d`` of pairings ``cs`` (both arrangements each); ``seat``: count the deals
+        in the overall seat advantage (the pairings that play every deal)."""
+        rows = rows.reshape(len(cs), 2, d, -1)
         w = rows[..., R_WINNER].astype(np.int64)
         cleo = np.where(w == 0, 1.0, np.where(w < 0, 0.5, 0.0))          # (pairs, arrangement, deals)
         a = np.stack([cleo[:, 0], 1.0 - cleo[:, 1]], axis=1)                # side A: cleopatra, then caesar
         da = a.mean(axis=1)
         dc = cleo.mean(axis=1)
         for acc, x in ((self.score, da), (self.cleo, dc)):
-            acc += np.stack([np.full(n_pairs, d), x.sum(1), (x * x).sum(1)], axis=1)
-        self.wdl += np.stack([(a == 1).sum((1, 2)), (a == 0.5).sum((1, 2)), (a == 0).sum((1, 2))], axis=1)
+            acc[cs] += np.stack([np.full(len(cs), d), x.sum(1), (x * x).sum(1)], axis=1)
+        self.wdl[cs] += np.stack([(a == 1).sum((1, 2)), (a == 0.5).sum((1, 2)), (a == 0).sum((1, 2))], axis=1)
         for k in range(len(R.END_NAMES)):
-            self.ends[:, k] += (rows[..., R_END] == k).sum((1, 2))
-        self.turns += rows[..., R_TURNS].astype(np.int64).sum((1, 2))
-        self.errors += (rows[..., R_ERROR] != 0).sum((1, 2))
-        s = dc.mean(axis=0)
-        self.seat += (d, s.sum(), (s * s).sum())
-        self.deals += d
+            self.ends[cs, k] += (rows[..., R_END] == k).sum((1, 2))
+        self.turns[cs] += rows[..., R_TURNS].astype(np.int64).sum((1, 2))
+        self.errors[cs] += (rows[..., R_ERROR] != 0).sum((1, 2))
+        if seat:
+            s = dc.mean(axis=0)
+            self.seat += (d, s.sum(), (s * s).sum())
+            self.deals += d
 
 
 def _interval(acc) -> tuple[float, float, float]:
@@ -225,10 +229,15 @@ def _nash(score_pts, games, labels, rng, n_boot):
 
 def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orderings=None, variants=(),
                rules: dict | None = None, backend=None, progress: bool = False, nash: bool | None = None,
-               n_boot: int = N_BOOT) -> Tournament:
+               n_boot: int = N_BOOT, search_games: int | None = None) -> Tournament:
     """A round robin of ``strategies`` (names, comma-separated text, ``all`` or ``heuristics``),
     each with each of ``orderings`` (default ``shuffled``), on ``games`` deals per pairing,
     each deal played twice with the seats swapped.
+
+    ``search_games``: a pairing with a search player (``expert``: a few games a
+    second) plays only deals 0 .. search_games-1; the ratings are fitted to every
+    pairing's games, and the overall seat advantage is then over the pairings that
+    play every deal.  None: every pairing plays ``games`` deals.
 
     ``nash``: compute Nash averaging (None: only where the results are intransitive).
     Ctrl-C keeps every finished chunk of deals (``info['interrupted']``).
@@ -240,6 +249,9 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
         raise TournamentError(f"--games must be a positive integer, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
         raise TournamentError(f"--seed must be an integer in 0 .. 2**63-1, got {seed!r}")
+    if search_games is not None and (isinstance(search_games, bool) or not isinstance(search_games, (int, np.integer))
+                                     or search_games < 1):
+        raise TournamentError(f"--search-games must be a positive integer, got {search_games!r}")
     try:
         vec = rules_vector(rules, tuple(variants))
     except RulesError as e:
@@ -253,18 +265,23 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
         builder.add(ents[i][1:], ents[j][1:], vec)
     grid = builder.build()
     n_pairs = len(pairs)
-    per = max(1, min(int(games), TASK_GAMES // (2 * n_pairs)))
-    tasks = [GridTask(int(seed), grid, np.array([(c, s, d0, min(per, games - d0)) for c in range(n_pairs)
-                                                 for s in (0, 1)], np.int64))
-             for d0 in range(0, int(games), per)]
+    searchers = {s["name"] for s in available() if s["family"] == "search"}
+    capped = [c for c, (i, j) in enumerate(pairs) if search_games and {ents[i][1], ents[j][1]} & searchers]
+    full = [c for c in range(n_pairs) if c not in capped]
+    cap = min(int(games), int(search_games)) if capped else int(games)
+    tasks = (_group_tasks(seed, grid, full, int(games), TASK_GAMES)
+             + _group_tasks(seed, grid, capped, cap, SEARCH_TASK_GAMES))
+    seat_group = set(full or capped)   # the overall seat advantage: over the pairings that play every deal
     backend = backend or LocalBackend()
     tally = _Tally(n_pairs)
-    bar = _progress(2 * n_pairs * int(games)) if progress else None
+    total = 2 * (len(full) * int(games) + len(capped) * cap)
+    bar = _progress(total) if progress else None
     interrupted = False
     t0 = time.perf_counter()
     try:
         for task, rows in backend.map(play_task, tasks):
-            tally.add(rows, n_pairs, int(task.segments[0, 3]))
+            cs = task.segments[::2, 0]
+            tally.add(rows, cs, int(task.segments[0, 3]), seat=int(cs[0]) in seat_group)
             if bar:
                 bar.update(len(rows))
     except KeyboardInterrupt:
@@ -273,15 +290,27 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
         if bar:
             bar.close()
     seconds = time.perf_counter() - t0
-    if tally.deals == 0:
+    played = int(tally.score[:, 0].sum()) * 2
+    if played == 0:
         raise KeyboardInterrupt
     return _results(ents, pairs, tally, dict(
         entrants=labels, strategies=list(dict.fromkeys(e[1] for e in ents)),
         orderings=list(dict.fromkeys(e[2] for e in ents)), variants=list(variants),
         rules=describe(vec), seed=int(seed), deals=int(tally.deals), games_per_pairing=2 * int(tally.deals),
-        games=2 * n_pairs * int(tally.deals), seconds=seconds,
-        games_per_s=2 * n_pairs * tally.deals / seconds if seconds > 0 else None, interrupted=interrupted),
+        search_deals=(int(tally.score[capped, 0].min()) if capped and full else None),
+        games=played, seconds=seconds, games_per_s=played / seconds if seconds > 0 else None,
+        interrupted=interrupted),
         nash, n_boot)
+
+
+def _group_tasks(seed: int, grid, cs: list, deals: int, task_games: int) -> list[GridTask]:
+    """Tasks playing deals 0 .. deals-1 of pairings ``cs``, both arrangements, about ``task_games`` games each."""
+    if not cs:
+        return []
+    per = max(1, min(deals, task_games // (2 * len(cs))))
+    return [GridTask(int(seed), grid, np.array([(c, s, d0, min(per, deals - d0)) for c in cs for s in (0, 1)],
+                                               np.int64))
+            for d0 in range(0, deals, per)]
 
 
 def _results(ents, pairs, tally, info, nash, n_boot) -> Tournament:
@@ -356,8 +385,9 @@ def format_tournament(t: Tournament) -> str:
     order = list(t.ratings["entrant"])
     short = {e: e.replace("weighted-", "w-") for e in order}
     w = max(10, *(len(e) for e in order)) + 2
-    head = (f"round robin of {len(order)} entrants, {i['deals']:,} deals per pairing played twice with the seats "
-            f"swapped ({i['games_per_pairing']:,} games per pairing, {i['games']:,} in all), seed {i['seed']}, "
+    capped = (f"; {i['search_deals']:,} in a pairing with a search player" if i.get("search_deals") else "")
+    head = (f"round robin of {len(order)} entrants, {i['deals']:,} deals per pairing{capped}, each played twice "
+            f"with the seats swapped ({i['games']:,} games in all), seed {i['seed']}, "
             f"rules: {i['rules']}" + (f", variants: {', '.join(i['variants'])}" if i["variants"] else ""))
     lines = [head, "orderings: " + ", ".join(i["orderings"]) + ("   (interrupted: partial result)"
                                                                   if i["interrupted"] else ""), ""]
@@ -389,7 +419,8 @@ def format_tournament(t: Tournament) -> str:
         lines.append(f"{r.a:<{aw}}  {r.b:<{bw}}  {f'{r.score:.1%} [{r.ci_lo:.1%}, {r.ci_hi:.1%}]':<25}"
                      f"{f'{_pts(r.seat_advantage)} [{_pts(r.seat_lo)}, {_pts(r.seat_hi)}]':<23}{p:>9}")
     s = t.seat
-    lines += ["", f"seat advantage over all pairings (Cleopatra's score - 50%): {_pts(s['value'])} points "
+    over = "the pairings without a search player" if i.get("search_deals") else "all pairings"
+    lines += ["", f"seat advantage over {over} (Cleopatra's score - 50%): {_pts(s['value'])} points "
                   f"[{_pts(s['lo'])}, {_pts(s['hi'])}]"]
     if t.cycles:
         lines.append("INTRANSITIVE: significant cycles (each pairing won significantly after Holm):")
@@ -411,6 +442,8 @@ def tournament_json(t: Tournament) -> dict:
     mat = lambda df: [[_num(df.loc[a, b]) for b in t.entrants] for a in t.entrants]  # noqa: E731
     out = {k: i[k] for k in ("entrants", "strategies", "orderings", "variants", "rules", "seed", "deals",
                              "games_per_pairing", "games", "transitive", "errors")}
+    if i.get("search_deals"):
+        out["search_deals"] = i["search_deals"]   # deals of the pairings with a search player
     out["ratings"] = [{"rank": int(r.rank), "entrant": r.entrant, "elo": _num(r.elo), "ci95": [_num(r.elo_lo),
                        _num(r.elo_hi)], "mean_score": _num(r.mean_score),
                        **({"nash": _num(r.nash), "nash_ci95": [_num(r.nash_lo), _num(r.nash_hi)],
@@ -441,7 +474,9 @@ def heatmap(t: Tournament, path=None, title: str | None = None):
     i = t.info
     fig = score_heatmap(order, t.score.loc[order, order].to_numpy(), t.score_lo.loc[order, order].to_numpy(),
                         t.score_hi.loc[order, order].to_numpy(),
-                        title or f"Round robin: {i['deals']:,} deals per pairing, each played twice, seats swapped\n"
+                        title or f"Round robin: {i['deals']:,} deals per pairing"
+                                 + (f" ({i['search_deals']:,} with a search player)" if i.get("search_deals") else "")
+                                 + ", each played twice, seats swapped\n"
                                  f"seed {i['seed']}; rules: {i['rules']}; bold: 95% interval excludes 50%")
     if path is not None:
         from pathlib import Path

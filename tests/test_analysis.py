@@ -21,7 +21,7 @@ from ccsim.simulate import play_specs, simulate_rows, set_threads
 from ccsim.stats import bradley_terry, holm, mean_ci, nash_average, paired_difference, wilson_interval
 from ccsim.summary import summarize_frame
 from ccsim import study
-from ccsim.tournament import (tournament, tournament_json, heatmap, significant_cycles,
+from ccsim.tournament import (tournament, tournament_json, heatmap, significant_cycles, format_tournament,
                               TournamentError)
 from ccsim.whatif import whatif, format_whatif, Change, WhatIfError, load_changes
 
@@ -290,6 +290,23 @@ def test_tournament_seat_advantage_overall_is_by_deal(small_tournament):
     x = np.mean(per_deal, axis=0)
     m, lo, hi = mean_ci(x.sum(), (x ** 2).sum(), len(x))
     assert t.seat["value"] == pytest.approx(m - 0.5) and t.seat["hi"] == pytest.approx(hi - 0.5)
+
+
+def test_search_games_caps_only_the_pairings_with_a_search_player(capsys, compiled):
+    t = tournament("greedy,random,expert-fast", games=6, search_games=2, seed=7)
+    assert {(r.a, r.b): r.deals for r in t.pairings.itertuples()} == {
+        ("greedy", "random"): 6, ("greedy", "expert-fast"): 2, ("random", "expert-fast"): 2}
+    assert t.info["deals"] == 6 and t.info["search_deals"] == 2 and t.info["games"] == 2 * (6 + 2 + 2)
+    for r in t.pairings.itertuples():       # each pairing's games are its seat-swapped deals 0 .. deals-1
+        plain, swapped = rows_of(r.a, r.b, r.deals, seed=7), rows_of(r.b, r.a, r.deals, seed=7)
+        assert r.wins == (plain[:, R_WINNER] == 0).sum() + (swapped[:, R_WINNER] == 1).sum()
+        assert r.losses == (plain[:, R_WINNER] == 1).sum() + (swapped[:, R_WINNER] == 0).sum()
+    # the overall seat advantage rests on the pairings that play every deal
+    assert t.seat == pytest.approx(tournament("greedy,random", games=6, seed=7).seat)
+    assert "2 in a pairing with a search player" in format_tournament(t)
+    assert tournament_json(t)["search_deals"] == 2
+    with pytest.raises(TournamentError):
+        tournament("greedy,random", games=6, search_games=0)
 
 
 def test_tournament_cli_table_json_and_files(capsys, tmp_path, compiled):
