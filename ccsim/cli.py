@@ -40,7 +40,7 @@ def cli():
 @click.option("--chunk-size", type=int, default=None,
               help="Games per task [50000; on Dask 10000-50000: ~50 per worker thread].")
 @click.option("--record", default=None, metavar="FILE.jsonl", help="Write game records (ccsim-game/1).")
-@click.option("--record-games", type=int, default=None, metavar="K", help="Record only the first K games.")
+@click.option("--record-games", type=int, default=None, metavar="K", help="Record only the first K games (with --swap-seats, each twice).")
 @click.option("--out", default=None, metavar="DIR", help="Write games.parquet and summary.json under DIR.")
 @backend_options
 @click.option("--config", "config_path", default=None, metavar="FILE.toml", help="Run configuration (flags override).")

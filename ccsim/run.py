@@ -184,18 +184,22 @@ def _progress(total: int):
 
 def iter_records(cfg: RunConfig, k: int, what: str = "ccsim run"):
     """Records (dicts) of games 0..k-1 of the run, the same games as without recording, each
-    with the ``rules`` block of what its rules change (GAME_RECORD.md)."""
-    rules = cfg.rules_vector()
-    names, sids, sp, codes, _ = cfg.seats(False)
-    n_log = max_events(rules)
+    with the ``rules`` block of what its rules change (GAME_RECORD.md); with ``swap_seats``
+    each game is followed by its deal played with the seats swapped."""
+    n_log = max(max_events(cfg.rules_vector(s)) for s in (False, True))
     st = np.zeros(state_size(n_log, 0), np.int32)
     rng = np.zeros(N_RNG, np.uint64)
     setup = np.zeros(SETUP_SIZE, np.int32)
     row = np.zeros(N_RESULT, np.int16)
+    arrangements = (False, True) if cfg.swap_seats else (False,)
+    seats = {s: (cfg.rules_vector(s), *cfg.seats(s)[:4]) for s in arrangements}
     for g in range(k):
-        n = record_game_nb(st, rng, sp, rules, sids, np.int64(cfg.seed), np.int64(g), codes, setup, row)
-        log = st[LOG:LOG + n * EV_W].reshape(n, EV_W)
-        yield make_record(g, f"{what} --seed {cfg.seed}, game {g}", cfg.variants, names, setup, log, row, rules)
+        for swapped in arrangements:
+            rules, names, sids, sp, codes = seats[swapped]
+            n = record_game_nb(st, rng, sp, rules, sids, np.int64(cfg.seed), np.int64(g), codes, setup, row)
+            log = st[LOG:LOG + n * EV_W].reshape(n, EV_W)
+            where = f"{what} --seed {cfg.seed}, game {g}" + (", seats swapped" if swapped else "")
+            yield make_record(g, where, cfg.variants, names, setup, log, row, rules)
 
 
 def open_records(path: str):
@@ -207,13 +211,16 @@ def open_records(path: str):
 
 
 def write_records(cfg: RunConfig, path: str, k: int | None = None) -> int:
-    """Write games 0..k-1 of the run (the same games as without recording) as JSONL records."""
+    """Write games 0..k-1 of the run (the same games as without recording; with ``swap_seats``
+    each one twice, the second time with the seats swapped) as JSONL records; how many."""
     cfg = cfg.validated()
     k = cfg.games if k is None else min(k, cfg.games)
+    n = 0
     with open_records(path) as f:
         for rec in iter_records(cfg, k):
             f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-    return k
+            n += 1
+    return n
 
 
 def simulate(cleopatra: str = "greedy", caesar: str = "greedy", games: int = 10_000, seed: int = 1,

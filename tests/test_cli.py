@@ -87,6 +87,25 @@ def test_recorded_games_are_the_same_games_and_replay(capsys, tmp_path, compiled
     assert code == 0 and "Turn 1: cleopatra" in out and "VOTE on" in out and "Winner:" in out
 
 
+def test_swapped_runs_record_both_games_of_each_deal(capsys, tmp_path, compiled):
+    path = tmp_path / "g.jsonl"
+    code, out, _ = run_cli(capsys, "run", "--games", "20", "--seed", "4", "--caesar", "random", "--swap-seats",
+                           "--record", str(path), "--record-games", "3", "--json")
+    assert code == 0 and json.loads(out)["recorded_games"] == 6
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [r["game"] for r in recs] == [0, 0, 1, 1, 2, 2]
+    from ccsim.run import simulate
+    df = simulate("greedy", "random", games=3, seed=4, swap_seats=True)
+    for r in recs:
+        swapped = "seats swapped" in r["seed"]
+        row = df[(df["game"] == r["game"]) & (df["swapped"] == swapped)].iloc[0]
+        seated = [r["players"]["cleopatra"]["strategy"], r["players"]["caesar"]["strategy"]]
+        assert seated == (["random", "greedy"] if swapped else ["greedy", "random"])
+        assert r["result"]["turns"] == row["turns"] and r["result"]["winner"] == row["winner"]
+    code, out, _ = run_cli(capsys, "replay", str(path), "--check")
+    assert code == 0 and "6 passed, 0 failed" in out
+
+
 def test_parquet_reads_back_to_the_printed_summary(capsys, tmp_path, compiled):
     code, out, _ = run_cli(capsys, "run", "--games", "500", "--chunk-size", "128", "--out", str(tmp_path),
                            "--json", "--caesar", "random")
