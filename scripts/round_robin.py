@@ -1,13 +1,16 @@
 """Round-robin of the registered strategies, written up as results/strategies.md.
 
-    python scripts/round_robin.py [--games 20000] [--seed 1] [--strategies a,b,...]
+    python scripts/round_robin.py [--games 20000] [--search-games 1000] [--seed 1] [--strategies a,b,...]
                                   [--threads 0] [--markdown results/strategies.md] [--json results/strategies.json]
 
 A thin call of ``ccsim.tournament.tournament`` (the games, the score matrix,
 the Bradley–Terry order with its bootstrap intervals, the seat advantage and
 the transitivity check are the tournament's), plus a style profile of each
 strategy from recorded games.  Each pairing plays ``--games`` deals twice, the
-second time with the seats swapped.
+second time with the seats swapped; a pairing with the search player
+(``expert``, a few games a second) plays ``--search-games`` deals, and the first
+``--record-deals`` of them are recorded under results/expert/records/ and
+checked with ``ccsim replay --check``.
 
 ``weighted`` itself is left out by default: with no parameter file it plays
 the `weighted-balanced` weights, which are in the tournament by that name.
@@ -65,7 +68,7 @@ def profile(name: str, games: int, seed: int, opponent: str = "weighted-balanced
             c["vetoes"] += int((t == EV_VETO).sum())
             c["discards"] += int((mine[t == EV_DISCARD, 2] & 7).sum())
     n = 2 * games
-    return {"name": name, "active": c["active"] / max(c["turns"], 1),
+    return {"name": name, "deals": games, "active": c["active"] / max(c["turns"], 1),
             "cards_per_active": c["placed"] / max(c["active"], 1),
             "face_up": c["up"] / max(c["placed"], 1), "phil_down": c["phil_down"] / n,
             "actions": {a: c["actions"][i] / n for i, a in enumerate(R.ACTION_NAMES) if a != "veto"},
@@ -80,15 +83,20 @@ def _pair(d: dict, x: str, y: str):
     return 1 - r["score"], 1 - r["ci95"][1], 1 - r["ci95"][0]
 
 
-def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0) -> str:
+def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, records=()) -> str:
     """results/strategies.md from a tournament's JSON (``ccsim.tournament.tournament_json``)."""
     fam = {s["name"]: s["family"] for s in available()}
     desc = {s["name"]: s["description"] for s in available()}
     order = [r["entrant"] for r in d["ratings"]]
+    sd = d.get("search_deals")
+    search = [n for n in order if fam[n] == "search"]
+    capped = (f"; a pairing with {', '.join(f'`{n}`' for n in search)} plays the first {sd:,} of those deals "
+              f"({2 * sd:,} games), since the search player plays a few games a second" if sd else "")
     lines = ["# Strategy round-robin", "",
              f"Every strategy against every other, {d['deals']:,} deals per pairing played twice with the seats "
-             f"swapped ({d['games_per_pairing']:,} games per pairing), default rules, `shuffled` action decks, run "
-             f"seed {d['seed']}. Produced by `python scripts/round_robin.py --games {d['deals']} --seed {d['seed']}` "
+             f"swapped ({d['games_per_pairing']:,} games per pairing){capped}; default rules, `shuffled` action "
+             f"decks, run seed {d['seed']}. Produced by `python scripts/round_robin.py --games {d['deals']}"
+             + (f" --search-games {sd}" if sd else "") + f" --seed {d['seed']}` "
              f"(a call of `ccsim.tournament`) on {dt.date.today().isoformat()}; machine: {platform.machine()}, "
              f"{os.cpu_count()} cores, {threads} threads, Python {platform.python_version()}. A draw counts half; "
              f"intervals are 95%: a pairing's over its deals (Student t on the deal score, the mean of a deal's two "
@@ -121,8 +129,11 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0) -> 
     if best_vs_greedy:
         lines.append(f"* Best against `greedy`: `{best_vs_greedy[0]}` {best_vs_greedy[1]:.1%}, lower end of its "
                      f"95% interval {best_vs_greedy[2]:.1%} (target > 60%).")
-    lines.append(f"* Speed: {d['games']:,} games in {d['seconds']:.0f} s, {d['games_per_s']:,.0f} games/s overall "
-                 f"(every pairing in each task of the tournament; see the note on speed below).")
+    slow = sum(r["games"] for r in d["pairings"] if fam[r["a"]] == "search" or fam[r["b"]] == "search")
+    lines.append(f"* Speed: {d['games']:,} games in {d['seconds']:,.0f} s, {d['games_per_s']:,.0f} games/s overall "
+                 + (f"(the search player's {slow:,} games take nearly all of it: it plays a few games a second; "
+                    if slow else "(every pairing in each task of the tournament; ")
+                 + "see the note on speed below).")
     ends = {e: sum(r["end_reasons"][e] for r in d["pairings"]) for e in R.END_NAMES[1:]}
     heur = [r for r in d["pairings"] if "random" not in (r["a"], r["b"]) and "greedy" not in (r["a"], r["b"])]
     h_st = sum(r["end_reasons"]["stalemate"] for r in heur)
@@ -132,7 +143,8 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0) -> 
                  f"({(h_st / h_n if h_n else 0):.3%}). Truncated: {ends['truncated']:,}. "
                  f"Engine errors: {d['errors']:,}.")
     s = d["seat_advantage"]
-    lines.append(f"* Seat advantage over all pairings (Cleopatra's score − 50%): {100 * s['value']:+.1f} points "
+    over = "the pairings without a search player" if sd else "all pairings"
+    lines.append(f"* Seat advantage over {over} (Cleopatra's score − 50%): {100 * s['value']:+.1f} points "
                  f"({100 * s['ci95'][0]:+.1f} … {100 * s['ci95'][1]:+.1f}).")
     lines.append("* Transitive: no cycle of pairings won significantly (Holm over all pairings, 5%)."
                  if d["transitive"] else "* Intransitive: " + "; ".join(" > ".join(c + [c[0]]) for c in d["cycles"])
@@ -157,7 +169,10 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0) -> 
                      f"{e['all_patricians']:,} | {e['no_influence']:,} | {e['stalemate']:,} | {e['truncated']:,} | "
                      f"{r['errors']} | {r['mean_turns']:.1f} |")
     if profiles:
-        lines += ["", f"## How they play ({profile_games:,} deals against `weighted-balanced`, both seats)", "",
+        few = sorted({p.get("deals", profile_games) for p in profiles} - {profile_games})
+        odd = ", ".join(f"`{p['name']}`" for p in profiles if p.get("deals", profile_games) != profile_games)
+        fewer = f"; {odd} on {', '.join(f'{x:,}' for x in few)}" if few else ""
+        lines += ["", f"## How they play ({profile_games:,} deals against `weighted-balanced`, both seats{fewer})", "",
                   "Per game from the strategy's side: share of active turns (R3), influence cards per active turn "
                   "(1 = one face-down card, 2 = two face-up, R4.2), share of them face-up, philosophers placed "
                   "face-down, action cards played (R7), vetoes played (R7.6) and cards discarded on passive turns "
@@ -170,6 +185,19 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0) -> 
             lines.append(f"| `{p['name']}` | {p['active']:.0%} | {p['cards_per_active']:.2f} | {p['face_up']:.0%} | "
                          f"{p['phil_down']:.2f} | {a['assassination']:.2f} | {a['spy']:.2f} | {a['castling']:.2f} | "
                          f"{a['scout']:.2f} | {a['wrath']:.2f} | {p['vetoes']:.2f} | {p['discards']:.2f} |")
+    if records:
+        ok = sum(r["records"] for r in records if r["check_ok"])
+        n = sum(r["records"] for r in records)
+        lines += ["", "## Records of the search player's games", "",
+                  f"The first deals of every pairing with a search player, each played twice with the seats "
+                  f"swapped, recorded (`ccsim-game/1`) by the command shown — the round robin's own games, since "
+                  f"game i of a seed is the same game everywhere — and "
+                  f"checked with `ccsim replay --check`: {ok:,} of {n:,} records replay, every event legal and every "
+                  f"claim true.", "", "| pairing | records | replay --check | command |", "|---|---:|---|---|"]
+        for r in records:
+            lines.append(f"| `{r['a']}` vs `{r['b']}` | {r['records']:,} | "
+                         f"{'ok' if r['check_ok'] else 'FAILED: ' + r['check_output'].splitlines()[0]} | "
+                         f"`{r['command']}` |")
     lines += ["", "## Notes", "",
               "* Stalemates (R9.4: two quiet turns in a row) come from the baselines: `random` and `greedy` pass "
               "without discarding (greedy keeps a hand it cannot play, random passes half the time). The "
@@ -185,11 +213,16 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0) -> 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=20_000, help="deals per pairing (each played twice, seats swapped)")
+    ap.add_argument("--search-games", type=int, default=1_000,
+                    help="deals of a pairing with a search player (each played twice, seats swapped)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--strategies", help="comma-separated names (default: every registered one but `weighted`)")
+    ap.add_argument("--strategies", help="comma-separated names (default: every registered one but `weighted` "
+                                         "and the search players' parameter files; `expert` is in)")
     ap.add_argument("--threads", type=int, default=0, help="0: one per core")
     ap.add_argument("--profile-games", type=int, default=300,
                     help="deals (both seats) recorded per strategy for the style profile; 0: none")
+    ap.add_argument("--record-deals", type=int, default=10,
+                    help="deals of each search pairing recorded under results/expert/records and replay-checked")
     ap.add_argument("--markdown", default=os.path.join(ROOT, "results", "strategies.md"))
     ap.add_argument("--json", default=os.path.join(ROOT, "results", "strategies.json"))
     ap.add_argument("--from-json", help="rewrite the report from a JSON file this script wrote (no games played)")
@@ -197,27 +230,66 @@ def main(argv=None):
     if args.from_json:
         with open(args.from_json) as f:
             saved = json.load(f)
-        md = markdown(saved["tournament"], saved.get("profiles", []), saved.get("profile_games", 0),
-                      saved.get("threads", 0))
     else:
         set_threads(args.threads)
-        # the search players play a few games a second: scripts/expert_trace.py measures them
-        names = (args.strategies or ",".join(s["name"] for s in available()
-                                             if s["name"] not in SKIP_BY_DEFAULT and s["family"] != "search"))
-        t = tournament(names, games=args.games, seed=args.seed, progress=sys.stderr.isatty())
+        names = args.strategies or ",".join(s["name"] for s in available() if s["name"] not in SKIP_BY_DEFAULT
+                                            and (s["family"] != "search" or s["name"] == "expert"))
+        t = tournament(names, games=args.games, seed=args.seed, progress=sys.stderr.isatty(),
+                       search_games=args.search_games)
         d = tournament_json(t)
-        profs = ([profile(n, args.profile_games, args.seed) for n in t.entrants] if args.profile_games > 0 else [])
-        md = markdown(d, profs, args.profile_games, get_threads())
+        profs = ([profile(n, _profile_deals(n, args.profile_games), args.seed) for n in t.entrants]
+                 if args.profile_games > 0 else [])
+        checks = record_search_games(d, args.seed, args.record_deals, os.path.join(ROOT, "results", "expert",
+                                                                                  "records"))
+        saved = {"tournament": d, "profiles": profs, "profile_games": args.profile_games, "threads": get_threads(),
+                 "records": checks}
         if args.json:
             with open(args.json, "w") as f:
-                json.dump({"tournament": d, "profiles": profs, "profile_games": args.profile_games,
-                           "threads": get_threads()}, f, indent=1, default=float)
+                json.dump(saved, f, indent=1, default=float)
+    md = markdown(saved["tournament"], saved.get("profiles", []), saved.get("profile_games", 0),
+                  saved.get("threads", 0), saved.get("records", []))
     md += search_section(os.path.join(ROOT, "results", "expert"))
     if args.markdown:
         os.makedirs(os.path.dirname(os.path.abspath(args.markdown)), exist_ok=True)
         with open(args.markdown, "w") as f:
             f.write(md)
     print(md)
+
+
+SEARCH_PROFILE_DEALS = 100   # the search player's style profile: a few games a second
+
+
+def _is_search(name: str) -> bool:
+    return next(s["family"] for s in available() if s["name"] == name) == "search"
+
+
+def _profile_deals(name: str, deals: int) -> int:
+    return min(deals, SEARCH_PROFILE_DEALS) if _is_search(name) else deals
+
+
+def record_search_games(d: dict, seed: int, deals: int, folder: str) -> list[dict]:
+    """Record the first ``deals`` deals (both seats) of every pairing with a search player through
+    ``ccsim run --swap-seats --record`` — the round robin's own games: game i of a seed is the same
+    game everywhere — and check each file with ``ccsim replay --check``."""
+    import subprocess
+    out = []
+    if deals <= 0:
+        return out
+    os.makedirs(folder, exist_ok=True)
+    for r in d["pairings"]:
+        if not (_is_search(r["a"]) or _is_search(r["b"])):
+            continue
+        path = os.path.join(folder, f"{r['a']}-vs-{r['b']}.jsonl")
+        run = ["ccsim", "run", "--games", str(deals), "--seed", str(seed), "--cleopatra", r["a"], "--caesar", r["b"],
+               "--swap-seats", "--record", path, "--no-progress"]
+        subprocess.run(run, check=True, stdout=subprocess.DEVNULL)
+        chk = subprocess.run(["ccsim", "replay", "--check", path], capture_output=True, text=True)
+        with open(path, encoding="utf-8") as f:
+            n = sum(1 for line in f if line.strip())
+        out.append({"a": r["a"], "b": r["b"], "file": os.path.relpath(path, ROOT), "records": n,
+                    "command": " ".join(run[:-3] + ["--record", os.path.relpath(path, ROOT)]),
+                    "check_ok": chk.returncode == 0, "check_output": (chk.stdout + chk.stderr).strip()})
+    return out
 
 
 SEARCH_HEADING = "## The search player: skill trace against `tactician`"
@@ -232,8 +304,8 @@ def search_section(folder: str) -> str:
         body = f.read()
     strength = os.path.join(folder, "strength.md")
     extra = open(strength, encoding="utf-8").read() if os.path.exists(strength) else ""
-    return (f"\n{SEARCH_HEADING}\n\n`expert` is not in the round robin above: it plays a few games a second "
-            f"(see strategies/README.md, \"The search player\").\n\n{extra}{body}\n"
+    return (f"\n{SEARCH_HEADING}\n\nHow `expert` works and what it costs: strategies/README.md, \"The search "
+            f"player\".\n\n{extra}{body}\n"
             "The score rises with the budget. At 8 and 16 simulations per decision the search is weaker than "
             "its own rollout policy: a handful of paired simulations per candidate cannot tell the candidates "
             "apart, and it still switches on what is mostly noise; from 32 on it gains, and the default (64) is "
