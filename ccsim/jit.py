@@ -1,16 +1,17 @@
 """``njit`` for ccsim's kernels, and arrays on the stack.
 
-Three costs of numba's defaults that the game kernel does not need:
+Four costs of numba's defaults that the game kernel does not need:
 
-* **Literal specialisation.**  numba types a constant argument of a call
-  between compiled functions as a literal (``Literal[int](3)``) and compiles
-  a separate specialisation of the callee for every distinct constant.  The
-  engine passes decision kinds, event codes and seat numbers as constants, so
-  ``log_nb`` alone was compiled 15 times and every strategy once per decision
-  kind: 188 compilations where 86 functions exist, most of a cold start.
-  Calls through this decorator see the constants' plain types (``int64``), so
-  each function compiles once.  LLVM still propagates the constants after
-  inlining.
+* **Literal and width specialisation.**  numba types a constant argument of
+  a call between compiled functions as a literal (``Literal[int](3)``) and
+  compiles a separate specialisation of the callee for every distinct
+  constant, and one for every integer width it is called with.  The engine
+  passes decision kinds, event codes and seat numbers as constants, and
+  values read from its int32 state as often as int64 ones, so ``log_nb``
+  alone was compiled 15 times and every strategy once per decision kind: 188
+  compilations where 86 functions exist, most of a cold start.  Calls through
+  this decorator pass every signed integer as a plain ``int64``, so each
+  function compiles once.  LLVM still propagates the constants after inlining.
 * **Reference counting.**  Every array view made or passed in compiled code
   is reference counted with atomic operations, shared between threads for
   the arrays every block reads (the rules, the seat parameters): measured at
@@ -25,9 +26,16 @@ Three costs of numba's defaults that the game kernel does not need:
   top of the call tree is compiled as a whole program (``whole=True``,
   ``whole_program``): its callees become internal and LLVM inlines them.
 
+* **Optimising every level of the call tree.**  numba runs LLVM's full
+  optimisation on each function's module with all its callees linked in, so
+  the engine's code was optimised once for every separately compiled function
+  above it.  Only the entries (whole programs, functions called from Python)
+  get the full suite now; callees get the cheap passes (``_optimize_final_module``).
+
 Use ``njit`` like ``numba.njit``; strategy plug-ins should too.
 """
 import contextlib
+import os
 
 import numba
 import numpy as np
@@ -74,16 +82,32 @@ def _as_whole_program(dispatcher):
     return dispatcher
 
 
+def _plain(t):
+    """The type a compiled call passes ``t`` as: no literals, and every signed integer as int64
+    (the value is the same; a function called with an int32 from the state vector in one
+    place and an int64 in another compiles once)."""
+    t = types.unliteral(t)
+    if isinstance(t, types.Integer) and t.signed and t.bitwidth < 64:
+        return types.int64
+    return t
+
+
 def _generic(dispatcher):
     if not isinstance(dispatcher, Dispatcher):  # NUMBA_DISABLE_JIT: a plain function
         return dispatcher
     resolve = dispatcher.get_call_template
 
     def get_call_template(args, kws):
-        return resolve(tuple(types.unliteral(a) for a in args),
-                       {k: types.unliteral(v) for k, v in kws.items()})
+        return resolve(tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kws.items()})
 
     dispatcher.get_call_template = get_call_template
+    compile_for_args = dispatcher._compile_for_args
+
+    def _compile_for_args(*args, **kws):  # a call from Python: an entry (see _optimize_final_module)
+        _ENTRIES.add(dispatcher.py_func.__name__)
+        return compile_for_args(*args, **kws)
+
+    dispatcher._compile_for_args = _compile_for_args
     return dispatcher
 
 
@@ -172,6 +196,53 @@ def pointer_array(typingctx, ptr, n):
     return arrty(ptr, n), codegen
 
 
+_WHOLE: list[str] = []      # the libraries being compiled as whole programs (markers), innermost last
+_ENTRIES: set[str] = set()  # functions called from Python: optimized in full on their own
+# CCSIM_FULL_CALLEE_OPT=1: numba's own way, every library optimized in full (for benchmarks
+# of this choice; the code computes the same either way)
+_LIGHT_CALLEES = os.environ.get("CCSIM_FULL_CALLEE_OPT", "") in ("", "0")
+
+
+def _optimize_final_module(self):
+    """numba's final optimisation of a code library, by what the library is.
+
+    * A whole program (``whole_program``: the block kernel, the strategies' C
+      entries): its callees internal, then the full optimisation.
+    * An entry, a function first compiled for a call from Python: the full
+      optimisation, as numba does.
+    * Any other function is compiled to be linked into its callers, whose own
+      final optimisation covers its code again: the cheap passes only.  numba
+      would run the full suite at every level of the call tree on everything
+      below it, again and again.  A callee that Python also calls (a test, the
+      Game API) runs its cheaper code there; it computes the same thing.
+    """
+    from llvmlite import binding as ll
+    marker = next((m for m in reversed(_WHOLE) if m in self.name), None)
+    if marker is not None:
+        for fn in self._final_module.functions:
+            if not fn.is_declaration and marker not in fn.name:
+                fn.linkage = ll.Linkage.internal
+                # and a name of its own: the JIT resolves other modules' calls by name,
+                # whatever the linkage, and this copy's arguments may change
+                fn.name = f"{marker}.{fn.name}"
+    if marker is not None or self.name in _ENTRIES or not _LIGHT_CALLEES:
+        return _NUMBA_OPTIMIZE(self)
+    mpm, mpb = self._codegen._module_pass_manager(loop_vectorize=self._codegen._loopvect, slp_vectorize=False,
+                                                  opt=self._codegen._opt_level, cost="cheap")
+    mpm.run(self._final_module, mpb)
+
+
+def _install_optimizer():
+    from numba.core.codegen import CPUCodeLibrary
+    global _NUMBA_OPTIMIZE
+    if CPUCodeLibrary._optimize_final_module is not _optimize_final_module:
+        _NUMBA_OPTIMIZE = CPUCodeLibrary._optimize_final_module
+        CPUCodeLibrary._optimize_final_module = _optimize_final_module
+
+
+_install_optimizer()
+
+
 @contextlib.contextmanager
 def whole_program(marker: str):
     """Compile the code library whose name contains ``marker`` as a whole program.
@@ -184,22 +255,8 @@ def whole_program(marker: str):
     (the entry points): LLVM then inlines callees with one call site and drops
     unused arguments.  Only the code changes; it computes the same thing.
     """
-    from llvmlite import binding as ll
-    from numba.core.codegen import CPUCodeLibrary
-    original = CPUCodeLibrary._optimize_final_module
-
-    def optimize(self):
-        if marker in self.name:
-            for fn in self._final_module.functions:
-                if not fn.is_declaration and marker not in fn.name:
-                    fn.linkage = ll.Linkage.internal
-                    # and a name of its own: the JIT resolves other modules' calls by name,
-                    # whatever the linkage, and this copy's arguments may change
-                    fn.name = f"{marker}.{fn.name}"
-        original(self)
-
-    CPUCodeLibrary._optimize_final_module = optimize
+    _WHOLE.append(marker)
     try:
         yield
     finally:
-        CPUCodeLibrary._optimize_final_module = original
+        _WHOLE.pop()

@@ -30,6 +30,31 @@ def test_constant_arguments_compile_once():
     assert len(plain.signatures) == 3
 
 
+def _widths_caller(callee):
+    def caller(a, x):
+        return callee(a[0], 1) + callee(x, 2) + callee(np.int8(x), 3)
+    return caller
+
+
+def test_signed_integers_of_every_width_compile_once():
+    """A callee given an int32 from an array, an int64 and an int8 compiles one int64 version,
+    with the values it was given; unsigned integers keep their type (the random streams)."""
+    ours = njit(_callee)
+    assert njit(_widths_caller(ours))(np.array([-7], np.int32), 5) == (-7 + 1) + (5 + 2) + (5 + 3)
+    assert ours.signatures == [(numba.int64, numba.int64)]
+    un = njit(_callee)
+    njit(lambda a: un(a[0], 1))(np.array([2**63 + 5], np.uint64))
+    assert un.signatures == [(numba.uint64, numba.int64)]
+
+
+def test_functions_called_from_python_are_entries_and_callees_are_not():
+    from ccsim import jit
+    callee = njit(_callee)
+    caller = njit(_caller_of(callee))
+    caller(1)
+    assert caller.py_func.__name__ in jit._ENTRIES and "_callee" not in jit._ENTRIES
+
+
 _four = stack_array(np.int64, (4,))
 
 
