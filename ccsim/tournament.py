@@ -385,9 +385,13 @@ def format_tournament(t: Tournament) -> str:
     order = list(t.ratings["entrant"])
     short = {e: e.replace("weighted-", "w-") for e in order}
     w = max(10, *(len(e) for e in order)) + 2
-    capped = (f"; {i['search_deals']:,} in a pairing with a search player" if i.get("search_deals") else "")
-    head = (f"round robin of {len(order)} entrants, {i['deals']:,} deals per pairing{capped}, each played twice "
-            f"with the seats swapped ({i['games']:,} games in all), seed {i['seed']}, "
+    if i.get("search_deals"):
+        deals = (f"{i['deals']:,} deals per pairing ({i['search_deals']:,} in a pairing with a search player), each "
+                 f"played twice with the seats swapped ({i['games']:,} games in all)")
+    else:
+        deals = (f"{i['deals']:,} deals per pairing played twice with the seats swapped "
+                 f"({i['games_per_pairing']:,} games per pairing, {i['games']:,} in all)")
+    head = (f"round robin of {len(order)} entrants, {deals}, seed {i['seed']}, "
             f"rules: {i['rules']}" + (f", variants: {', '.join(i['variants'])}" if i["variants"] else ""))
     lines = [head, "orderings: " + ", ".join(i["orderings"]) + ("   (interrupted: partial result)"
                                                                   if i["interrupted"] else ""), ""]

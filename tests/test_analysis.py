@@ -303,7 +303,7 @@ def test_search_games_caps_only_the_pairings_with_a_search_player(capsys, compil
         assert r.losses == (plain[:, R_WINNER] == 1).sum() + (swapped[:, R_WINNER] == 0).sum()
     # the overall seat advantage rests on the pairings that play every deal
     assert t.seat == pytest.approx(tournament("greedy,random", games=6, seed=7).seat)
-    assert "2 in a pairing with a search player" in format_tournament(t)
+    assert "(2 in a pairing with a search player)" in format_tournament(t)
     assert tournament_json(t)["search_deals"] == 2
     with pytest.raises(TournamentError):
         tournament("greedy,random", games=6, search_games=0)
