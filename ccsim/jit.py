@@ -39,6 +39,7 @@ import os
 
 import numba
 import numpy as np
+from llvmlite import binding as ll
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.dispatcher import Dispatcher
@@ -216,7 +217,6 @@ def _optimize_final_module(self):
       below it, again and again.  A callee that Python also calls (a test, the
       Game API) runs its cheaper code there; it computes the same thing.
     """
-    from llvmlite import binding as ll
     marker = next((m for m in reversed(_WHOLE) if m in self.name), None)
     if marker is not None:
         for fn in self._final_module.functions:

@@ -186,13 +186,13 @@ def iter_records(cfg: RunConfig, k: int, what: str = "ccsim run"):
     """Records (dicts) of games 0..k-1 of the run, the same games as without recording, each
     with the ``rules`` block of what its rules change (GAME_RECORD.md); with ``swap_seats``
     each game is followed by its deal played with the seats swapped."""
-    n_log = max(max_events(cfg.rules_vector(s)) for s in (False, True))
+    arrangements = (False, True) if cfg.swap_seats else (False,)
+    seats = {s: (cfg.rules_vector(s), *cfg.seats(s)[:4]) for s in arrangements}
+    n_log = max(max_events(rules) for rules, *_ in seats.values())
     st = np.zeros(state_size(n_log, 0), np.int32)
     rng = np.zeros(N_RNG, np.uint64)
     setup = np.zeros(SETUP_SIZE, np.int32)
     row = np.zeros(N_RESULT, np.int16)
-    arrangements = (False, True) if cfg.swap_seats else (False,)
-    seats = {s: (cfg.rules_vector(s), *cfg.seats(s)[:4]) for s in arrangements}
     for g in range(k):
         for swapped in arrangements:
             rules, names, sids, sp, codes = seats[swapped]

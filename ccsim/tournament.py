@@ -33,7 +33,7 @@ from ccsim.orderings import OrderingError, PRESETS, SHUFFLED, parse_ordering
 from ccsim.ruleset import RulesError, action_counts, describe, rules_vector
 from ccsim.stats import ELO_PER_NAT, bradley_terry, holm, mean_ci, nash_average, rating_intervals
 from ccsim.stats import json_number as _num
-from strategies.registry import available, strategy_id
+from strategies.registry import available, search_players, strategy_id
 
 __all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "heatmap", "score_heatmap", "format_tournament",
            "tournament_json"]
@@ -57,7 +57,8 @@ def entrant_names(spec) -> list[str]:
     if names == ["all"]:
         return [s["name"] for s in registered]
     if names == ["heuristics"]:
-        return [s["name"] for s in registered if s["name"] != "random" and s["family"] != "search"]
+        slow = search_players()
+        return [s["name"] for s in registered if s["name"] != "random" and s["name"] not in slow]
     for n in names:
         try:
             strategy_id(n)
@@ -237,7 +238,7 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
     ``search_games``: a pairing with a search player (``expert``: a few games a
     second) plays only deals 0 .. search_games-1; the ratings are fitted to every
     pairing's games, and the overall seat advantage is then over the pairings that
-    play every deal.  None: every pairing plays ``games`` deals.
+    play every deal.  None (or not below ``games``): every pairing plays ``games`` deals.
 
     ``nash``: compute Nash averaging (None: only where the results are intransitive).
     Ctrl-C keeps every finished chunk of deals (``info['interrupted']``).
@@ -265,10 +266,10 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
         builder.add(ents[i][1:], ents[j][1:], vec)
     grid = builder.build()
     n_pairs = len(pairs)
-    searchers = {s["name"] for s in available() if s["family"] == "search"}
-    capped = [c for c, (i, j) in enumerate(pairs) if search_games and {ents[i][1], ents[j][1]} & searchers]
+    searchers = search_players() if search_games and search_games < games else set()
+    capped = [c for c, (i, j) in enumerate(pairs) if {ents[i][1], ents[j][1]} & searchers]
     full = [c for c in range(n_pairs) if c not in capped]
-    cap = min(int(games), int(search_games)) if capped else int(games)
+    cap = int(search_games) if capped else int(games)
     tasks = (_group_tasks(seed, grid, full, int(games), TASK_GAMES)
              + _group_tasks(seed, grid, capped, cap, SEARCH_TASK_GAMES))
     seat_group = set(full or capped)   # the overall seat advantage: over the pairings that play every deal

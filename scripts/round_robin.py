@@ -33,7 +33,7 @@ from ccsim import rules as R  # noqa: E402
 from ccsim.config import RunConfig  # noqa: E402
 from ccsim.simulate import set_threads, get_threads  # noqa: E402
 from ccsim.tournament import tournament, tournament_json  # noqa: E402
-from strategies.registry import available  # noqa: E402
+from strategies.registry import available, search_players  # noqa: E402
 
 SKIP_BY_DEFAULT = ("weighted",)  # the same player as weighted-balanced
 
@@ -259,12 +259,8 @@ def main(argv=None):
 SEARCH_PROFILE_DEALS = 100   # the search player's style profile: a few games a second
 
 
-def _is_search(name: str) -> bool:
-    return next(s["family"] for s in available() if s["name"] == name) == "search"
-
-
 def _profile_deals(name: str, deals: int) -> int:
-    return min(deals, SEARCH_PROFILE_DEALS) if _is_search(name) else deals
+    return min(deals, SEARCH_PROFILE_DEALS) if name in search_players() else deals
 
 
 def record_search_games(d: dict, seed: int, deals: int, folder: str) -> list[dict]:
@@ -277,7 +273,7 @@ def record_search_games(d: dict, seed: int, deals: int, folder: str) -> list[dic
         return out
     os.makedirs(folder, exist_ok=True)
     for r in d["pairings"]:
-        if not (_is_search(r["a"]) or _is_search(r["b"])):
+        if not {r["a"], r["b"]} & search_players():
             continue
         path = os.path.join(folder, f"{r['a']}-vs-{r['b']}.jsonl")
         run = ["ccsim", "run", "--games", str(deals), "--seed", str(seed), "--cleopatra", r["a"], "--caesar", r["b"],

@@ -241,6 +241,11 @@ def available() -> list[dict]:
     return [{"name": m.NAME, "id": sid, "family": m.FAMILY, "description": m.DESCRIPTION} for m, sid, _ in _ENTRIES]
 
 
+def search_players() -> set[str]:
+    """Names of the registered search players (``expert`` and its parameter files): a few games a second."""
+    return {m.NAME for m, _, _ in _ENTRIES if m.FAMILY == expert.FAMILY}
+
+
 def strategy_id(name: str) -> int:
     """The kernel id of a strategy name; KeyError lists the known names."""
     return _lookup(name)[0]

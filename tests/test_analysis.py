@@ -305,6 +305,7 @@ def test_search_games_caps_only_the_pairings_with_a_search_player(capsys, compil
     assert t.seat == pytest.approx(tournament("greedy,random", games=6, seed=7).seat)
     assert "(2 in a pairing with a search player)" in format_tournament(t)
     assert tournament_json(t)["search_deals"] == 2
+    assert "search_deals" not in tournament_json(tournament("greedy,expert-fast", games=2, search_games=5, seed=7))
     with pytest.raises(TournamentError):
         tournament("greedy,random", games=6, search_games=0)
 
