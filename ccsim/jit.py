@@ -1,6 +1,6 @@
 """``njit`` for ccsim's kernels, and arrays on the stack.
 
-Four costs of numba's defaults that the game kernel does not need:
+Six costs of numba's defaults that the game kernel does not need:
 
 * **Literal and width specialisation.**  numba types a constant argument of
   a call between compiled functions as a literal (``Literal[int](3)``) and
@@ -31,6 +31,18 @@ Four costs of numba's defaults that the game kernel does not need:
   the engine's code was optimised once for every separately compiled function
   above it.  Only the entries (whole programs, functions called from Python)
   get the full suite now; callees get the cheap passes (``_optimize_final_module``).
+* **Machine code nobody calls.**  numba also turns every callee into machine
+  code, with a Python wrapper and a C wrapper, and writes it to the disk
+  cache, though only its LLVM IR is ever used (linked into its callers, whose
+  own machine code and cache entry hold it): a third of a cold start.  A
+  function first compiled for a compiled caller is compiled to IR only
+  (``_compile_callees_without_code``); one that Python calls later is
+  compiled again then, as an entry.  ``CCSIM_CALLEE_CODE=1`` restores numba's way.
+* **Inlining by copying numba IR.**  ``inline="always"`` copies a function's
+  numba IR into every call site, where it is typed and lowered again; the
+  engine's small index helpers are called from hundreds of places.  They say
+  ``forceinline=True`` instead (LLVM's ``alwaysinline``: compiled once, inlined
+  by LLVM), and no function inherits that from its caller.
 
 Use ``njit`` like ``numba.njit``; strategy plug-ins should too.
 """
@@ -43,6 +55,7 @@ from llvmlite import binding as ll
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.dispatcher import Dispatcher
+from numba.core.environment import lookup_environment
 from numba.extending import intrinsic
 
 from ccsim._cache import cache_dir_for
@@ -59,6 +72,7 @@ def njit(*args, nrt=False, whole=False, **kwargs):
     """
     if not nrt:
         kwargs["_nrt"] = False
+    kwargs.setdefault("forceinline", False)  # said per function: never inherited from a caller
 
     if len(args) == 1 and callable(args[0]):  # @njit without arguments
         return njit(nrt=nrt, whole=whole, **kwargs)(args[0])
@@ -97,19 +111,87 @@ def _generic(dispatcher):
     if not isinstance(dispatcher, Dispatcher):  # NUMBA_DISABLE_JIT: a plain function
         return dispatcher
     resolve = dispatcher.get_call_template
+    dispatcher._ccsim_as_callee = 0
 
-    def get_call_template(args, kws):
-        return resolve(tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kws.items()})
+    def get_call_template(args, kws):  # typing a call from compiled code: compiled as a callee
+        dispatcher._ccsim_as_callee += 1
+        try:
+            return resolve(tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kws.items()})
+        finally:
+            dispatcher._ccsim_as_callee -= 1
 
     dispatcher.get_call_template = get_call_template
+    dispatcher._compile_for_args = _entry_compile(dispatcher)
+    if not _CALLEE_CODE:
+        _compile_callees_without_code(dispatcher)
+    return dispatcher
+
+
+def _entry_compile(dispatcher):
+    """The dispatcher's compile for a call from Python: an entry (see _optimize_final_module),
+    compiled with its machine code and wrappers even where it was a callee so far."""
     compile_for_args = dispatcher._compile_for_args
 
-    def _compile_for_args(*args, **kws):  # a call from Python: an entry (see _optimize_final_module)
+    def _compile_for_args(*args, **kws):
         _ENTRIES.add(dispatcher.py_func.__name__)
+        for sig, cres in list(dispatcher.overloads.items()):
+            if isinstance(cres.entry_point, _NoCode):
+                del dispatcher.overloads[sig]
         return compile_for_args(*args, **kws)
+    return _compile_for_args
 
-    dispatcher._compile_for_args = _compile_for_args
-    return dispatcher
+
+class _NoCode:
+    """The entry point of a function compiled only to be linked into its callers (the key
+    its callers' calls are lowered by): it has no machine code and Python cannot call it."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+
+def _compile_callees_without_code(dispatcher):
+    """Compile this function, where compiled code calls it, as LLVM IR only (see the module
+    docstring): no machine code, no Python or C wrapper, nothing in the on-disk cache."""
+    compiler = dispatcher._compiler
+    customize = compiler._customize_flags
+    compile_one = compiler.compile
+
+    def customize_flags(flags):
+        flags = customize(flags)
+        if dispatcher._ccsim_as_callee:
+            flags.no_compile = True
+            flags.no_cpython_wrapper = True
+            flags.no_cfunc_wrapper = True
+        return flags
+
+    def compile_ir(args, return_type):
+        cres = compile_one(args, return_type)
+        if dispatcher._ccsim_as_callee and cres.entry_point is None and not cres.objectmode:
+            cres.library._ccsim_ir_only = True
+            cres = cres._replace(entry_point=_NoCode(cres.fndesc.mangled_name))
+            dispatcher.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+        return cres
+
+    add_overload = dispatcher.add_overload
+
+    def add_overload_unless_ir(cres):
+        if isinstance(cres.entry_point, _NoCode):  # for compiled callers only: not in the C table
+            dispatcher.overloads[tuple(cres.signature.args)] = cres
+        else:
+            add_overload(cres)
+
+    cache = dispatcher._cache
+    save_overload = cache.save_overload
+
+    def save_unless_ir(sig, cres):
+        if not isinstance(cres.entry_point, _NoCode):
+            save_overload(sig, cres)
+
+    compiler._customize_flags = customize_flags
+    compiler.compile = compile_ir
+    dispatcher.add_overload = add_overload_unless_ir
+    cache.save_overload = save_unless_ir
 
 
 def stack_array(dtype, shape, zeroed=True):
@@ -202,6 +284,8 @@ _ENTRIES: set[str] = set()  # functions called from Python: optimized in full on
 # CCSIM_FULL_CALLEE_OPT=1: numba's own way, every library optimized in full (for benchmarks
 # of this choice; the code computes the same either way)
 _LIGHT_CALLEES = os.environ.get("CCSIM_FULL_CALLEE_OPT", "") in ("", "0")
+# CCSIM_CALLEE_CODE=1: numba's way, machine code, wrappers and a cache entry for every function
+_CALLEE_CODE = os.environ.get("CCSIM_CALLEE_CODE", "") not in ("", "0")
 
 
 def _optimize_final_module(self):
@@ -232,12 +316,32 @@ def _optimize_final_module(self):
     mpm.run(self._final_module, mpb)
 
 
+def _finalize_final_module(self):
+    """numba's last step of a code library, but no machine code for one that is only linked
+    into its callers (``_compile_callees_without_code``); and an entry's code gets the
+    environments of the callees linked into it, which no callee's own code sets now."""
+    if getattr(self, "_ccsim_ir_only", False):
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+        return
+    _NUMBA_FINALIZE(self)
+    for gv in self._final_module.global_variables:
+        if gv.name.startswith("_ZN08NumbaEnv") and not gv.is_declaration:
+            env = lookup_environment(gv.name)
+            if env is not None:
+                self._codegen.set_env(gv.name, env)
+
+
 def _install_optimizer():
     from numba.core.codegen import CPUCodeLibrary
-    global _NUMBA_OPTIMIZE
+    global _NUMBA_OPTIMIZE, _NUMBA_FINALIZE
     if CPUCodeLibrary._optimize_final_module is not _optimize_final_module:
         _NUMBA_OPTIMIZE = CPUCodeLibrary._optimize_final_module
         CPUCodeLibrary._optimize_final_module = _optimize_final_module
+    if CPUCodeLibrary._finalize_final_module is not _finalize_final_module:
+        _NUMBA_FINALIZE = CPUCodeLibrary._finalize_final_module
+        CPUCodeLibrary._finalize_final_module = _finalize_final_module
 
 
 _install_optimizer()

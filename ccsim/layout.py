@@ -257,91 +257,91 @@ def state_size(n_log: int, n_rec: int) -> int:
 # (tests/test_layout.py holds every helper to the table).  ``pub`` helpers are
 # absolute (pub starts at 0, so they index a strategy's ``pub`` view too);
 # ``fd_at`` is relative to a private block.
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def fu_at(g, p, c):
     """PUB_FU[g, p, c]: face-up cards of value code c on p's side of g."""
     return PUB_FU + (g * 2 + p) * N_VALUES + c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def fdn_at(g, p):
     """PUB_FDN[g, p]: face-down cards on p's side of g."""
     return PUB_FDN + g * 2 + p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def siden_at(g, p):
     """PUB_SIDEN[g, p]: cards on p's side of g, both faces."""
     return PUB_SIDEN + g * 2 + p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def won_at(p, g):
     """PUB_WON[p, g]: patricians of g won by p."""
     return PUB_WON + p * N_GROUPS + g
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def disc_at(p, c):
     """PUB_DISC[p, c]: cards of code c in p's discard pile."""
     return PUB_DISC + p * N_CARD_CODES + c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def played_at(p, a):
     """PUB_NPLAYED[p, a]: p's action cards of kind a (0..5) played."""
     return PUB_NPLAYED + p * N_ACTIONS + a
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def action_count_at(p, a):
     """PUB_ACTION_COUNT[p, a]: action cards of kind a (0..5) that p owns under this game's rules."""
     return PUB_ACTION_COUNT + p * N_ACTIONS + a
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def vetoed_at(p, a):
     """PUB_NVETOED[p, a]: p's action cards of kind a cancelled by a veto."""
     return PUB_NVETOED + p * N_ACTIONS + a
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def priv_at(p):
     """Start of player p's private block in ``st``."""
     return PRIV + p * PRIV_SIZE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def fd_at(g, c):
     """PR_FD[g, c], relative to a private block: her face-down cards of code c at g."""
     return PR_FD + g * N_VALUES + c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def ideck_at(p, i):
     """H_IDECK[p, i]: card i of p's influence deck."""
     return H_IDECK + p * MAX_INFLUENCE_DECK + i
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def s_ideck_at(p, i):
     """S_IDECK[p, i], relative to SETUP."""
     return S_IDECK + p * MAX_INFLUENCE_DECK + i
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def s_adeck_at(p, i):
     """S_ADECK[p, i], relative to SETUP."""
     return S_ADECK + p * MAX_ACTION_DECK + i
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def s_placement_at(p, g):
     """S_PLACEMENT[p, g], relative to SETUP."""
     return S_PLACEMENT + p * N_GROUPS + g
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def mem_at(p):
     """Start of player p's strategy memory in ``st``."""
     return MEM + p * MEM_SIZE

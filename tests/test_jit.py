@@ -2,6 +2,7 @@
 strategy entries of strategies.registry (compiled on demand, called by address)."""
 import numba
 import numpy as np
+import pytest
 
 from ccsim import layout as L
 from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT, R_ERROR
@@ -53,6 +54,37 @@ def test_functions_called_from_python_are_entries_and_callees_are_not():
     caller = njit(_caller_of(callee))
     caller(1)
     assert caller.py_func.__name__ in jit._ENTRIES and "_callee" not in jit._ENTRIES
+
+
+def _checked_half(x):
+    if x % 2 != 0:
+        raise ValueError("odd")
+    return x // 2
+
+
+def _halves_of(callee):
+    def caller(x):
+        return callee(x) + callee(x + 2)
+    return caller
+
+
+def test_callees_are_compiled_to_ir_only_and_become_entries_when_python_calls_them():
+    """A function first compiled for a compiled caller gets no machine code and no wrapper
+    (its code lives on in the caller); called from Python later, it is compiled as an entry
+    and computes the same.  An exception raised in such a callee reaches Python."""
+    from ccsim import jit
+    callee = njit(_checked_half)
+    caller = njit(_halves_of(callee))
+    assert caller(4) == 2 + 3
+    ((sig, cres),) = callee.overloads.items()
+    assert isinstance(cres.entry_point, jit._NoCode) and cres.library._ccsim_ir_only
+    with pytest.raises(ValueError, match="odd"):
+        caller(3)  # raised in the callee's code inside the caller
+    assert callee(8) == 4  # now an entry of its own
+    assert not isinstance(callee.overloads[sig].entry_point, jit._NoCode)
+    with pytest.raises(ValueError, match="odd"):
+        callee(9)
+    assert caller(6) == 3 + 4
 
 
 _four = stack_array(np.int64, (4,))

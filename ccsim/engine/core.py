@@ -137,7 +137,7 @@ def take_at_nb(st, g, p, code, up):
     st[siden_at(g, p)] -= 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def reveal_side_nb(st, g, p):
     """Turn all of p's cards at g face-up (R6.1, R7.4)."""
     fd = priv_at(p) + fd_at(g, 0)
@@ -172,7 +172,7 @@ def clear_side_nb(st, g, p):
 
 
 # ------------------------------------------------------------------ decks ----
-@njit(cache=True, inline="always")  # called from 3 places of the step loop: a call cost random play 5%
+@njit(cache=True, forceinline=True)  # called from 3 places of the step loop: a call cost random play 5%
 def draw_nb(st, p, which):
     """Draw the top card of p's influence or action deck into her hand (R4.4)."""
     if which == DRAW_INFLUENCE:

@@ -15,7 +15,7 @@ from ccsim.engine.actions import action_options_nb, any_freeing_action_nb
 from ccsim.engine.dispatch import random_pick_nb
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def can_place_nb(st, p):
     """Some group can take one of p's influence cards now (R3.2)."""
     if hand_influence_nb(st, p) == 0:
@@ -34,7 +34,7 @@ def can_be_active_nb(st, p):
     return can_place_nb(st, p) or any_freeing_action_nb(st, p)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def hand_values_nb(st, p, cards):
     """The value codes in p's hand, ascending, into ``cards``; returns how many."""
     hand = priv_at(p) + PR_HAND
@@ -48,7 +48,7 @@ def hand_values_nb(st, p, cards):
 _hand_values_nb = stack_array(np.int64, (N_VALUES,), zeroed=False)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def step_plan_nb(st, p):
     """The legal next steps of p's active turn (R4.1, R4.2, R3.3, R3.4): her action cards with
     their targets written to the option buffer, and what her placements and the end of her
