@@ -21,6 +21,7 @@ from ccsim.config import RunConfig, ConfigError
 from ccsim.engine.game import RESULT_COLUMNS, N_RESULT, record_game_nb
 from ccsim.layout import LOG, EV_W, SETUP_SIZE, max_events, state_size, N_RNG
 from ccsim.record import make_record
+from ccsim.coldstart import kernel_beside
 from ccsim.backends import BackendError, LocalBackend, chunk_tasks, make_backend, play_chunk, warmup_task
 from ccsim.simulate import set_threads
 from ccsim.summary import Summary
@@ -118,8 +119,10 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
     interrupted, failure = False, None
     t0 = time.perf_counter()
     try:
-        # resolves the seats here: a parameter file is read by this process only
-        tasks = chunk_tasks(cfg, backend.chunk_size(cfg.games))
+        # resolves the seats here: a parameter file is read by this process only; a cold
+        # kernel compiles meanwhile in a helper process (ccsim.coldstart)
+        with kernel_beside() if isinstance(backend, LocalBackend) else contextlib.nullcontext():
+            tasks = chunk_tasks(cfg, backend.chunk_size(cfg.games))
         backend.warm(play_chunk, warmup_task(tasks[0]))
         bar = _progress(total) if progress else None
         t0 = time.perf_counter()

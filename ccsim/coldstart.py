@@ -1,0 +1,84 @@
+"""A cold start on two cores: the batch kernel compiles in a helper process while this
+process compiles the strategies it plays.
+
+numba compiles under one lock per process, so a cold ``ccsim run`` compiled the
+seats' strategies (a few seconds each) and then the batch kernel (most of the
+start) one after the other, on one core.  ``kernel_beside()`` starts, when the
+kernel is not in numba's on-disk cache yet and the machine has a second core, a
+helper process that compiles the kernel into that cache (by playing one game of
+random play, the signature every batch call uses) while this process resolves
+the seats; on leaving the block it waits for the helper, and the kernel's first
+call here loads it from the cache.  Should the helper fail, that first call
+compiles the kernel here, as without a helper: the games are the same either
+way, only the start is shorter.  ``CCSIM_COMPILE_BESIDE=0`` turns it off.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent  # the folder ccsim and strategies are imported from
+
+_HELPER = "from ccsim.coldstart import compile_kernel; compile_kernel()"
+
+
+def compile_kernel() -> None:
+    """Compile the batch kernel (or load it from the cache): one game of random play."""
+    import numpy as np
+    from ccsim.layout import MAX_PARAMS
+    from ccsim.rules import MAX_ACTION_DECK
+    from ccsim.ruleset import rules_vector
+    from ccsim.simulate import simulate_rows
+    simulate_rows(0, 0, 1, rules_vector({}, ()), np.zeros(2, np.int64), np.zeros((2, MAX_PARAMS)),
+                  np.full((2, MAX_ACTION_DECK), -1, np.int8))
+
+
+def kernel_cached() -> bool:
+    """Whether the batch kernel is loaded here or waits in numba's on-disk cache."""
+    from ccsim.simulate import play_specs_block_nb
+    if play_specs_block_nb.signatures:
+        return True
+    try:
+        return bool(play_specs_block_nb._cache._cache_file._load_index())
+    except (AttributeError, OSError, EOFError, ValueError):
+        return False
+
+
+def _wanted() -> bool:
+    return (os.environ.get("CCSIM_COMPILE_BESIDE", "1") not in ("0", "")
+            and (os.cpu_count() or 1) > 1 and not _jit_disabled())
+
+
+def _jit_disabled() -> bool:
+    import numba
+    return bool(numba.config.DISABLE_JIT)
+
+
+def _start_helper() -> subprocess.Popen | None:
+    env = dict(os.environ, CCSIM_COMPILE_BESIDE="0")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    try:
+        return subprocess.Popen([sys.executable, "-c", _HELPER], env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+
+
+@contextlib.contextmanager
+def kernel_beside():
+    """Inside the block the batch kernel compiles in a helper process (if it needs
+    compiling and a second core is there); the block's end waits for it.  Leaving the
+    block by an exception stops the helper."""
+    helper = _start_helper() if _wanted() and not kernel_cached() else None
+    try:
+        yield
+    except BaseException:
+        if helper is not None:
+            helper.kill()
+            helper.wait()
+        raise
+    if helper is not None:
+        helper.wait()
