@@ -7,8 +7,12 @@ start) one after the other, on one core.  ``kernel_beside()`` starts, when the
 kernel is not in numba's on-disk cache yet and the machine has a second core, a
 helper process that compiles the kernel into that cache (by playing one game of
 random play, the signature every batch call uses) while this process resolves
-the seats; on leaving the block it waits for the helper, and the kernel's first
-call here loads it from the cache.  Should the helper fail, that first call
+the seats.  Then this process compiles the parts of the kernel that the helper's
+compile reaches last (``compile_late_parts``) into the same cache, where the
+helper finds them, until the helper is done; the kernel's first call here loads
+it from the cache.  numba caches only what has machine code; ccsim also caches
+the callees it compiles to LLVM IR only (``ccsim.jit``), which is what lets one
+process's compile use another's.  Should the helper fail, that first call
 compiles the kernel here, as without a helper: the games are the same either
 way, only the start is shorter.  ``CCSIM_COMPILE_BESIDE=0`` turns it off.
 """
@@ -34,6 +38,36 @@ def compile_kernel() -> None:
     from ccsim.simulate import simulate_rows
     simulate_rows(0, 0, 1, rules_vector({}, ()), np.zeros(2, np.int64), np.zeros((2, MAX_PARAMS)),
                   np.full((2, MAX_ACTION_DECK), -1, np.int8))
+
+
+def _late_parts():
+    """(function, argument types) of the parts of the kernel its compile reaches last (the
+    step loop's phases, in the reverse of the order it types them), as the kernel calls them."""
+    from numba import types
+    from ccsim.engine import step
+    from ccsim.engine.game import result_row_nb
+    from ccsim.engine.setup import placement_options_nb
+    from ccsim.engine.vote import exceptional_votes_nb
+    st = types.Array(types.int32, 1, "C")
+    rng = types.Array(types.uint64, 1, "C")
+    i = types.int64
+    return [(result_row_nb, (st, types.Array(types.int16, 1, "C"))), (placement_options_nb, (st,)),
+            (step.post_discard_nb, (st, rng, i)), (step.castle_next_nb, (st,)), (step.effect_nb, (st,)),
+            (exceptional_votes_nb, (st,)), (step.mode_options_nb, (st, i)), (step.next_turn_nb, (st,)),
+            (step.turn_end_nb, (st, types.none)), (step.refill_nb, (st, rng)), (step.post_step_nb, (st, rng, i))]
+
+
+def compile_late_parts(done=lambda: False) -> int:
+    """Compile the kernel's late parts (``_late_parts``) as the kernel's compile would, into
+    the disk cache, where that compile, in another process, finds those it has not reached
+    yet; until ``done()``.  Returns how many were compiled."""
+    n = 0
+    for fn, args in _late_parts():
+        if done():
+            break
+        fn.get_call_template(args, {})
+        n += 1
+    return n
 
 
 def kernel_cached() -> bool:
@@ -70,11 +104,14 @@ def _start_helper() -> subprocess.Popen | None:
 @contextlib.contextmanager
 def kernel_beside():
     """Inside the block the batch kernel compiles in a helper process (if it needs
-    compiling and a second core is there); the block's end waits for it.  Leaving the
-    block by an exception stops the helper."""
+    compiling and a second core is there).  After the block this process compiles the
+    kernel's late parts until the helper is done, then waits for it.  Leaving the block by
+    an exception stops the helper."""
     helper = _start_helper() if _wanted() and not kernel_cached() else None
     try:
         yield
+        if helper is not None:
+            _share_the_work(helper)
     except BaseException:
         if helper is not None:
             helper.kill()
@@ -82,3 +119,10 @@ def kernel_beside():
         raise
     if helper is not None:
         helper.wait()
+
+
+def _share_the_work(helper) -> None:
+    try:
+        compile_late_parts(done=lambda: helper.poll() is not None)
+    except Exception:  # only a shorter start is at stake: the kernel's own compile reports errors
+        pass

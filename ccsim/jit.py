@@ -25,19 +25,20 @@ Six costs of numba's defaults that the game kernel does not need:
   engine's and the strategies' small functions stayed calls.  A kernel at the
   top of the call tree is compiled as a whole program (``whole=True``,
   ``whole_program``): its callees become internal and LLVM inlines them.
-
 * **Optimising every level of the call tree.**  numba runs LLVM's full
   optimisation on each function's module with all its callees linked in, so
   the engine's code was optimised once for every separately compiled function
   above it.  Only the entries (whole programs, functions called from Python)
   get the full suite now; callees get the cheap passes (``_optimize_final_module``).
 * **Machine code nobody calls.**  numba also turns every callee into machine
-  code, with a Python wrapper and a C wrapper, and writes it to the disk
-  cache, though only its LLVM IR is ever used (linked into its callers, whose
-  own machine code and cache entry hold it): a third of a cold start.  A
-  function first compiled for a compiled caller is compiled to IR only
-  (``_compile_callees_without_code``); one that Python calls later is
-  compiled again then, as an entry.  ``CCSIM_CALLEE_CODE=1`` restores numba's way.
+  code, with a Python wrapper and a C wrapper, though only its LLVM IR is ever
+  used (linked into its callers, whose own machine code holds it): a third of
+  a cold start.  A function first compiled for a compiled caller is compiled
+  to IR only (``_compile_callees_without_code``) and cached as that IR (LLVM
+  bitcode; numba caches object code only), so another process's compile
+  loads it (``ccsim.coldstart`` builds on that); one that Python calls later
+  is compiled again then, as an entry.  ``CCSIM_CALLEE_CODE=1`` restores
+  numba's way.
 * **Inlining by copying numba IR.**  ``inline="always"`` copies a function's
   numba IR into every call site, where it is typed and lowered again; the
   engine's small index helpers are called from hundreds of places.  They say
@@ -152,7 +153,7 @@ class _NoCode:
 
 def _compile_callees_without_code(dispatcher):
     """Compile this function, where compiled code calls it, as LLVM IR only (see the module
-    docstring): no machine code, no Python or C wrapper, nothing in the on-disk cache."""
+    docstring): no machine code, no Python or C wrapper; its IR goes to the disk cache."""
     compiler = dispatcher._compiler
     customize = compiler._customize_flags
     compile_one = compiler.compile
@@ -168,7 +169,7 @@ def _compile_callees_without_code(dispatcher):
     def compile_ir(args, return_type):
         cres = compile_one(args, return_type)
         if dispatcher._ccsim_as_callee and cres.entry_point is None and not cres.objectmode:
-            cres.library._ccsim_ir_only = True
+            _mark_ir_only(cres.library)
             cres = cres._replace(entry_point=_NoCode(cres.fndesc.mangled_name))
             dispatcher.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
         return cres
@@ -182,16 +183,25 @@ def _compile_callees_without_code(dispatcher):
             add_overload(cres)
 
     cache = dispatcher._cache
-    save_overload = cache.save_overload
+    load_overload = cache.load_overload
 
-    def save_unless_ir(sig, cres):
-        if not isinstance(cres.entry_point, _NoCode):
-            save_overload(sig, cres)
+    def load_for_this_use(sig, target_context):  # an entry must not load a callee's IR-only code
+        cres = load_overload(sig, target_context)
+        if cres is not None and isinstance(cres.entry_point, _NoCode) and not dispatcher._ccsim_as_callee:
+            return None
+        return cres
 
     compiler._customize_flags = customize_flags
     compiler.compile = compile_ir
     dispatcher.add_overload = add_overload_unless_ir
-    cache.save_overload = save_unless_ir
+    cache.load_overload = load_for_this_use
+
+
+def _mark_ir_only(library):
+    """A library of a callee compiled to IR only: finalized without machine code, and cached
+    as its LLVM bitcode (numba's cache keeps object code; this library has none)."""
+    library._ccsim_ir_only = True
+    library.serialize_using_object_code = library.serialize_using_bitcode
 
 
 def stack_array(dtype, shape, zeroed=True):
@@ -333,15 +343,53 @@ def _finalize_final_module(self):
                 self._codegen.set_env(gv.name, env)
 
 
+def _unserialize(cls, codegen, state):
+    """numba's cache load of a code library; a callee's bitcode (``_mark_ir_only``: numba
+    itself caches object code only) becomes an IR-only library again."""
+    name, kind, data = state
+    if kind != "bitcode":
+        return _NUMBA_UNSERIALIZE.__func__(cls, codegen, state)
+    self = codegen.create_library(name)
+    _mark_ir_only(self)
+    self._final_module = ll.parse_bitcode(data)
+    self._finalize_final_module()
+    return self
+
+
+def _get_executable(self, library, fndesc, env):
+    """numba's Python-callable function of a compiled library; an IR-only library has none
+    (its callers' calls are lowered by the key this returns)."""
+    if getattr(library, "_ccsim_ir_only", False):
+        return _NoCode(fndesc.mangled_name)
+    return _NUMBA_GET_EXECUTABLE(self, library, fndesc, env)
+
+
+def _set_env(self, env_name, env):
+    """numba's setting of an environment's address in the JIT; an IR-only library's own
+    environment is not there (the entries it is linked into set theirs)."""
+    if self._engine.get_global_value_address(env_name):
+        _NUMBA_SET_ENV(self, env_name, env)
+
+
 def _install_optimizer():
-    from numba.core.codegen import CPUCodeLibrary
-    global _NUMBA_OPTIMIZE, _NUMBA_FINALIZE
+    from numba.core.codegen import CPUCodeLibrary, JITCPUCodegen
+    from numba.core.cpu import CPUContext
+    global _NUMBA_OPTIMIZE, _NUMBA_FINALIZE, _NUMBA_UNSERIALIZE, _NUMBA_GET_EXECUTABLE, _NUMBA_SET_ENV
     if CPUCodeLibrary._optimize_final_module is not _optimize_final_module:
         _NUMBA_OPTIMIZE = CPUCodeLibrary._optimize_final_module
         CPUCodeLibrary._optimize_final_module = _optimize_final_module
     if CPUCodeLibrary._finalize_final_module is not _finalize_final_module:
         _NUMBA_FINALIZE = CPUCodeLibrary._finalize_final_module
         CPUCodeLibrary._finalize_final_module = _finalize_final_module
+    if CPUContext.get_executable is not _get_executable:
+        _NUMBA_GET_EXECUTABLE = CPUContext.get_executable
+        CPUContext.get_executable = _get_executable
+    if JITCPUCodegen.set_env is not _set_env:
+        _NUMBA_SET_ENV = JITCPUCodegen.set_env
+        JITCPUCodegen.set_env = _set_env
+    if CPUCodeLibrary.__dict__["_unserialize"].__func__ is not _unserialize:
+        _NUMBA_UNSERIALIZE = CPUCodeLibrary.__dict__["_unserialize"]
+        CPUCodeLibrary._unserialize = classmethod(_unserialize)
 
 
 _install_optimizer()

@@ -6,10 +6,11 @@
 
 A speed claim between two commits measured minutes apart on a shared machine
 measures the machine: its speed drifts by 10-20% within minutes.  This script
-starts one worker process per checkout, both pinned to the same core, and
-asks them in turn (old, new, old, new, ...) to play the same games of each
-pairing with one thread; each figure is games per CPU-second of the playing
-thread.  It reports, per pairing, the median of the round-by-round ratios
+starts worker processes for each checkout (three by default: where a process
+places its compiled code moves its speed by several percent), all pinned to
+the same core, and asks them in turn (old, new, old, new, ...) to play the
+same games of each pairing with one thread; each figure is games per
+CPU-second of the playing thread.  It reports, per pairing, the median of the round-by-round ratios
 (new / old) and the ratio of the best rounds.  The workers use only
 interfaces both engines have (``RunConfig``, ``simulate_rows``).
 """
@@ -59,31 +60,37 @@ def ask(proc, a, b, n) -> float:
     return float(proc.stdout.readline())
 
 
-def compare(old_dir: str, new_dir: str, pairs, rounds: int, core: str = "1") -> list[dict]:
-    old, new = spawn(old_dir, core), spawn(new_dir, core)
+def compare(old_dir: str, new_dir: str, pairs, rounds: int, procs: int = 3, core: str = "1") -> list[dict]:
+    """Per pairing, ``rounds`` rounds; in each, every worker process of each checkout plays the
+    games once, old and new in turn.  Several processes per checkout because where a process
+    places the compiled code moves its speed by several percent (the same commit, two
+    processes: up to 5% apart), a difference that is neither commit's."""
+    olds = [spawn(old_dir, core) for _ in range(procs)]
+    news = [spawn(new_dir, core) for _ in range(procs)]
     rows = []
     try:
         for a, b, n in pairs:
-            ask(old, a, b, 200)
-            ask(new, a, b, 200)
-            o, w = [], []
+            for proc in olds + news:
+                ask(proc, a, b, 200)
+            o, w, ratios = [], [], []
             for r in range(rounds):
-                first, second = (old, new) if r % 2 == 0 else (new, old)
-                x, y = ask(first, a, b, n), ask(second, a, b, n)
-                o.append(x if first is old else y)
-                w.append(y if first is old else x)
-            ratios = [y / x for x, y in zip(o, w)]
-            rows.append({"cleopatra": a, "caesar": b, "games": n, "rounds": rounds,
+                for k in range(procs):
+                    first, second = (olds[k], news[k]) if (r + k) % 2 == 0 else (news[k], olds[k])
+                    x, y = ask(first, a, b, n), ask(second, a, b, n)
+                    old_x, new_y = (x, y) if first is olds[k] else (y, x)
+                    o.append(old_x)
+                    w.append(new_y)
+                    ratios.append(new_y / old_x)
+            rows.append({"cleopatra": a, "caesar": b, "games": n, "rounds": rounds, "procs": procs,
                          "old_median": statistics.median(o), "new_median": statistics.median(w),
                          "old_best": max(o), "new_best": max(w), "median_ratio": statistics.median(ratios),
                          "best_ratio": max(w) / max(o)})
             print(f"{a}-{b}: old {max(o):,.0f} new {max(w):,.0f} games/s (best rounds); "
                   f"median round ratio {rows[-1]['median_ratio']:.3f}", flush=True)
     finally:
-        old.stdin.close()
-        new.stdin.close()
-        old.wait()
-        new.wait()
+        for proc in olds + news:
+            proc.stdin.close()
+            proc.wait()
     return rows
 
 
@@ -91,13 +98,15 @@ def to_markdown(rows, old_rev: str, new_rev: str) -> str:
     lines = [f"## This commit against {old_rev}, side by side", "",
              f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}. "
              f"Produced by `python scripts/bench_ab.py --old <checkout of {old_rev}>` on {dt.date.today()} "
-             f"(this checkout: {new_rev}): two worker processes pinned to one core, asked in turn for the same "
-             "games with one thread; games per CPU-second of the playing thread.", "",
-             "| cleopatra | caesar | games a round | rounds | old (best round) | new (best round) | new / old, best rounds "
-             "| new / old, median of the rounds |",
+             f"(this checkout: {new_rev}): {rows[0]['procs'] if rows else 0} worker processes per checkout, all "
+             "pinned to one core, asked in turn (old, new) for the same games with one thread; games per "
+             "CPU-second of the playing thread; a ratio is a new figure over the old one of the same round.", "",
+             "| cleopatra | caesar | games a round | rounds × processes | old (best) | new (best) | "
+             "new / old, best | new / old, median of the rounds |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
-        lines.append(f"| {r['cleopatra']} | {r['caesar']} | {r['games']:,} | {r['rounds']} | {r['old_best']:,.0f} | "
+        lines.append(f"| {r['cleopatra']} | {r['caesar']} | {r['games']:,} | {r['rounds']} × {r['procs']} | "
+                     f"{r['old_best']:,.0f} | "
                      f"{r['new_best']:,.0f} | {r['best_ratio']:.2f} | {r['median_ratio']:.2f} |")
     return "\n".join(lines) + "\n"
 
@@ -111,11 +120,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", required=True, help="a checkout of the commit to compare with")
     ap.add_argument("--rounds", type=int, default=12)
+    ap.add_argument("--procs", type=int, default=3, help="worker processes per checkout")
     ap.add_argument("--pairs", default=DEFAULT_PAIRS, help="cleopatra:caesar:games,...")
     ap.add_argument("--markdown", help="append the table to this Markdown file")
     a = ap.parse_args()
     pairs = [(x, y, int(n)) for x, y, n in (p.split(":") for p in a.pairs.split(","))]
-    rows = compare(a.old, ROOT, pairs, a.rounds)
+    rows = compare(a.old, ROOT, pairs, a.rounds, a.procs)
     md = to_markdown(rows, git_rev(a.old), git_rev(ROOT))
     print(md)
     if a.markdown:

@@ -87,6 +87,59 @@ def test_callees_are_compiled_to_ir_only_and_become_entries_when_python_calls_th
     assert caller(6) == 3 + 4
 
 
+_CALLEES_MODULE = """
+from ccsim.jit import njit
+
+@njit(cache=True)
+def half(x):
+    if x % 2 != 0:
+        raise ValueError("odd")
+    return x // 2
+
+@njit(cache=True)
+def first(x):
+    return half(x) + 1
+
+@njit(cache=True)
+def second(x):
+    return half(x) * 3
+"""
+
+_SECOND_PROCESS = """
+import json
+from ccsim import jit
+import callees
+out = {"second": callees.second(4)}
+(cres,) = callees.half.overloads.values()
+out["loaded_ir_only"] = callees.half.stats.cache_hits.most_common(1)[0][1] == 1 and isinstance(cres.entry_point, jit._NoCode)
+try:
+    callees.second(5)
+except ValueError as e:
+    out["raised"] = str(e)
+out["half"] = callees.half(8)
+print(json.dumps(out))
+"""
+
+
+def test_a_callee_compiled_to_ir_only_is_cached_as_ir_for_the_next_process(tmp_path):
+    """A callee's IR goes to the disk cache: another process compiling another caller loads
+    it (no machine code is made for it there either) and the caller computes the same; a
+    Python call of the callee there compiles an entry of its own, not the cached IR."""
+    import json
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "callees.py").write_text(_CALLEES_MODULE)
+    env = dict(os.environ, CCSIM_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    first = subprocess.run([sys.executable, "-c", "import callees; print(callees.first(4))"], env=env, check=True,
+                           capture_output=True, text=True)
+    assert first.stdout.strip() == "3"
+    done = subprocess.run([sys.executable, "-c", _SECOND_PROCESS], env=env, check=True, capture_output=True,
+                          text=True)
+    assert json.loads(done.stdout) == {"second": 6, "loaded_ir_only": True, "raised": "odd", "half": 4}
+
+
 _four = stack_array(np.int64, (4,))
 
 
