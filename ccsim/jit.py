@@ -1,6 +1,6 @@
 """``njit`` for ccsim's kernels, and arrays on the stack.
 
-Six costs of numba's defaults that the game kernel does not need:
+Seven costs of numba's defaults that the game kernel does not need:
 
 * **Literal and width specialisation.**  numba types a constant argument of
   a call between compiled functions as a literal (``Literal[int](3)``) and
@@ -44,6 +44,11 @@ Six costs of numba's defaults that the game kernel does not need:
   engine's small index helpers are called from hundreds of places.  They say
   ``forceinline=True`` instead (LLVM's ``alwaysinline``: compiled once, inlined
   by LLVM), and no function inherits that from its caller.
+* **A full refresh to load from the cache.**  Before loading a compiled
+  function from the disk cache numba refreshes every typing and lowering
+  registry, which imports its whole numpy support: a second of a warm start.
+  Loaded machine code needs only the runtime (``_load_overload``); a compile
+  still refreshes them when it needs them.
 
 Use ``njit`` like ``numba.njit``; strategy plug-ins should too.
 """
@@ -371,9 +376,21 @@ def _set_env(self, env_name, env):
         _NUMBA_SET_ENV(self, env_name, env)
 
 
+def _load_overload(self, sig, target_context):
+    """numba's load of a compiled function from the disk cache, without first refreshing
+    every typing and lowering registry (importing numba's whole numpy support: a third of a
+    warm start).  Loaded machine code needs only the runtime (NRT) set up; a compile
+    refreshes the registries itself when it needs them."""
+    from numba.core.runtime import rtsys
+    rtsys.initialize(target_context)
+    with self._guard_against_spurious_io_errors():
+        return self._load_overload(sig, target_context)
+
+
 def _install_optimizer():
     from numba.core.codegen import CPUCodeLibrary, JITCPUCodegen
     from numba.core.cpu import CPUContext
+    from numba.core.caching import Cache
     global _NUMBA_OPTIMIZE, _NUMBA_FINALIZE, _NUMBA_UNSERIALIZE, _NUMBA_GET_EXECUTABLE, _NUMBA_SET_ENV
     if CPUCodeLibrary._optimize_final_module is not _optimize_final_module:
         _NUMBA_OPTIMIZE = CPUCodeLibrary._optimize_final_module
@@ -387,6 +404,8 @@ def _install_optimizer():
     if JITCPUCodegen.set_env is not _set_env:
         _NUMBA_SET_ENV = JITCPUCodegen.set_env
         JITCPUCodegen.set_env = _set_env
+    if Cache.load_overload is not _load_overload:
+        Cache.load_overload = _load_overload
     if CPUCodeLibrary.__dict__["_unserialize"].__func__ is not _unserialize:
         _NUMBA_UNSERIALIZE = CPUCodeLibrary.__dict__["_unserialize"]
         CPUCodeLibrary._unserialize = classmethod(_unserialize)
