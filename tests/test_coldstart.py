@@ -69,6 +69,17 @@ def test_the_switch_turns_the_helper_off(monkeypatch):
     assert not coldstart._wanted()
 
 
+def test_no_helper_without_a_cache_it_can_write(monkeypatch):
+    """A helper's compile would be lost: this process would only wait for it."""
+    monkeypatch.delenv("CCSIM_COMPILE_BESIDE", raising=False)
+    monkeypatch.setattr(coldstart.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(coldstart, "_jit_disabled", lambda: False)
+    monkeypatch.setattr(coldstart.os, "access", lambda path, mode: True)
+    assert coldstart._wanted()
+    monkeypatch.setattr(coldstart.os, "access", lambda path, mode: False)
+    assert not coldstart._wanted()
+
+
 def test_the_helper_compiles_the_one_kernel_the_batch_calls_use(compiled):
     """Its game compiles no second signature of the kernel: what it caches is what runs load."""
     from ccsim.simulate import play_specs_block_nb
