@@ -325,7 +325,7 @@ def _optimize_final_module(self):
                 # whatever the linkage, and this copy's arguments may change
                 fn.name = f"{marker}.{fn.name}"
     if marker is not None or self.name in _ENTRIES or not _LIGHT_CALLEES:
-        return _NUMBA_OPTIMIZE(self)
+        return _NUMBA["_optimize_final_module"](self)
     mpm, mpb = self._codegen._module_pass_manager(loop_vectorize=self._codegen._loopvect, slp_vectorize=False,
                                                   opt=self._codegen._opt_level, cost="cheap")
     mpm.run(self._final_module, mpb)
@@ -340,7 +340,7 @@ def _finalize_final_module(self):
         self._verify_declare_only_symbols()
         self._finalized = True
         return
-    _NUMBA_FINALIZE(self)
+    _NUMBA["_finalize_final_module"](self)
     for gv in self._final_module.global_variables:
         if gv.name.startswith("_ZN08NumbaEnv") and not gv.is_declaration:
             env = lookup_environment(gv.name)
@@ -353,7 +353,7 @@ def _unserialize(cls, codegen, state):
     itself caches object code only) becomes an IR-only library again."""
     name, kind, data = state
     if kind != "bitcode":
-        return _NUMBA_UNSERIALIZE.__func__(cls, codegen, state)
+        return _NUMBA["_unserialize"].__func__(cls, codegen, state)
     self = codegen.create_library(name)
     _mark_ir_only(self)
     self._final_module = ll.parse_bitcode(data)
@@ -366,14 +366,14 @@ def _get_executable(self, library, fndesc, env):
     (its callers' calls are lowered by the key this returns)."""
     if getattr(library, "_ccsim_ir_only", False):
         return _NoCode(fndesc.mangled_name)
-    return _NUMBA_GET_EXECUTABLE(self, library, fndesc, env)
+    return _NUMBA["get_executable"](self, library, fndesc, env)
 
 
 def _set_env(self, env_name, env):
     """numba's setting of an environment's address in the JIT; an IR-only library's own
     environment is not there (the entries it is linked into set theirs)."""
     if self._engine.get_global_value_address(env_name):
-        _NUMBA_SET_ENV(self, env_name, env)
+        _NUMBA["set_env"](self, env_name, env)
 
 
 def _load_overload(self, sig, target_context):
@@ -387,28 +387,27 @@ def _load_overload(self, sig, target_context):
         return self._load_overload(sig, target_context)
 
 
+_NUMBA: dict = {}  # numba's own methods that the functions above replace, by name (they call them)
+
+
+def _replace(owner, name, ours, wrap=lambda f: f) -> None:
+    """Put ``ours`` (wrapped, as a classmethod needs) in place of numba's ``owner.name``, once."""
+    current = vars(owner)[name]
+    if getattr(current, "__func__", current) is not ours:
+        _NUMBA[name] = current
+        setattr(owner, name, wrap(ours))
+
+
 def _install_optimizer():
+    from numba.core.caching import Cache
     from numba.core.codegen import CPUCodeLibrary, JITCPUCodegen
     from numba.core.cpu import CPUContext
-    from numba.core.caching import Cache
-    global _NUMBA_OPTIMIZE, _NUMBA_FINALIZE, _NUMBA_UNSERIALIZE, _NUMBA_GET_EXECUTABLE, _NUMBA_SET_ENV
-    if CPUCodeLibrary._optimize_final_module is not _optimize_final_module:
-        _NUMBA_OPTIMIZE = CPUCodeLibrary._optimize_final_module
-        CPUCodeLibrary._optimize_final_module = _optimize_final_module
-    if CPUCodeLibrary._finalize_final_module is not _finalize_final_module:
-        _NUMBA_FINALIZE = CPUCodeLibrary._finalize_final_module
-        CPUCodeLibrary._finalize_final_module = _finalize_final_module
-    if CPUContext.get_executable is not _get_executable:
-        _NUMBA_GET_EXECUTABLE = CPUContext.get_executable
-        CPUContext.get_executable = _get_executable
-    if JITCPUCodegen.set_env is not _set_env:
-        _NUMBA_SET_ENV = JITCPUCodegen.set_env
-        JITCPUCodegen.set_env = _set_env
-    if Cache.load_overload is not _load_overload:
-        Cache.load_overload = _load_overload
-    if CPUCodeLibrary.__dict__["_unserialize"].__func__ is not _unserialize:
-        _NUMBA_UNSERIALIZE = CPUCodeLibrary.__dict__["_unserialize"]
-        CPUCodeLibrary._unserialize = classmethod(_unserialize)
+    _replace(CPUCodeLibrary, "_optimize_final_module", _optimize_final_module)
+    _replace(CPUCodeLibrary, "_finalize_final_module", _finalize_final_module)
+    _replace(CPUCodeLibrary, "_unserialize", _unserialize, classmethod)
+    _replace(CPUContext, "get_executable", _get_executable)
+    _replace(JITCPUCodegen, "set_env", _set_env)
+    _replace(Cache, "load_overload", _load_overload)
 
 
 _install_optimizer()
