@@ -142,6 +142,7 @@ HID_FIELDS = (
     ("REVERSALS", (), "decided votes the philosophers reversed (R6.3)"),
     ("EXCEPTIONAL", (), "votes of a group holding group_limit cards (R4.3)"),
     ("LEADER", (), "the last strict VP leader after a vote: 0 none yet, p + 1"),
+    ("VP_LEAD", (), "cleopatra's VP minus caesar's (R10), kept up to date vote by vote (engine.vote)"),
     ("LEAD_CHANGES", (), "votes after which the strict VP leader is the other player than the last one"),
     ("LEADERS", (32,), "VP leader after each vote (0 tied, p + 1), 2 bits a vote, LEADERS_PER_SLOT a slot"),
 )

@@ -432,6 +432,10 @@ def c_turn_state(st):
     st[L.PUB_CUR] = 2
 
 
+def c_vp_lead(st):  # the kept lead out of step with the patricians won
+    st[L.H_VP_LEAD] += 1
+
+
 CORRUPTIONS = [
     (c_deck_bounds, I.INV_DECK_BOUNDS, None),
     (c_negative, I.INV_NEGATIVE, None),
@@ -466,6 +470,7 @@ CORRUPTIONS = [
     (c_out, I.INV_OUT, lambda st: st[L.PUB_IDECKN] > 0),
     (c_played, I.INV_PLAYED, None),
     (c_turn_state, I.INV_TURN_STATE, None),
+    (c_vp_lead, I.INV_VP_LEAD, None),
 ]
 
 

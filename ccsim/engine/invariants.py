@@ -20,6 +20,7 @@ What is checked, per player p (RULES.md R1.4, R2):
   R11 two_orgies boxes one orgy, so the totals do not change);
 * the cached counts agree with the cards (PUB_HANDN, PUB_SIDEN, PUB_FDN,
   PUB_IDECKN, PUB_ADECKN, PUB_VOC_DECKN);
+* the VP lead kept vote by vote (H_VP_LEAD) is the recounted scores' difference (R10);
 * the limits hold (R4.2.1, R4.2.2, R4.4), no count is negative, a group out
   of play holds no card (R4.2.3, R6.8), won plus remaining patricians make the
   group's size (R1.1), and no game goes past the turn cap (R9.5).
@@ -31,13 +32,14 @@ from ccsim.layout import (
     PUB_TURN, PUB_CUR, PUB_OUT, PUB_REMAIN, PUB_HANDN, PUB_IDECKN,
     PUB_ADECKN, PUB_VOC_DISC, PUB_VOC_BOX, PUB_VOC_DECKN, PUB_QUIET, PUB_MODE, PUB_NPLACED, PUB_RULES,
     PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN,
-    H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, disc_at, fd_at, fdn_at, fu_at, ideck_at, played_at, priv_at, siden_at, vetoed_at, won_at, action_count_at, H_HAND_INF)
+    H_IDECK_TOP, H_IDECK_LEN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_BONUS, disc_at, fd_at, fdn_at, fu_at, ideck_at, played_at, priv_at, siden_at, vetoed_at, won_at, action_count_at, H_HAND_INF, H_VP_LEAD)
 from ccsim.rules import (
     N_GROUPS, ACTION_BASE, VETO, ORGY, ORGY_RESHUFFLE, N_VOC_KINDS, END_ALL_PATRICIANS, END_TRUNCATED,
     MAX_INFLUENCE_DECK, MAX_ACTION_DECK, MAX_VOC_DECK,
     RP_HAND_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_DECK_COUNT, RP_ORGIES,
     RP_MAX_TURNS, RP_VARIANTS, V_LATE_ORGIES_BOXED, V_TWO_ORGIES,
 )
+from ccsim.engine.score import vp_nb
 
 # ------------------------------------------------------------------ codes ----
 INV_DECK_BOUNDS = 1       # a deck's top/length outside its buffer (or top > length)
@@ -65,6 +67,7 @@ INV_END = 22              # the end reason disagrees with the patricians left (R
 INV_OUT = 23              # an out player (R9.3) holds an influence card, or a flag is not 0/1
 INV_PLAYED = 24           # action cards played/vetoed counts inconsistent with the discard piles
 INV_TURN_STATE = 25       # current player, mode, placements or quiet count out of range
+INV_VP_LEAD = 26          # the kept VP lead (H_VP_LEAD) differs from the recounted scores (R10)
 
 INVARIANT_NAMES = {
     0: "ok",
@@ -93,6 +96,7 @@ INVARIANT_NAMES = {
     INV_OUT: "out player holds influence (R9.3)",
     INV_PLAYED: "played/vetoed action counts inconsistent",
     INV_TURN_STATE: "turn bookkeeping out of range",
+    INV_VP_LEAD: "kept VP lead (H_VP_LEAD) wrong (R10)",
 }
 
 
@@ -361,7 +365,13 @@ def check_state_nb(st):
     code = _check_voc_nb(st)
     if code != 0:
         return code
-    return _check_misc_nb(st)
+    code = _check_misc_nb(st)
+    if code != 0:
+        return code
+    # last: a broken bonus copy or patrician count (checked above) breaks the lead too
+    if st[H_VP_LEAD] != vp_nb(st, st[H_BONUS], 0) - vp_nb(st, st[H_BONUS + 1], 1):
+        return INV_VP_LEAD
+    return 0
 
 
 @njit(cache=True)

@@ -16,20 +16,34 @@ def has_majority_nb(pub, p, g):
     return True
 
 
+@njit(cache=True, forceinline=True)
+def group_vp_nb(pub, bonus, p, g):
+    """R10.1–R10.4: the victory points group g brings player p whose bonus group is ``bonus``:
+    they change only when g votes, so a vote updates a score by this term alone."""
+    won = pub[won_at(p, g)]
+    vp = won * pub[PUB_RULES + RP_VP_PATRICIAN]
+    if has_majority_nb(pub, p, g):
+        vp += pub[PUB_RULES + RP_VP_MAJORITY]
+    if won == pub[PUB_RULES + RP_GROUP_SIZE + g]:
+        vp += pub[PUB_RULES + RP_VP_ALL]
+    if g == bonus and won >= pub[PUB_RULES + RP_BONUS_THRESHOLD]:
+        vp += pub[PUB_RULES + RP_VP_BONUS]
+    return vp
+
+
 @njit(cache=True)
 def vp_nb(pub, bonus, p):
     """R10.1–R10.4: the victory points of player p whose bonus group is ``bonus``."""
     vp = 0
     for g in range(N_GROUPS):
-        won = pub[won_at(p, g)]
-        vp += won * pub[PUB_RULES + RP_VP_PATRICIAN]
-        if has_majority_nb(pub, p, g):
-            vp += pub[PUB_RULES + RP_VP_MAJORITY]
-        if won == pub[PUB_RULES + RP_GROUP_SIZE + g]:
-            vp += pub[PUB_RULES + RP_VP_ALL]
-    if pub[won_at(p, bonus)] >= pub[PUB_RULES + RP_BONUS_THRESHOLD]:
-        vp += pub[PUB_RULES + RP_VP_BONUS]
+        vp += group_vp_nb(pub, bonus, p, g)
     return vp
+
+
+@njit(cache=True, forceinline=True)  # twice a vote: a call cost more than its work
+def group_lead_nb(st, g):
+    """What group g adds to cleopatra's VP lead over caesar (R10; H_BONUS, the engine's copies)."""
+    return group_vp_nb(st, st[H_BONUS], 0, g) - group_vp_nb(st, st[H_BONUS + 1], 1, g)
 
 
 @njit(cache=True)

@@ -3,12 +3,12 @@ from ccsim.jit import njit
 
 from ccsim.layout import (PUB_RULES, H_REC, H_REC_LEN, EV_W, PUB_REMAIN, PUB_END, PUB_VOC_DISC, PUB_VOC_BOX,
                           PUB_VOC_DECKN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_REPLAY, H_NLOG, EV_VOTE, EV_VOC, EV_RESHUFFLE,
-                          ERR_REPLAY_CHANCE, H_BONUS, H_VOTES, H_TIES, H_REVERSALS, H_EXCEPTIONAL, H_LEADER,
-                          H_LEAD_CHANGES, H_LEADERS, LEADERS_PER_SLOT, MAX_LEADERS, fu_at, siden_at, won_at)
+                          ERR_REPLAY_CHANCE, H_VOTES, H_TIES, H_REVERSALS, H_EXCEPTIONAL, H_LEADER,
+                          H_LEAD_CHANGES, H_LEADERS, H_VP_LEAD, LEADERS_PER_SLOT, MAX_LEADERS, fu_at, siden_at, won_at)
 from ccsim.rules import (VALUE_OF, PHIL, N_GROUPS, ORGY, ORGY_RESHUFFLE, N_VOC_KINDS, RP_GROUP_LIMIT,
                          RP_VARIANTS, V_LATE_ORGIES_BOXED, END_ALL_PATRICIANS)
 from ccsim.observe import group_n, groups_out_of_play
-from ccsim.engine.score import vp_nb
+from ccsim.engine.score import group_lead_nb
 from ccsim.engine.core import log_nb, discard_nb, reveal_side_nb, clear_side_nb, over_nb, fail_nb
 from ccsim.rng import shuffle_nb, RNG_CHANCE
 
@@ -35,10 +35,9 @@ def discard_from_side_nb(st, g, p, code):
 @njit(cache=True)
 def note_leader_nb(st, k):
     """The designer metrics' view of vote k (0-based) just resolved: who leads on VP now
-    (R10 of the position), and whether the strict lead changed hands (docs/metrics.md)."""
-    v0 = vp_nb(st, st[H_BONUS], 0)
-    v1 = vp_nb(st, st[H_BONUS + 1], 1)
-    code = 0 if v0 == v1 else (1 if v0 > v1 else 2)
+    (R10 of the position, H_VP_LEAD), and whether the strict lead changed hands (docs/metrics.md)."""
+    lead = st[H_VP_LEAD]
+    code = 0 if lead == 0 else (1 if lead > 0 else 2)
     if k < MAX_LEADERS:
         st[H_LEADERS + k // LEADERS_PER_SLOT] |= code << (2 * (k % LEADERS_PER_SLOT))
     if code != 0:
@@ -92,8 +91,10 @@ def vote_nb(st, g, trigger):
     w = small if rev == 1 else big
     log_nb(st, EV_VOTE, w, g, trigger, s0, s1, rev)
     st[H_REVERSALS] += rev
+    before = group_lead_nb(st, g)  # R10: only g's patricians change, so only g's term of the lead
     st[PUB_REMAIN + g] -= 1
     st[won_at(w, g)] += 1
+    st[H_VP_LEAD] += group_lead_nb(st, g) - before
     # R6.6: L her highest card, S her lowest non-philosopher, every philosopher
     for c in range(4, -1, -1):
         if st[fu_at(g, big, c)] > 0:
