@@ -1,13 +1,14 @@
 """Games/s of this checkout against another one, side by side in one run.
 
     git worktree add /tmp/old 82d0697
-    python scripts/bench_ab.py --old /tmp/old [--rounds 12] [--pairs random:random:30000,...]
+    python scripts/bench_ab.py --old /tmp/old [--rounds 6] [--procs 6] [--pairs random:random:30000,...]
                                [--markdown results/BENCHMARKS.md]
 
 A speed claim between two commits measured minutes apart on a shared machine
 measures the machine: its speed drifts by 10-20% within minutes.  This script
-starts worker processes for each checkout (three by default: where a process
-places its compiled code moves its speed by several percent), all pinned to
+starts worker processes for each checkout (six by default: a process's speed is
+drawn at its start, the same commit's processes up to 1.5 times apart on this
+machine, while one process repeats itself to 1%), all pinned to
 the same core, and asks them in turn (old, new, old, new, ...) to play the
 same games of each pairing with one thread; each figure is games per
 CPU-second of the playing thread.  It reports, per pairing, the median of the round-by-round ratios
@@ -60,11 +61,11 @@ def ask(proc, a, b, n) -> float:
     return float(proc.stdout.readline())
 
 
-def compare(old_dir: str, new_dir: str, pairs, rounds: int, procs: int = 3, core: str = "1") -> list[dict]:
+def compare(old_dir: str, new_dir: str, pairs, rounds: int, procs: int = 6, core: str = "1") -> list[dict]:
     """Per pairing, ``rounds`` rounds; in each, every worker process of each checkout plays the
-    games once, old and new in turn.  Several processes per checkout because where a process
-    places the compiled code moves its speed by several percent (the same commit, two
-    processes: up to 5% apart), a difference that is neither commit's."""
+    games once, old and new in turn.  Several processes per checkout because a process's speed
+    is drawn at its start (results/BENCHMARKS.md, "How far to trust a ratio"), a difference
+    that is neither commit's."""
     olds = [spawn(old_dir, core) for _ in range(procs)]
     news = [spawn(new_dir, core) for _ in range(procs)]
     rows = []
@@ -119,8 +120,8 @@ def git_rev(path: str) -> str:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", required=True, help="a checkout of the commit to compare with")
-    ap.add_argument("--rounds", type=int, default=12)
-    ap.add_argument("--procs", type=int, default=3, help="worker processes per checkout")
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--procs", type=int, default=6, help="worker processes per checkout")
     ap.add_argument("--pairs", default=DEFAULT_PAIRS, help="cleopatra:caesar:games,...")
     ap.add_argument("--markdown", help="append the table to this Markdown file")
     a = ap.parse_args()
