@@ -20,6 +20,7 @@ from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW
                              step_type, KIND_NAMES)
 from ccsim.engine.game import play_seeded_nb
 from ccsim.engine.invariants import check_state_nb, INVARIANT_NAMES
+from ccsim.engine.score import vp_lead_nb
 from ccsim.engine.turn import step_options_nb, can_be_active_nb, place_nb, discard_options_nb
 from ccsim.engine.core import draw_options_nb
 from strategies.registry import _ENTRIES, entry_slot
@@ -148,6 +149,7 @@ def perturb_hidden(st, p, gen):
     bonus = int(gen.choice(R.BONUS_GROUPS))
     st[L.H_BONUS + o] = bonus
     st[b + L.PR_BONUS] = bonus
+    st[L.H_VP_LEAD] = vp_lead_nb(st)  # the engine's kept lead follows her bonus (R10.4)
     st[b + L.PR_ADECK + atop:b + L.PR_ADECK + alen] = gen.permutation(st[b + L.PR_ADECK + atop:b + L.PR_ADECK + alen])
     # what her spy saw of p's hand, her strategy memory, and the setup block (chance's deal)
     st[b + L.PR_SPY_SEEN:b + L.PR_SPY_SEEN + 12] = gen.integers(0, 3, 12)

@@ -32,12 +32,13 @@ from ccsim.jit import njit, stack_array
 from ccsim.layout import (PUB_RULES, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_VOC_DECKN, PUB_VOC_DISC, PUB_VOC_BOX,
                           PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PR_SPY_SEEN, PR_SPY_TURN,
                           PR_SPY_KNOWN, PR_CASTLE_C, PR_SPLIT2, MEM_SIZE, SETUP, SETUP_SIZE, H_IDECK_TOP, H_IDECK_LEN, H_VOC,
-                          H_VOC_TOP, H_VOC_LEN, H_BONUS, H_HAND_INF, fu_at, fdn_at, disc_at, priv_at, fd_at,
+                          H_VOC_TOP, H_VOC_LEN, H_BONUS, H_HAND_INF, H_VP_LEAD, fu_at, fdn_at, disc_at, priv_at, fd_at,
                           ideck_at, mem_at, action_count_at)
 from ccsim.rules import (N_GROUPS, N_VALUES, N_ACTIONS, N_CARD_CODES, N_VOC_KINDS, ACTION_BASE, ORGY, RP_DECK_COUNT,
                          RP_ORGIES, BONUS_DECK, MAX_INFLUENCE_DECK, MAX_ACTION_DECK,
                          MAX_VOC_DECK)
 from ccsim.rng import below_nb, shuffle_nb
+from ccsim.engine.score import vp_lead_nb
 
 _pool_nb = stack_array(np.int32, (MAX_INFLUENCE_DECK + 16,), zeroed=False)
 
@@ -176,6 +177,7 @@ def sample_hidden_nb(st, p, rng, k):
     st[hers + PR_BONUS] = b
     st[H_BONUS + o] = b
     st[H_BONUS + p] = st[mine + PR_BONUS]
+    st[H_VP_LEAD] = vp_lead_nb(st)  # her bonus may score differently (R10.4)
     # --- what she knows of p, her memory, the real deal: unknown to p --------------------
     for c in range(N_CARD_CODES):
         st[hers + PR_SPY_SEEN + c] = 0

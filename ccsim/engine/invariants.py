@@ -39,7 +39,7 @@ from ccsim.rules import (
     RP_HAND_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_DECK_COUNT, RP_ORGIES,
     RP_MAX_TURNS, RP_VARIANTS, V_LATE_ORGIES_BOXED, V_TWO_ORGIES,
 )
-from ccsim.engine.score import vp_nb
+from ccsim.engine.score import vp_lead_nb
 
 # ------------------------------------------------------------------ codes ----
 INV_DECK_BOUNDS = 1       # a deck's top/length outside its buffer (or top > length)
@@ -369,7 +369,7 @@ def check_state_nb(st):
     if code != 0:
         return code
     # last: a broken bonus copy or patrician count (checked above) breaks the lead too
-    if st[H_VP_LEAD] != vp_nb(st, st[H_BONUS], 0) - vp_nb(st, st[H_BONUS + 1], 1):
+    if st[H_VP_LEAD] != vp_lead_nb(st):
         return INV_VP_LEAD
     return 0
 

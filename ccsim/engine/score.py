@@ -40,6 +40,13 @@ def vp_nb(pub, bonus, p):
     return vp
 
 
+@njit(cache=True)
+def vp_lead_nb(st):
+    """Cleopatra's VP minus caesar's, recounted (R10; H_BONUS, the engine's copies): what
+    H_VP_LEAD keeps vote by vote, set again where hidden cards are redealt (a bonus)."""
+    return vp_nb(st, st[H_BONUS], 0) - vp_nb(st, st[H_BONUS + 1], 1)
+
+
 @njit(cache=True, forceinline=True)  # twice a vote: a call cost more than its work
 def group_lead_nb(st, g):
     """What group g adds to cleopatra's VP lead over caesar (R10; H_BONUS, the engine's copies)."""
