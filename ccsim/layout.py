@@ -259,6 +259,21 @@ def state_size(n_log: int, n_rec: int) -> int:
 # absolute (pub starts at 0, so they index a strategy's ``pub`` view too);
 # ``fd_at`` is relative to a private block.
 @njit(cache=True, forceinline=True)
+def seat_of(p):
+    """Player p (0 or 1) as LLVM can tell it is one.  numba wraps every array index it cannot
+    prove non-negative (a negative index counts from the end); a seat read from the state, or
+    passed to a function not inlined, is such an index, and so is every slot computed from it.
+    The mask changes no value and drops that fix-up from each of them."""
+    return p & 1
+
+
+@njit(cache=True, forceinline=True)
+def group_of(g):
+    """Group g (0..4) as LLVM can tell it is one (seat_of's reason)."""
+    return g & 7
+
+
+@njit(cache=True, forceinline=True)
 def fu_at(g, p, c):
     """PUB_FU[g, p, c]: face-up cards of value code c on p's side of g."""
     return PUB_FU + (g * 2 + p) * N_VALUES + c

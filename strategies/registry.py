@@ -34,7 +34,7 @@ from numba import cfunc
 from ccsim._cache import cache_dir_for
 from ccsim.jit import pointer_array, whole_program
 
-from ccsim.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at
+from ccsim.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at, seat_of
 from ccsim.engine.dispatch import ENTRY_SIG, PY_STRATEGIES, RANDOM as _RANDOM_ID
 from strategies import greedy, random_play, weighted, majority, trickster, tactician, oracle, counter, defender
 from strategies.features import PARAM_NAMES, N_PARAMS, P_VERSION
@@ -205,6 +205,7 @@ def _entry_template(st_p, n_st, rng_p, params_p, me, kind, n):
     # `choose` is bound per strategy by _compile_entry: a global, called directly
     # (numba caches neither closures nor code that holds a function as a value).
     # observation_views' slices, made here: the entry runs without NRT.
+    me = seat_of(me)  # (numba's negative-index fix-up dropped from every slot of hers)
     st = pointer_array(st_p, n_st)
     own = priv_at(me)
     mem = mem_at(me)

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from ccsim import layout as L
+from ccsim import rules as R
 from ccsim.engine.dispatch import observation_views
 
 PREFIX = {"pub": "PUB_", "priv": "PR_", "hid": "H_", "setup": "S_"}
@@ -124,3 +125,9 @@ def test_strategies_readme_lists_every_observed_slot_in_order(fields, prefix):
     text = (Path(__file__).resolve().parents[1] / "strategies" / "README.md").read_text()
     listed = re.findall(rf"^\| `{prefix}([A-Z0-9_]+)` \|", text, flags=re.M)
     assert listed == [f[0] for f in fields]
+
+
+def test_seat_and_group_masks_keep_every_valid_value():
+    """seat_of and group_of only tell LLVM the range: every player and every group maps to itself."""
+    assert [L.seat_of.py_func(p) for p in range(2)] == [0, 1]
+    assert [L.group_of.py_func(g) for g in range(R.N_GROUPS)] == list(range(R.N_GROUPS))

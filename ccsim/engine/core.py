@@ -10,7 +10,7 @@ from ccsim.jit import njit
 from ccsim.layout import (
     PR_SPY_KNOWN, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_END, PR_HAND, PR_ADECK, PR_ADECK_TOP, OPTS, LOG, EV_W,
     H_IDECK_TOP, H_HAND_INF, H_NLOG, H_LOG_CAP, H_ERROR, H_ERROR_AT, ERR_LOG_FULL, EV_DRAW,
-    fu_at, fdn_at, siden_at, disc_at, priv_at, fd_at, ideck_at,
+    fu_at, fdn_at, siden_at, disc_at, priv_at, fd_at, ideck_at, seat_of, group_of,
 )
 from ccsim.rules import N_VALUES
 from ccsim.decisions import DRAW_INFLUENCE
@@ -159,6 +159,8 @@ def side_count_nb(st, g, p, code):
 @njit(cache=True)
 def clear_side_nb(st, g, p):
     """Every card on p's side of g to her discard pile (R6.8, R7.5)."""
+    g = group_of(g)
+    p = seat_of(p)
     fd = priv_at(p) + fd_at(g, 0)
     fu = fu_at(g, p, 0)
     for c in range(N_VALUES):

@@ -37,7 +37,7 @@ from ccsim.layout import (OPTS, PUB_TURN, PUB_CUR, PUB_OUT, PUB_END, PUB_MODE, P
                           PUB_DISC_CNT, PUB_QUIET_TURN, H_QUICK, PR_CASTLE_C, PR_CASTLE_A, PR_CASTLE_M, PR_CASTLE_LEFT,
                           PR_CASTLE_TOTAL, PR_SPLIT1, PR_SPLIT2, H_REPLAY, H_BROKEN, EV_TURN, ERR_NO_OPTION,
                           ERR_REPLAY_ILLEGAL, ERR_NO_STRATEGY, ERR_BAD_CHOICE, H_SID,
-                          priv_at, fd_at)
+                          priv_at, fd_at, seat_of)
 from ccsim.rules import SPY, CASTLING, N_VALUES
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD,
                              T_ACTION, T_END, step_type, step_card, step_group, step_x)
@@ -109,6 +109,7 @@ def post_picked_nb(st, kind, p, n, code, resume):
 @njit(cache=True)
 def post_step_nb(st, rng, p):
     """R4.1, R4.2: pend the next step of p's active turn."""
+    p = seat_of(p)
     if (st[H_QUICK] >> p) & 1 == 1:
         n, code = step_pick_nb(st, rng, p)
         post_picked_nb(st, STEP, p, n, code, A_STEP)
@@ -119,6 +120,7 @@ def post_step_nb(st, rng, p):
 @njit(cache=True)
 def post_discard_nb(st, rng, p):
     """R5.1: pend p's passive discard."""
+    p = seat_of(p)
     if (st[H_QUICK] >> p) & 1 == 1:
         n, code = discard_pick_nb(st, rng, p)
         post_picked_nb(st, DISCARD, p, n, code, A_DISCARD)
@@ -184,7 +186,7 @@ def turn_end_nb(st, checked):
 @njit(cache=True)
 def castle_next_nb(st):
     """R7.3: post how many cards of the next value go back on the first group, or finish."""
-    p = st[PUB_ACT_P]
+    p = seat_of(st[PUB_ACT_P])
     g1 = st[PUB_ACT_G]
     g2 = st[PUB_ACT_X]
     own = priv_at(p)  # the castling in progress is hers (R7.3: her cards, face-down)
@@ -208,7 +210,7 @@ def castle_next_nb(st):
 @njit(cache=True)
 def effect_nb(st):
     """R7: the effect of the action card, announced and not vetoed."""
-    p = st[PUB_ACT_P]
+    p = seat_of(st[PUB_ACT_P])
     card = st[PUB_ACT_CARD]
     if card == SPY:
         post_nb(st, SPY_PICK, p, spy_look_nb(st, p), A_SPY_PICK)
@@ -231,7 +233,7 @@ def effect_nb(st):
 def refill_nb(st, rng):
     """R4.4 / R5.1: post the next draw of the refill; once the hand is full, R4.5 on an
     active turn, and a passive turn is quiet (R9.4) if it discarded and drew nothing."""
-    p = st[PUB_CUR]
+    p = seat_of(st[PUB_CUR])
     n = refill_options_nb(st, p)
     if n > 0:
         post_nb(st, DRAW, p, n, A_REFILL_DRAW)
@@ -251,7 +253,7 @@ def go_on_nb(st, rng, ph):
     st[PUB_PHASE] = ph
     if ph == st[H_STOP]:
         return
-    p = st[PUB_CUR]
+    p = seat_of(st[PUB_CUR])
     if ph == PH_STEP:
         post_step_nb(st, rng, p)
     elif ph == PH_REFILL:
@@ -286,7 +288,7 @@ def apply_step_nb(st, rng, p, code):
 @njit(cache=True)
 def resolve_nb(st, rng, code):
     """Apply option ``code`` of the pending decision; set what comes next."""
-    p = st[PUB_DEC_P]
+    p = seat_of(st[PUB_DEC_P])
     r = st[PUB_RESUME]
     st[PUB_DEC_KIND] = -1
     if r == A_STEP:
@@ -355,7 +357,7 @@ def decide_nb(st, rng, sp, replay):
     """The index of the option the pending decision's player takes: the record's in a
     replay (``replay`` given and H_REPLAY set), else her seat's strategy's, from her
     observation only (R8.4); -1 (and the game stopped with an error) if there is none."""
-    p = st[PUB_DEC_P]
+    p = seat_of(st[PUB_DEC_P])
     kind = st[PUB_DEC_KIND]
     n = st[PUB_DEC_N]
     if replay is not None and st[H_REPLAY] != 0:
@@ -408,7 +410,7 @@ def drive_nb(st, rng, sp, checked=None, replay=None):
             return
         # run phase ph: it posts a decision, or sets the next phase (or ends the game).  Written
         # out here, not in a function: one call per phase of a big function cost random play 20%
-        p = st[PUB_CUR]
+        p = seat_of(st[PUB_CUR])
         if ph == PH_STEP:
             post_step_nb(st, rng, p)
         elif ph == PH_REFILL:
@@ -422,7 +424,7 @@ def drive_nb(st, rng, sp, checked=None, replay=None):
                 if over_nb(st) or st[H_STOP] == PH_NEXT_TURN:
                     continue
             next_turn_nb(st)
-            p = st[PUB_CUR]
+            p = seat_of(st[PUB_CUR])
             post_nb(st, MODE, p, mode_options_nb(st, p), A_MODE)
         elif ph == PH_MODE:
             post_nb(st, MODE, p, mode_options_nb(st, p), A_MODE)
@@ -439,7 +441,7 @@ def drive_nb(st, rng, sp, checked=None, replay=None):
         elif ph == PH_DISCARD:
             post_discard_nb(st, rng, p)
         elif ph == PH_PLACEMENT:
-            post_nb(st, PLACEMENT, st[PUB_PLACE_P], placement_options_nb(st), A_PLACEMENT)
+            post_nb(st, PLACEMENT, seat_of(st[PUB_PLACE_P]), placement_options_nb(st), A_PLACEMENT)
 
 
 @njit(cache=True)

@@ -3,7 +3,7 @@ import numpy as np
 from ccsim.jit import njit, stack_array
 
 from ccsim.layout import (OPTS, PUB_RULES, PUB_TURN, PUB_OUT, PUB_NPLACED, PUB_PLACED_UP, PUB_ACTION, PUB_QUIET,
-                          PUB_HANDN, PR_HAND, EV_PLACE, EV_DISCARD, priv_at)
+                          PUB_HANDN, PR_HAND, EV_PLACE, EV_DISCARD, priv_at, seat_of)
 from ccsim.rules import (N_GROUPS, N_VALUES, N_CARD_CODES, RP_HAND_SIZE, RP_MAX_TURNS, RP_VARIANTS, V_LONE_PLAYER_NO_DRAW, END_NO_INFLUENCE, END_STALEMATE,
                          END_TRUNCATED)
 from ccsim.decisions import (T_PLACE_DOWN, T_PLACE_UP, T_END, step_code, step_type, step_card, step_group,
@@ -170,6 +170,7 @@ def refill_options_nb(st, p):
 @njit(cache=True)
 def mode_options_nb(st, p):
     """R3: passive (0), and active (1) if she can be (R3.2)."""
+    p = seat_of(p)
     active_ok = can_be_active_nb(st, p)  # (this uses the option buffer as scratch)
     st[OPTS] = 0
     if active_ok:

@@ -4,7 +4,7 @@ from ccsim.jit import njit
 from ccsim.layout import (PUB_RULES, H_REC, H_REC_LEN, EV_W, PUB_REMAIN, PUB_END, PUB_VOC_DISC, PUB_VOC_BOX,
                           PUB_VOC_DECKN, H_VOC, H_VOC_TOP, H_VOC_LEN, H_REPLAY, H_NLOG, EV_VOTE, EV_VOC, EV_RESHUFFLE,
                           ERR_REPLAY_CHANCE, H_VOTES, H_TIES, H_REVERSALS, H_EXCEPTIONAL, H_LEADER,
-                          H_LEAD_CHANGES, H_LEADERS, H_VP_LEAD, LEADERS_PER_SLOT, MAX_LEADERS, fu_at, siden_at, won_at)
+                          H_LEAD_CHANGES, H_LEADERS, H_VP_LEAD, LEADERS_PER_SLOT, MAX_LEADERS, fu_at, siden_at, won_at, group_of)
 from ccsim.rules import (VALUE_OF, PHIL, N_GROUPS, ORGY, ORGY_RESHUFFLE, N_VOC_KINDS, RP_GROUP_LIMIT,
                          RP_VARIANTS, V_LATE_ORGIES_BOXED, END_ALL_PATRICIANS)
 from ccsim.observe import group_n, groups_out_of_play
@@ -73,6 +73,7 @@ def vote_nb(st, g, trigger):
 
     Ends the game when it takes the last patrician of all (R9.1).
     """
+    g = group_of(g)
     reveal_side_nb(st, g, 0)  # R6.1
     reveal_side_nb(st, g, 1)
     s0 = side_sum_nb(st, g, 0)  # R6.2
