@@ -64,10 +64,9 @@ def patricians_nb(pub, p):
 @njit(cache=True)
 def winner_nb(st):
     """R10.5: most VP; then most patricians; else a draw (-1)."""
-    v0 = vp_nb(st, st[H_BONUS], 0)
-    v1 = vp_nb(st, st[H_BONUS + 1], 1)
-    if v0 != v1:
-        return 0 if v0 > v1 else 1
+    lead = vp_lead_nb(st)
+    if lead != 0:
+        return 0 if lead > 0 else 1
     n0 = patricians_nb(st, 0)
     n1 = patricians_nb(st, 1)
     if n0 != n1:
