@@ -8,10 +8,10 @@ A speed claim between two commits measured minutes apart on a shared machine
 measures the machine: its speed drifts by 10-20% within minutes.  This script
 starts worker processes for each checkout (six by default: a process's speed is
 drawn at its start, the same commit's processes up to 1.5 times apart on this
-machine, while one process repeats itself to 1%), all pinned to
-the same core, and asks them in turn (old, new, old, new, ...) to play the
-same games of each pairing with one thread; each figure is games per
-CPU-second of the playing thread.  It reports, per pairing, the median of the round-by-round ratios
+machine, while one process repeats itself to 1%), all pinned to the same core,
+and asks them in turn (old, new, old, new, ...) to play the same games of each
+pairing with one thread; each figure is games per CPU-second of the playing
+thread.  It reports, per pairing, the median of the round-by-round ratios
 (new / old) and the ratio of the best rounds.  The workers use only
 interfaces both engines have (``RunConfig``, ``simulate_rows``).
 """
