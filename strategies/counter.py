@@ -28,9 +28,9 @@ from ccsim.jit import njit
 from ccsim.decisions import STEP, SPY_PICK, T_PLACE_UP
 from ccsim.layout import (PUB_REMAIN, PUB_NPLACED, PUB_OUT, PUB_IDECKN, PUB_HANDN,
                           PR_SPY_SEEN, disc_at)
-from ccsim.rules import ACTION_BASE, ASSASSINATION, VETO as VETO_CARD, N_GROUPS
-from strategies.features import (new_tables_nb, fill_groups, kept_turn_tables, opp_hand_actions, e_val, p_opp_holds,
-                                 R_INV, R_OPPFD, R_E, R_D, R_PREV, R_SC, S_PVETO, P_NOISE)
+from ccsim.rules import ACTION_BASE, ASSASSINATION, VETO as VETO_CARD
+from strategies.features import (new_tables_nb, refill_groups, kept_tables, keep_step_tables, opp_hand_actions, e_val,
+                                 p_opp_holds, R_INV, R_OPPFD, R_E, R_D, R_PREV, R_SC, S_PVETO, P_NOISE)
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with, prepare_step, option_score, choose_spy
 
@@ -80,8 +80,8 @@ def remember_spy(pub, own, mem, me, pick):
 
 
 @njit(cache=True)
-def her_response(w, pub, me, T):
-    """Shrink the spread of her next placements to the influence she has left."""
+def her_response(w, pub, me, T, lo, hi):
+    """Shrink the spread of her next placements to the influence she has left (groups lo .. hi - 1)."""
     o = 1 - me
     hand_inf = pub[PUB_HANDN + o] - opp_hand_actions(pub, me)
     left = hand_inf + pub[PUB_IDECKN + o]
@@ -91,7 +91,7 @@ def her_response(w, pub, me, T):
     if f < 0.0:
         f = 0.0
     noise2 = (w[P_NOISE] * f) ** 2
-    for g in range(N_GROUPS):
+    for g in range(lo, hi):
         if pub[PUB_REMAIN + g] <= 0:
             continue
         T[R_INV, g] = 1.0 / math.sqrt(T[R_OPPFD, g] * 2.0 + noise2 + 0.25)
@@ -126,12 +126,15 @@ def counter_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    if not kept_turn_tables(kind, pub, mem, T):  # this turn's MODE decision made them
-        fill_groups(w, pub, own, mem, me, T)
+    lo, hi = kept_tables(kind, pub, mem, me, T)
+    if lo < hi:  # the columns that this turn's last decision's tables do not give
+        refill_groups(w, pub, own, mem, me, T, lo, hi)
         T[R_SC, S_PVETO] = p_holds(pub, mem, me, VETO_CARD)
-        her_response(w, pub, me, T)
+        her_response(w, pub, me, T, lo, hi)
     if kind == STEP:
-        return counting_step(w, T, pub, own, mem, me, opts, n)
+        i = counting_step(w, T, pub, own, mem, me, opts, n)
+        keep_step_tables(kind, pub, mem, me, T, opts[i])
+        return i
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)
 
 

@@ -10,8 +10,7 @@ two quiet turns in a row (R9.4).
 """
 from ccsim.jit import njit
 
-from ccsim.rules import N_GROUPS
-from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, R_W, R_E
+from strategies.features import new_tables_nb, refill_groups, kept_tables, keep_step_tables, R_W, R_E
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with
 
@@ -25,8 +24,9 @@ W = DEFAULT_PARAMS = params_with(up_cost=0.4, card_cost=0.06, passive=0.02, fish
 
 
 @njit(cache=True)
-def guard(w, T):
-    for g in range(N_GROUPS):
+def guard(w, T, lo, hi):
+    """Reweigh R_W of groups lo .. hi - 1: my leads up, the votes I trail down."""
+    for g in range(lo, hi):
         if T[R_E, g] > w[P_KNOB + 2]:
             T[R_W, g] *= w[P_KNOB]
         elif T[R_E, g] < w[P_KNOB + 3]:
@@ -39,10 +39,13 @@ def defender_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    if not kept_turn_tables(kind, pub, mem, T):  # this turn's MODE decision made them
-        fill_groups(w, pub, own, mem, me, T)
-        guard(w, T)
-    return table_policy(w, T, kind, opts, n, pub, own, mem, me)
+    lo, hi = kept_tables(kind, pub, mem, me, T)
+    if lo < hi:  # the columns that this turn's last decision's tables do not give
+        refill_groups(w, pub, own, mem, me, T, lo, hi)
+        guard(w, T, lo, hi)
+    i = table_policy(w, T, kind, opts, n, pub, own, mem, me)
+    keep_step_tables(kind, pub, mem, me, T, opts[i])
+    return i
 
 
 @njit(cache=True)

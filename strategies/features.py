@@ -10,10 +10,10 @@ import math
 import numpy as np
 from ccsim.jit import njit, stack_array, f64_view
 
-from ccsim.decisions import STEP
+from ccsim.decisions import STEP, T_PLACE_DOWN, T_PLACE_UP
 from ccsim.layout import (MEM_SIZE, PUB_TURN, PUB_NPLACED, PUB_ACTION, PUB_VOC_DISC, PUB_VOC_BOX,
-                          PUB_VOC_DECKN, PR_BONUS, PUB_RULES,
-                          PUB_REMAIN, PUB_ADECKN, PUB_OUT, PR_HAND, action_count_at, disc_at, fd_at, fdn_at, fu_at, siden_at, won_at)
+                          PUB_VOC_DECKN, PR_BONUS, PUB_RULES, PUB_REMAIN, PUB_ADECKN, PUB_OUT, PR_HAND,
+                          action_count_at, disc_at, group_of, fd_at, fdn_at, fu_at, siden_at, won_at)
 from ccsim.rules import (CARD_VALUE, PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_DECK_COUNT,
                          RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD,
                          ACTION_BASE, N_GROUPS, VETO as VETO_CARD_CODE)
@@ -161,7 +161,8 @@ S_PVETO = 1    # P(the opponent holds a veto now)
 S_DECKMEAN = 2  # mean value of my own influence deck (I know its contents, not its order)
 S_HANDINF = 3   # influence cards in my hand
 S_GAINS = 4     # 1 once the R_GAIN rows are filled for this position (fill_gains), else 0
-KEPT_ROWS = R_HID + 1  # the rows fill_groups and fill_gains fill, kept from MODE to the first STEP
+S_STALE = 5     # 1 + the one group whose gains are not (refill_groups refreshed its column); 0: none
+KEPT_ROWS = R_HID + 1  # the rows fill_groups and fill_gains fill, kept from one decision to the next
 KEPT = KEPT_ROWS * 6
 
 # ---- parameter vector (the `weighted` family; every heuristic fills one) ----
@@ -228,12 +229,10 @@ new_tables_nb = stack_array(np.float64, (N_ROWS, 6), zeroed=False)
 @njit(cache=True)
 def sig(x):
     """A cheap sigmoid in [0, 1], close to the normal CDF (within 0.03): the cubic
-    smoothstep of x / 2.5, clamped; no exp, sqrt or division."""
-    y = x * 0.4
-    if y >= 1.0:
-        return 1.0
-    if y <= -1.0:
-        return 0.0
+    smoothstep of x / 2.5, clamped; no exp, sqrt or division.  Clamped by min and max, not
+    by branches: which side of the clamp a vote falls is a coin toss to the branch predictor,
+    and at y = -1 and 1 the cubic is exactly 0.0 and 1.0 (the same values as returning them)."""
+    y = min(max(x * 0.4, -1.0), 1.0)
     return 0.5 + y * (0.75 - 0.25 * y * y)
 
 
@@ -299,16 +298,22 @@ def stake_of(pub, own, me, g, wmaj):
 # cards there.  Both are kept in the player's memory from one decision to the next,
 # with the inputs they were computed from, and reused only while those are all
 # unchanged, so a decision is the same as with a fresh computation, bit for bit.
-# The tables of a MODE decision are kept too: the first STEP of the active turn that
-# follows sees the very same position (R3, R4: nothing happens in between).
+# The tables of a decision are kept for the next decision of the same turn, where they
+# still hold: a MODE decision's for the first STEP of the active turn (R3, R4: the very
+# same position), a STEP's that places a card for the next STEP, where only that card's
+# group has changed (R4.2: a placement changes nothing elsewhere, unless it fills the
+# group, whose vote, R4.3, then changes everything).
 # mem[0:16] is left to the strategies themselves (counter keeps its spy record there).
 M_STAKE_CTX = 16   # [7] me + 1, my bonus group and the rules' VP values the stakes assume
 M_STAKE_KEY = 24   # [5*4] per group: patricians left, mine, hers, group size (0: nothing kept)
 M_STAKE_F = 44     # [2*6] float64: the majority weight, then the stake of each group
 M_INV_F = 56       # [2*33] float64: the noise2 of the next 32, then R_INV by her face-down cards (0: not yet)
-M_TURN = 122       # the turn (PUB_TURN + 1) whose MODE decision's tables are kept; 0: none
+M_TURN = 122       # the turn (PUB_TURN + 1) whose tables are kept; 0: none
+M_KEPT_NP = 123    # the cards placed this turn (PUB_NPLACED) at the decision they are kept for
 M_TURN_T = 124     # [2*KEPT] float64: rows 0 .. KEPT_ROWS - 1 of those tables
-M_END = 436        # first slot after the features' memory
+M_KEPT_G = 436     # the group my card went to since (-1: the position is the same)
+M_KEPT_SIDE = 437  # my cards at that group once it is there (anything else: its vote came, R4.3)
+M_END = 438        # first slot after the features' memory
 assert M_END <= MEM_SIZE and M_TURN_T % 2 == 0 and M_TURN_T + 2 * KEPT <= M_END
 _STAKE_RULES = (RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD)
 
@@ -477,6 +482,13 @@ def inv_spread(mem, ofd, noise2):
 def fill_groups(w, pub, own, mem, me, T):
     """Every row of T but the gains: a strategy may reweigh R_W before ``fill_gains``.
     ``mem`` is the player's memory: the stakes are kept there (M_STAKE_*)."""
+    refill_groups(w, pub, own, mem, me, T, 0, N_GROUPS)
+
+
+@njit(cache=True)
+def refill_groups(w, pub, own, mem, me, T, lo, hi):
+    """fill_groups for the columns of groups lo .. hi - 1 only (the others as they are) and
+    the scalars: the groups are independent of each other, given the scalars."""
     o = 1 - me
     stake_context(pub, own, me, w[P_MAJ], mem)
     tot, mu, q = opp_unseen(pub, me)
@@ -491,7 +503,7 @@ def fill_groups(w, pub, own, mem, me, T):
     if alone:
         noise2 = 0.0  # she will place nothing more (R9.3)
     nxt_in, soon_in, soon_out = voc_odds(pub, w[P_HORIZON])
-    for g in range(N_GROUPS):
+    for g in range(lo, hi):
         my = 0.0
         myph = 0
         myup = 0
@@ -565,57 +577,118 @@ def fill_groups(w, pub, own, mem, me, T):
     T[R_SC, S_PVETO] = p_opp_holds(pub, me, VETO_CARD_CODE, opp_hand_actions(pub, me))
     T[R_SC, S_DECKMEAN] = 0.0  # filled where needed (passive turns): my_deck_mean
     T[R_SC, S_HANDINF] = hinf
-    T[R_SC, S_GAINS] = 0.0
+    if hi - lo == 1 and T[R_SC, S_GAINS] == 1.0 and T[R_SC, S_STALE] == 0.0:
+        T[R_SC, S_STALE] = lo + 1.0  # the other columns' gains hold (refresh_gains)
+    else:
+        T[R_SC, S_GAINS] = 0.0
+        T[R_SC, S_STALE] = 0.0
+
+
+@njit(cache=True)
+def card_gain(w, T, c, g, glim):
+    """The gain of one of my cards of code c on g (R4.2), from the rows fill_groups made; a
+    card that fills a group to its limit votes at once (R4.3).  -1e9 where it cannot go."""
+    if T[R_ROOM, g] <= 0:
+        return -1e9
+    if c == PHIL:
+        e1 = e_val(T[R_D, g], T[R_INV, g], T[R_PREVP, g])
+    else:
+        e1 = e_val(T[R_D, g] + VAL[c], T[R_INV, g], T[R_PREV, g])
+    gain = T[R_W, g] * (e1 - T[R_E, g])
+    if T[R_N, g] + 1 == glim:  # this card fills the group: a vote right now (R4.3)
+        if c == PHIL:
+            eh = e_val(T[R_D, g], T[R_INVH, g], T[R_PREVP, g])
+        else:
+            eh = e_val(T[R_D, g] + VAL[c], T[R_INVH, g], T[R_PREV, g])
+        gain += w[P_TRIGGER] * T[R_STAKE, g] * eh
+    return gain
 
 
 @njit(cache=True)
 def fill_gains(w, pub, own, T):
-    """Rows R_GAIN + c: the gain of one of my cards of code c on each group (R4.2), from
-    the rows fill_groups made; a card that fills a group to its limit votes at once (R4.3)."""
+    """Rows R_GAIN + c: the gain of one of my cards of code c on each group (card_gain;
+    -1e9 for a card I do not hold)."""
     glim = pub[PUB_RULES + RP_GROUP_LIMIT]
     for c in range(6):
+        held = own[PR_HAND + c] > 0
         for g in range(N_GROUPS):
-            T[R_GAIN + c, g] = -1e9
-        if own[PR_HAND + c] <= 0:
-            continue
-        for g in range(N_GROUPS):
-            if T[R_ROOM, g] <= 0:
-                continue
-            if c == PHIL:
-                e1 = e_val(T[R_D, g], T[R_INV, g], T[R_PREVP, g])
-            else:
-                e1 = e_val(T[R_D, g] + VAL[c], T[R_INV, g], T[R_PREV, g])
-            gain = T[R_W, g] * (e1 - T[R_E, g])
-            if T[R_N, g] + 1 == glim:  # this card fills the group: a vote right now (R4.3)
-                if c == PHIL:
-                    eh = e_val(T[R_D, g], T[R_INVH, g], T[R_PREVP, g])
-                else:
-                    eh = e_val(T[R_D, g] + VAL[c], T[R_INVH, g], T[R_PREV, g])
-                gain += w[P_TRIGGER] * T[R_STAKE, g] * eh
-            T[R_GAIN + c, g] = gain
+            T[R_GAIN + c, g] = card_gain(w, T, c, g, glim) if held else -1e9
     T[R_SC, S_GAINS] = 1.0
+    T[R_SC, S_STALE] = 0.0
+
+
+@njit(cache=True)
+def refresh_gains(w, pub, own, T):
+    """fill_gains where refill_groups left the gains of one group stale (S_STALE): that
+    column, and the rows of the cards I no longer hold; the rest holds as it is."""
+    glim = pub[PUB_RULES + RP_GROUP_LIMIT]
+    g = group_of(int(T[R_SC, S_STALE]) - 1)
+    for c in range(6):
+        if own[PR_HAND + c] > 0:
+            T[R_GAIN + c, g] = card_gain(w, T, c, g, glim)
+        else:
+            for h in range(N_GROUPS):
+                T[R_GAIN + c, h] = -1e9
+    T[R_SC, S_STALE] = 0.0
+
+
+@njit(cache=True)
+def gains_ready(w, pub, own, T):
+    """The R_GAIN rows for this position: filled, refreshed or (kept) already there."""
+    if T[R_SC, S_GAINS] == 0.0:
+        fill_gains(w, pub, own, T)
+    elif T[R_SC, S_STALE] != 0.0:
+        refresh_gains(w, pub, own, T)
+
+
+@njit(cache=True)
+def keep_tables(pub, mem, T, placed, g, side):
+    """Keep T (rows 0 .. KEPT_ROWS - 1) for this turn's next STEP with ``placed`` cards placed;
+    g >= 0: my card goes to g, where I shall then hold ``side`` cards."""
+    kept = f64_view(mem, M_TURN_T, KEPT)
+    for i in range(KEPT_ROWS):
+        for c in range(6):
+            kept[i * 6 + c] = T[i, c]
+    mem[M_TURN] = pub[PUB_TURN] + 1
+    mem[M_KEPT_NP] = placed
+    mem[M_KEPT_G] = g
+    mem[M_KEPT_SIDE] = side
 
 
 @njit(cache=True)
 def keep_turn_tables(pub, mem, T):
     """At a MODE decision (T filled, gains included): keep T for the turn's first STEP."""
-    kept = f64_view(mem, M_TURN_T, KEPT)
-    for i in range(KEPT_ROWS):
-        for g in range(6):
-            kept[i * 6 + g] = T[i, g]
-    mem[M_TURN] = pub[PUB_TURN] + 1
+    keep_tables(pub, mem, T, 0, -1, 0)  # (R3: the turn's first decision, no card placed yet)
 
 
 @njit(cache=True)
-def kept_turn_tables(kind, pub, mem, T):
-    """Fill T from the MODE decision of this turn if this is the turn's first STEP (no card
-    placed, no action played: the position of that decision); whether it did."""
-    if kind != STEP or mem[M_TURN] != pub[PUB_TURN] + 1 or pub[PUB_NPLACED] != 0 or pub[PUB_ACTION] >= 0:
-        return False
+def keep_step_tables(kind, pub, mem, me, T, code):
+    """After a STEP decision (T as it decided) that places a card: keep T for the next STEP."""
+    t = code & 15
+    if kind == STEP and (t == T_PLACE_DOWN or t == T_PLACE_UP):
+        g = group_of((code >> 8) & 15)
+        keep_tables(pub, mem, T, pub[PUB_NPLACED] + 1, g, pub[siden_at(g, me)] + 1)
+
+
+@njit(cache=True)
+def kept_tables(kind, pub, mem, me, T):
+    """Fill T from the tables this turn's last decision kept, where they hold: a STEP with no
+    action played (R7: an action changes anything), after the kept decision and the card it
+    placed, if any.  The groups lo .. hi - 1 whose columns must be (re)computed, with the
+    scalars: (0, 0) none (the same position), (g, g + 1) the group my card went to,
+    (0, N_GROUPS) all (nothing kept holds)."""
+    if kind != STEP or mem[M_TURN] != pub[PUB_TURN] + 1 or pub[PUB_NPLACED] != mem[M_KEPT_NP] \
+            or pub[PUB_ACTION] >= 0:
+        return 0, N_GROUPS
     mem[M_TURN] = 0  # once
+    g = mem[M_KEPT_G]
+    if g >= 0 and pub[siden_at(group_of(g), me)] != mem[M_KEPT_SIDE]:
+        return 0, N_GROUPS  # the card filled the group: its vote (R4.3) changed the scalars too
     kept = f64_view(mem, M_TURN_T, KEPT)
     for i in range(KEPT_ROWS):
-        for g in range(6):
-            T[i, g] = kept[i * 6 + g]
-    return True
+        for c in range(6):
+            T[i, c] = kept[i * 6 + c]
+    if g < 0:
+        return 0, 0
+    return g, g + 1
 

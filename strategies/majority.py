@@ -13,9 +13,9 @@ bonus group.  Everything else is the weighted core.
 from ccsim.jit import njit
 
 from ccsim.layout import (PUB_RULES, PR_BONUS, won_at)
-from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_BONUS_THRESHOLD
+from ccsim.rules import RP_GROUP_SIZE, RP_BONUS_THRESHOLD
 from ccsim.layout import PUB_REMAIN
-from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, tail, R_W
+from strategies.features import new_tables_nb, refill_groups, kept_tables, keep_step_tables, tail, R_W
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with
 
@@ -28,10 +28,11 @@ W = DEFAULT_PARAMS = params_with(majority=3.0, long=1.6, place_big=0.0, place_bo
 
 
 @njit(cache=True)
-def focus(w, pub, own, me, T):
-    """Reweigh R_W: open majorities up, settled ones down, the reachable bonus up."""
+def focus(w, pub, own, me, T, lo, hi):
+    """Reweigh R_W of groups lo .. hi - 1: open majorities up, settled ones down, the reachable
+    bonus up."""
     bt = pub[PUB_RULES + RP_BONUS_THRESHOLD]
-    for g in range(N_GROUPS):
+    for g in range(lo, hi):
         if T[R_W, g] <= 0.0:
             continue
         size = pub[PUB_RULES + RP_GROUP_SIZE + g]
@@ -56,10 +57,13 @@ def majority_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    if not kept_turn_tables(kind, pub, mem, T):  # this turn's MODE decision made them
-        fill_groups(w, pub, own, mem, me, T)
-        focus(w, pub, own, me, T)
-    return table_policy(w, T, kind, opts, n, pub, own, mem, me)
+    lo, hi = kept_tables(kind, pub, mem, me, T)
+    if lo < hi:  # the columns that this turn's last decision's tables do not give
+        refill_groups(w, pub, own, mem, me, T, lo, hi)
+        focus(w, pub, own, me, T, lo, hi)
+    i = table_policy(w, T, kind, opts, n, pub, own, mem, me)
+    keep_step_tables(kind, pub, mem, me, T, opts[i])
+    return i
 
 
 @njit(cache=True)

@@ -20,7 +20,7 @@ from ccsim.jit import njit
 from ccsim.decisions import MODE
 from ccsim.layout import PUB_RULES, PUB_VOC_DECKN, PUB_REMAIN
 from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_GROUP_LIMIT, PHIL
-from strategies.features import (new_tables_nb, fill_groups, kept_turn_tables, keep_turn_tables, fill_gains,
+from strategies.features import (new_tables_nb, refill_groups, kept_tables, keep_step_tables, keep_turn_tables, fill_gains,
                                  voc_card_in_deck, e_val, VAL, R_W, R_E, R_N, R_STAKE, R_NEXT, R_SOON, R_D, R_INV,
                                  R_PREV, R_PREVP, P_NEXT, P_SOON, P_LONG)
 from strategies.features import P_VERSION, P_KNOB
@@ -36,13 +36,14 @@ W = DEFAULT_PARAMS = params_with(next=3.0, soon=1.0, horizon=3.0, trigger=5.0, p
 
 
 @njit(cache=True)
-def timing(w, pub, T):
-    """Reweigh R_W with the two coming VoC draws and the exceptional votes either of us can force."""
+def timing(w, pub, T, lo, hi):
+    """Reweigh R_W of groups lo .. hi - 1 with the two coming VoC draws and the exceptional
+    votes either of us can force."""
     n = pub[PUB_VOC_DECKN]
     if n <= 0:
         n = 1
     glim = pub[PUB_RULES + RP_GROUP_LIMIT]
-    for g in range(N_GROUPS):
+    for g in range(lo, hi):
         if pub[PUB_REMAIN + g] <= 0:
             continue
         in_deck = voc_card_in_deck(pub, g)
@@ -90,14 +91,17 @@ def oracle_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    if not kept_turn_tables(kind, pub, mem, T):  # this turn's MODE decision made them
-        fill_groups(w, pub, own, mem, me, T)
-        timing(w, pub, T)
+    lo, hi = kept_tables(kind, pub, mem, me, T)
+    if lo < hi:  # the columns that this turn's last decision's tables do not give
+        refill_groups(w, pub, own, mem, me, T, lo, hi)
+        timing(w, pub, T, lo, hi)
     if kind == MODE:
         fill_gains(w, pub, own, T)
         keep_turn_tables(pub, mem, T)
         return n - 1 if oracle_mode(w, T, pub, own, me) == 1 else 0
-    return table_policy(w, T, kind, opts, n, pub, own, mem, me)
+    i = table_policy(w, T, kind, opts, n, pub, own, mem, me)
+    keep_step_tables(kind, pub, mem, me, T, opts[i])
+    return i
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ from ccsim.jit import njit
 from ccsim.decisions import STEP, VETO, T_ACTION
 from ccsim.layout import (PUB_ACTION, PR_HAND, action_count_at, disc_at)
 from ccsim.rules import ASSASSINATION, SCOUT, WRATH, SPY, CASTLING, VETO as VETO_CARD, ACTION_BASE
-from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, P_VETO, P_SCOUT, R_OPPFD, R_W, R_SC, S_PVETO
+from strategies.features import new_tables_nb, fill_groups, refill_groups, kept_tables, keep_step_tables, P_VETO, P_SCOUT, R_OPPFD, R_W, R_SC, S_PVETO
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import (light_policy, table_policy, params_with, prepare_step, option_score, veto_damage,
                                  announced_damage)
@@ -96,10 +96,13 @@ def tactician_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    if not kept_turn_tables(kind, pub, mem, T):  # this turn's MODE decision made them
-        fill_groups(w, pub, own, mem, me, T)
+    lo, hi = kept_tables(kind, pub, mem, me, T)
+    if lo < hi:  # the columns that this turn's last decision's tables do not give
+        refill_groups(w, pub, own, mem, me, T, lo, hi)
     if kind == STEP:
-        return tactical_step(w, T, pub, own, me, opts, n)
+        i = tactical_step(w, T, pub, own, me, opts, n)
+        keep_step_tables(kind, pub, mem, me, T, opts[i])
+        return i
     if kind == VETO:
         return n - 1 if tactical_veto(w, T, pub, own, me) == 1 else 0
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)

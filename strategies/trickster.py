@@ -19,8 +19,8 @@ vote my way, and the opponent cannot see it.  The trickster
 from ccsim.jit import njit
 
 from ccsim.decisions import SPY_PICK, STEP, T_PLACE_UP
-from ccsim.rules import N_GROUPS, PHIL
-from strategies.features import new_tables_nb, fill_groups, kept_turn_tables, R_W, R_D, R_MYPH, R_OPPPH
+from ccsim.rules import PHIL
+from strategies.features import new_tables_nb, refill_groups, kept_tables, keep_step_tables, R_W, R_D, R_MYPH, R_OPPPH
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with, prepare_step, option_score
 
@@ -33,9 +33,10 @@ W = DEFAULT_PARAMS = params_with(philosopher=0.12, hidden_phil=0.25, trigger=6.0
 
 
 @njit(cache=True)
-def traps(w, T):
-    """Reweigh R_W: my set traps (spring them), her visible traps (break them)."""
-    for g in range(N_GROUPS):
+def traps(w, T, lo, hi):
+    """Reweigh R_W of groups lo .. hi - 1: my set traps (spring them), her visible traps
+    (break them)."""
+    for g in range(lo, hi):
         if T[R_W, g] <= 0.0:
             continue
         if T[R_MYPH, g] > T[R_OPPPH, g] and T[R_D, g] < 0.0:
@@ -72,11 +73,14 @@ def trickster_policy(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    if not kept_turn_tables(kind, pub, mem, T):  # this turn's MODE decision made them
-        fill_groups(w, pub, own, mem, me, T)
-        traps(w, T)
+    lo, hi = kept_tables(kind, pub, mem, me, T)
+    if lo < hi:  # the columns that this turn's last decision's tables do not give
+        refill_groups(w, pub, own, mem, me, T, lo, hi)
+        traps(w, T, lo, hi)
     if kind == STEP:
-        return trick_step(w, T, pub, own, me, opts, n)
+        i = trick_step(w, T, pub, own, me, opts, n)
+        keep_step_tables(kind, pub, mem, me, T, opts[i])
+        return i
     return table_policy(w, T, kind, opts, n, pub, own, mem, me)
 
 

@@ -25,7 +25,7 @@ Decisions, in short:
   below my deck's mean by ``fish``, never a quiet turn after a quiet turn.
 """
 import numpy as np
-from ccsim.jit import njit
+from ccsim.jit import njit, stack_array
 
 from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, DRAW_INFLUENCE, DRAW_ACTION)
@@ -36,10 +36,10 @@ from ccsim.rules import (PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO 
                          N_GROUPS, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_HAND_SIZE)
 from ccsim.observe import room
 from strategies.features import (
-    new_tables_nb, fill_groups, fill_gains, VAL, R_COST, e_val, rev_prob, my_deck_mean,
+    new_tables_nb, fill_gains, VAL, R_COST, e_val, rev_prob, my_deck_mean,
     R_D, R_INV, R_PREV, R_W, R_E, R_ROOM, R_N, R_MY, R_OPPV, R_OPPFD, R_MYUP, R_GAIN,
     R_SC, R_MYPH, R_OPPPH, R_HID, R_B1, R_B1C, R_B2, R_SEC, R_SECG, R_SEC2,
-    S_MU, S_PVETO, S_DECKMEAN, S_HANDINF, S_GAINS, keep_turn_tables, kept_turn_tables,
+    S_MU, S_PVETO, S_DECKMEAN, S_HANDINF, gains_ready, keep_turn_tables, kept_tables, keep_step_tables, refill_groups,
     P_VERSION, P_CARD, P_UP, P_VALUE, P_PHIL, P_ACTION, P_ACT_COST, P_SPY, P_SCOUT, P_VETO, P_PASSIVE,
     P_FISH, P_DRAW_INF, P_DRAW_ACT, P_PLACE_BIG, P_PLACE_BONUS, P_MATERIAL, P_CASTLE, P_SAME, P_SPREAD, N_PARAMS)
 
@@ -104,45 +104,47 @@ def fill_best(own, T):
     """Rows R_B1/R_B1C/R_B2: per group the best face-up card, and the best one left
     when one copy of that card is gone; rows R_SEC/R_SECG/R_SEC2: per first card c the
     best second face-up card (R4.2), its group and the best on another group.
-    (After fill_costs: the face-up costs.)"""
+    (After fill_costs: the face-up costs.)  Each is the first of equals, as a scan of the
+    cards (then the groups) in order finds it; the comparisons pick values (selects), not
+    paths: which card or group is best is a coin toss to the branch predictor."""
     for g in range(N_GROUPS):
-        b1 = -1e9  # best gain - cost of a card face-up here (the first of equals)
-        b1c = -1
-        b2 = -1e9  # the best of the other cards
-        for c in range(6):
-            if own[PR_HAND + c] <= 0 or T[R_GAIN + c, g] < -1e8:
-                continue
-            v = T[R_GAIN + c, g] - T[R_COST + 1, c]
-            if v > b1:
-                if b1 > b2:
-                    b2 = b1
-                b1 = v
-                b1c = c
-            elif v > b2:
-                b2 = v
+        T[R_B1, g] = -1e9  # best gain - cost of a card face-up here
+        T[R_B1C, g] = -1
+        T[R_B2, g] = -1e9  # the best of the other cards
+    for c in range(6):
+        if own[PR_HAND + c] <= 0:
+            continue
+        k = T[R_COST + 1, c]
+        for g in range(N_GROUPS):
+            gain = T[R_GAIN + c, g]
+            v = gain - k
+            b1 = T[R_B1, g]
+            b2 = T[R_B2, g]
+            fits = gain >= -1e8
+            top = fits & (v > b1)
+            second = fits & (v > b2)
+            T[R_B2, g] = (b1 if b1 > b2 else b2) if top else (v if second else b2)
+            T[R_B1, g] = v if top else b1
+            T[R_B1C, g] = c if top else T[R_B1C, g]
+    for g in range(N_GROUPS):
+        b1c = int(T[R_B1C, g])
         if b1c >= 0 and own[PR_HAND + b1c] >= 2:
-            b2 = b1  # a second copy of the best card
-        T[R_B1, g] = b1
-        T[R_B1C, g] = b1c
-        T[R_B2, g] = b2
+            T[R_B2, g] = T[R_B1, g]  # a second copy of the best card
     for c in range(6):
         t1 = -1e9
         t1g = -1
         t2 = -1e9
         if own[PR_HAND + c] > 0:
+            single = own[PR_HAND + c] < 2
             for g2 in range(N_GROUPS):
-                if T[R_B1C, g2] < 0:
-                    continue
-                if int(T[R_B1C, g2]) == c and own[PR_HAND + c] < 2:
-                    v = T[R_B2, g2]
-                else:
-                    v = T[R_B1, g2]
-                if v > t1:
-                    t2 = t1
-                    t1 = v
-                    t1g = g2
-                elif v > t2:
-                    t2 = v
+                bc = T[R_B1C, g2]
+                v = T[R_B2, g2] if (int(bc) == c) & single else T[R_B1, g2]
+                fits = bc >= 0
+                top = fits & (v > t1)
+                second = fits & (v > t2)
+                t2 = t1 if top else (v if second else t2)
+                t1 = v if top else t1
+                t1g = g2 if top else t1g
         T[R_SEC, c] = t1
         T[R_SECG, c] = t1g
         T[R_SEC2, c] = t2
@@ -207,49 +209,33 @@ def castle_plan(w, T, pub, own, me, g1, g2, query):
             pub[fu_at(g2, me, c)] + own[fd_at(g2, c)]
         v = VAL[c]
         for _ in range(k):
-            if n1 >= cap1:
-                to1 = False
-                a2 = e_val(d2 + v, inv2, 0.0)
-            elif n2 >= cap2:
-                to1 = True
-                a1 = e_val(d1 + v, inv1, 0.0)
-            else:
-                a1 = e_val(d1 + v, inv1, 0.0)
-                a2 = e_val(d2 + v, inv2, 0.0)
-                to1 = w1 * (a1 - e1) > w2 * (a2 - e2)
-            if to1:  # the group's new value is the one just compared: not computed twice
-                d1 += v
-                n1 += 1
-                e1 = a1
-                if c == query:
-                    k_query += 1
-            else:
-                d2 += v
-                n2 += 1
-                e2 = a2
+            # where the card goes picks values, not paths (selects): it is a coin toss to the
+            # branch predictor; the group's new value is the one just compared
+            a1 = e_val(d1 + v, inv1, 0.0)
+            a2 = e_val(d2 + v, inv2, 0.0)
+            to1 = (n1 < cap1) & ((n2 >= cap2) | (w1 * (a1 - e1) > w2 * (a2 - e2)))
+            d1 = d1 + v if to1 else d1
+            e1 = a1 if to1 else e1
+            d2 = d2 if to1 else d2 + v
+            e2 = e2 if to1 else a2
+            n1 += 1 if to1 else 0
+            n2 += 0 if to1 else 1
+            k_query += 1 if to1 & (c == query) else 0
     kp = pub[fu_at(g1, me, PHIL)] + own[fd_at(g1, PHIL)] + \
         pub[fu_at(g2, me, PHIL)] + own[fd_at(g2, PHIL)]
     p1 = 0
     p2 = 0
     for _ in range(kp):
-        if n1 >= cap1:
-            to1 = False
-        elif n2 >= cap2:
-            to1 = True
-        else:
-            a = w1 * (e_val(d1, inv1, rev_prob(p1 + 1, T[R_OPPPH, g1], T[R_HID, g1]))
-                      - e_val(d1, inv1, rev_prob(p1, T[R_OPPPH, g1], T[R_HID, g1])))
-            b = w2 * (e_val(d2, inv2, rev_prob(p2 + 1, T[R_OPPPH, g2], T[R_HID, g2]))
-                      - e_val(d2, inv2, rev_prob(p2, T[R_OPPPH, g2], T[R_HID, g2])))
-            to1 = a > b
-        if to1:
-            p1 += 1
-            n1 += 1
-            if query == PHIL:
-                k_query += 1
-        else:
-            p2 += 1
-            n2 += 1
+        a = w1 * (e_val(d1, inv1, rev_prob(p1 + 1, T[R_OPPPH, g1], T[R_HID, g1]))
+                  - e_val(d1, inv1, rev_prob(p1, T[R_OPPPH, g1], T[R_HID, g1])))
+        b = w2 * (e_val(d2, inv2, rev_prob(p2 + 1, T[R_OPPPH, g2], T[R_HID, g2]))
+                  - e_val(d2, inv2, rev_prob(p2, T[R_OPPPH, g2], T[R_HID, g2])))
+        to1 = (n1 < cap1) & ((n2 >= cap2) | (a > b))
+        p1 += 1 if to1 else 0
+        n1 += 1 if to1 else 0
+        p2 += 0 if to1 else 1
+        n2 += 0 if to1 else 1
+        k_query += 1 if to1 & (query == PHIL) else 0
     if kp == 0 and T[R_OPPPH, g1] == 0 and T[R_OPPPH, g2] == 0 and T[R_HID, g1] == 0 and T[R_HID, g2] == 0:
         return w1 * e1 + w2 * e2, k_query
     val = w1 * e_val(d1, inv1, rev_prob(p1, T[R_OPPPH, g1], T[R_HID, g1])) + \
@@ -339,8 +325,7 @@ def prepare_step(w, pub, own, T, opts, n):
     by a second, R4.2), the best second cards.  Returns whether one is."""
     placing = any_placement(opts, n)
     if placing:
-        if T[R_SC, S_GAINS] == 0.0:  # (kept from this turn's MODE decision: already there)
-            fill_gains(w, pub, own, T)
+        gains_ready(w, pub, own, T)  # (kept from this turn's last decision: there, or all but a column)
         fill_costs(w, own, T)
         if pub[PUB_NPLACED] == 0:
             fill_best(own, T)
@@ -654,18 +639,23 @@ def choose_draw(w, pub, own, me, opts, n):
     return n - 1  # the other deck; 'none' (option 0 of VETO_DRAW) only if nothing else
 
 
+group_weights_nb = stack_array(np.float64, (N_GROUPS,), zeroed=False)
+
+
 @njit(cache=True)
 def choose_placement(w, pub, own, n):
     """R2.5: my cards 1..5 face-down, the high ones where the weight is largest."""
+    wg = group_weights_nb()  # a group's weight, once (not once per permutation)
+    b = own[PR_BONUS]
+    for g in range(N_GROUPS):
+        size = pub[PUB_RULES + RP_GROUP_SIZE + g]
+        wg[g] = w[P_PLACE_BIG] * size + w[P_SPREAD] / size + (w[P_PLACE_BONUS] if b == g else 0.0) + 0.01 * g
     best = 0
     bv = -1e18
-    b = own[PR_BONUS]
     for i in range(n):
         v = 0.0
         for g in range(N_GROUPS):
-            size = pub[PUB_RULES + RP_GROUP_SIZE + g]
-            wg = w[P_PLACE_BIG] * size + w[P_SPREAD] / size + (w[P_PLACE_BONUS] if b == g else 0.0) + 0.01 * g
-            v += wg * (PERMS[i, g] + 1)
+            v += wg[g] * (PERMS[i, g] + 1)
         if v > bv:
             bv = v
             best = i
@@ -712,7 +702,7 @@ def light_policy(w, kind, opts, n, pub, own, mem, me):
 def table_policy(w, T, kind, opts, n, pub, own, mem, me):
     """STEP, MODE, VETO and CASTLE from T as ``fill_groups`` left it (the gains are
     filled here, only where a decision needs them).  A MODE decision's tables are
-    kept for the turn's first STEP (features.kept_turn_tables)."""
+    kept for the turn's first STEP (features.kept_tables)."""
     if kind == STEP:
         return best_step(w, T, pub, own, me, opts, n)
     if kind == MODE:
@@ -733,9 +723,12 @@ def policy_nb(w, kind, opts, n, pub, own, mem, me, rng):
     if i >= 0:
         return i
     T = new_tables_nb()
-    if not kept_turn_tables(kind, pub, mem, T):
-        fill_groups(w, pub, own, mem, me, T)
-    return table_policy(w, T, kind, opts, n, pub, own, mem, me)
+    lo, hi = kept_tables(kind, pub, mem, me, T)
+    if lo < hi:  # the columns that this turn's last decision's tables do not give
+        refill_groups(w, pub, own, mem, me, T, lo, hi)
+    i = table_policy(w, T, kind, opts, n, pub, own, mem, me)
+    keep_step_tables(kind, pub, mem, me, T, opts[i])
+    return i
 
 
 @njit(cache=True)

@@ -309,9 +309,9 @@ def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
     from ccsim.decisions import MODE, STEP
     from ccsim.engine.turn import step_options_nb
     from strategies import defender, oracle
-    from strategies.features import fill_groups, fill_gains, new_tables, M_TURN, M_TURN_T, KEPT, KEPT_ROWS
-    reweigh = {"defender": lambda w, pub, T: defender.guard(w, T),
-               "oracle": lambda w, pub, T: oracle.timing(w, pub, T)}.get(name, lambda w, pub, T: None)
+    from strategies.features import fill_groups, fill_gains, new_tables, M_TURN, M_TURN_T, M_KEPT_G, KEPT, KEPT_ROWS
+    reweigh = {"defender": lambda w, pub, T: defender.guard(w, T, 0, R.N_GROUPS),
+               "oracle": lambda w, pub, T: oracle.timing(w, pub, T, 0, R.N_GROUPS)}.get(name, lambda w, pub, T: None)
     _, w = resolve(name)
     sp = np.stack([w, w])
     kept = 0
@@ -320,6 +320,7 @@ def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
         pub = st[L.PUB:L.PUB + L.PUB_SIZE]
         own = st[L.PRIV + p * L.PRIV_SIZE:L.PRIV + (p + 1) * L.PRIV_SIZE]
         st[L.OPTS:L.OPTS + 2] = (0, 1)
+        mem[M_TURN] = 0  # (what the last turn's last placement kept)
         choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, MODE, 2)
         if mem[M_TURN] == 0:
             continue  # decided without the tables (R9.4, R5.1: it must be active)
@@ -337,10 +338,123 @@ def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
         fresh = st.copy()
         fresh[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE] = 0
         i = choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, STEP, n)
-        assert mem[M_TURN] == 0  # used once
+        assert mem[M_TURN] == 0 or mem[M_KEPT_G] >= 0  # used once (and kept again after a card placed)
         assert i == choose_nb(fresh, np.zeros(L.N_RNG, np.uint64), sp, p, STEP, n)
         kept += 1
     assert kept >= 6
+
+
+def _counter_reweigh(w, pub, own, mem, p, T, lo, hi):
+    from strategies import counter
+    from strategies.features import R_SC, S_PVETO
+    T[R_SC, S_PVETO] = counter.p_holds(pub, mem, p, R.VETO)
+    counter.her_response(w, pub, p, T, lo, hi)
+
+
+def _reweigh(name):
+    """``name``'s own change to the tables after fill_groups, for groups lo .. hi - 1."""
+    from strategies import defender, majority, oracle, trickster
+    return {
+        "defender": lambda w, pub, own, mem, p, T, lo, hi: defender.guard(w, T, lo, hi),
+        "oracle": lambda w, pub, own, mem, p, T, lo, hi: oracle.timing(w, pub, T, lo, hi),
+        "majority": lambda w, pub, own, mem, p, T, lo, hi: majority.focus(w, pub, own, p, T, lo, hi),
+        "trickster": lambda w, pub, own, mem, p, T, lo, hi: trickster.traps(w, T, lo, hi),
+        "counter": _counter_reweigh,
+    }.get(name, lambda *a: None)
+
+
+@pytest.mark.parametrize("name", ["weighted", "weighted-thrifty", "majority", "trickster", "tactician", "oracle",
+                                  "counter", "defender"])
+def test_tables_kept_from_a_placement_are_those_of_the_next_step(compiled, name):
+    """R4.2: a STEP that places a card keeps its tables for the turn's next STEP, where only
+    that card's group has changed; the column of that group (and the scalars) are computed
+    again, the others are kept.  Unless the card filled the group (its vote, R4.3, changes
+    everything), those tables are bit for bit the ones a fresh computation gives, and the
+    choice (and the random draws) are those of a memory without kept tables."""
+    from ccsim.decisions import STEP
+    from ccsim.game import Game
+    from strategies.features import (fill_groups, fill_gains, gains_ready, kept_tables, refill_groups, new_tables,
+                                     M_TURN, M_KEPT_G, M_KEPT_NP, KEPT_ROWS, R_SC, S_STALE)
+    _, w = resolve(name)
+    reweigh = _reweigh(name)
+    refreshed = 0
+    for game in range(3):
+        g = Game(seed=5, game=game)
+        while not g.over:
+            kind, p, n = g._pending()
+            st = g.st
+            mem = st[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE]
+            pub = st[L.PUB:L.PUB + L.PUB_SIZE]
+            own = st[L.PRIV + p * L.PRIV_SIZE:L.PRIV + (p + 1) * L.PRIV_SIZE]
+            if n < 2:
+                g.step(0)
+                continue
+            if (kind == STEP and mem[M_TURN] == st[L.PUB_TURN] + 1 and mem[M_KEPT_G] >= 0
+                    and mem[M_KEPT_NP] == st[L.PUB_NPLACED] and st[L.PUB_ACTION] < 0):
+                T = new_tables()
+                lo, hi = kept_tables(kind, pub, mem.copy(), p, T)
+                if hi - lo == 1:
+                    assert lo == mem[M_KEPT_G]
+                    refill_groups(w, pub, own, mem.copy(), p, T, lo, hi)
+                    reweigh(w, pub, own, mem, p, T, lo, hi)
+                    fresh = new_tables()
+                    fill_groups(w, pub, own, np.zeros(L.MEM_SIZE, np.int32), p, fresh)
+                    reweigh(w, pub, own, mem, p, fresh, 0, R.N_GROUPS)
+                    assert T[R_SC, S_STALE] == lo + 1  # the kept gains hold but for that column
+                    gains_ready(w, pub, own, T)
+                    fill_gains(w, pub, own, fresh)
+                    np.testing.assert_array_equal(T[:KEPT_ROWS, :5].view(np.int64),
+                                                  fresh[:KEPT_ROWS, :5].view(np.int64))
+                    refreshed += 1
+                else:
+                    assert (lo, hi) == (0, R.N_GROUPS)  # the card filled its group: it voted at once
+                other = g.copy()
+                other.st[L.MEM + p * L.MEM_SIZE + M_TURN] = 0  # nothing kept: a fresh computation
+                i = g.ask(name)
+                assert other.ask(name) == i
+                np.testing.assert_array_equal(other.rng, g.rng)
+                g.step(i)
+                continue
+            g.step(g.ask(name))
+    assert refreshed >= 50
+
+
+def test_tables_kept_from_a_placement_hold_only_for_the_next_step_after_that_card(compiled):
+    """R4.2, R4.3, R7: tables kept at a STEP that places a card hold at the next STEP of the
+    same turn, with one more card placed, no action played and the card still at its group
+    (only that group's column is computed again); not if the card filled the group (its vote
+    took the cards away), nor at another decision, turn or count of cards placed."""
+    from ccsim.decisions import STEP, MODE, T_PLACE_DOWN
+    from strategies.features import keep_step_tables, kept_tables, new_tables, KEPT_ROWS
+    st = _positions(("defender", "majority"), 1)[0]
+    pub = st[L.PUB:L.PUB + L.PUB_SIZE].copy()
+    pub[L.PUB_NPLACED], pub[L.PUB_ACTION] = 0, -1
+    p, g, c = 1, 3, 2
+    T = np.random.default_rng(3).random((new_tables().shape))
+    mem = np.zeros(L.MEM_SIZE, np.int32)
+    keep_step_tables(STEP, pub, mem, p, T, T_PLACE_DOWN | (c << 4) | (g << 8))
+    after = pub.copy()
+    after[L.PUB_NPLACED] = 1
+    after[L.siden_at(g, p)] += 1
+
+    def kept(kind, pub_now):
+        out = new_tables()
+        return kept_tables(kind, pub_now, mem.copy(), p, out), out
+
+    (lo, hi), out = kept(STEP, after)
+    assert (lo, hi) == (g, g + 1)
+    np.testing.assert_array_equal(out[:KEPT_ROWS], T[:KEPT_ROWS])
+    voted = after.copy()
+    voted[L.siden_at(g, p)] = 0  # R4.3: the group's vote came at once
+    played = after.copy()
+    played[L.PUB_ACTION] = R.SCOUT
+    later = after.copy()
+    later[L.PUB_TURN] += 1
+    for kind, pub_now in ((STEP, voted), (STEP, played), (STEP, later), (STEP, pub), (MODE, after)):
+        assert kept(kind, pub_now)[0] == (0, R.N_GROUPS)
+    mem_after_use = mem.copy()
+    kept_tables(STEP, after, mem_after_use, p, new_tables())
+    assert kept_tables(STEP, after, mem_after_use, p, new_tables()) == (0, R.N_GROUPS)  # once
 
 
 @pytest.mark.parametrize("name", ["weighted-balanced", "defender", "majority"])
@@ -364,3 +478,15 @@ def test_kept_stakes_give_the_tables_of_a_fresh_computation(compiled, name):
             assert warm[M_STAKE_CTX] == p + 1 and warm[M_END:].sum() == 0
             for T in tables[1:]:
                 np.testing.assert_array_equal(T.view(np.int64), tables[0].view(np.int64))
+
+
+def test_sig_is_the_clamped_cubic_bit_for_bit():
+    """features.sig clamps without branches: at and beyond the clamps it gives exactly 0.0 and
+    1.0, inside them the cubic, the very values of the branching form (the games stay the same)."""
+    from strategies.features import sig
+    xs = np.concatenate([np.linspace(-6.0, 6.0, 4001), np.nextafter(2.5, [0.0, 9.0]),
+                         np.nextafter(-2.5, [0.0, -9.0]), [2.5, -2.5, 0.0, -0.0, 1e300, -1e300]])
+    for x in xs:
+        y = x * 0.4
+        want = 1.0 if y >= 1.0 else 0.0 if y <= -1.0 else 0.5 + y * (0.75 - 0.25 * y * y)
+        assert np.float64(sig(x)).view(np.int64) == np.float64(want).view(np.int64), x
