@@ -146,7 +146,7 @@ R_GAIN = 16    # rows 16..21: gain of one of my cards of code c (0..5) on g, fac
 R_SC = 22      # scalars, row 22: see S_* below
 R_MYPH = 23    # my philosophers there
 R_OPPPH = 24   # her visible philosophers there
-R_HID = 25     # P(she hides a philosopher among her face-down cards there)
+R_HID = 25     # P(she hides a philosopher among her face-down cards there); T[R_HID, 5]: per card
 R_B1 = 26      # best value of a face-up card there (gain - cost), -1e9 if none
 R_B1C = 27     # its card code
 R_B2 = 28      # best value there of a card other than one copy of that code
@@ -488,11 +488,19 @@ def fill_groups(w, pub, own, mem, me, T):
 @njit(cache=True)
 def refill_groups(w, pub, own, mem, me, T, lo, hi):
     """fill_groups for the columns of groups lo .. hi - 1 only (the others as they are) and
-    the scalars: the groups are independent of each other, given the scalars."""
+    the scalars: the groups are independent of each other, given the scalars.  Fewer than
+    all groups is for the tables kept_tables gives, where only my card at lo has changed
+    since (R4.2): her unseen cards, her hand's action cards and the rules are as the
+    scalars kept from then say (S_MU, S_PVETO, and her philosopher odds in T[R_HID, 5])."""
     o = 1 - me
-    stake_context(pub, own, me, w[P_MAJ], mem)
-    tot, mu, q = opp_unseen(pub, me)
-    hid_q = q * w[P_HIDDEN]
+    every = hi - lo == N_GROUPS
+    if every:
+        stake_context(pub, own, me, w[P_MAJ], mem)
+        tot, mu, q = opp_unseen(pub, me)
+        hid_q = q * w[P_HIDDEN]
+    else:
+        mu = T[R_SC, S_MU]
+        hid_q = T[R_HID, 5]
     glim = pub[PUB_RULES + RP_GROUP_LIMIT]
     slim = pub[PUB_RULES + RP_SIDE_LIMIT]
     noise2 = w[P_NOISE] * w[P_NOISE]
@@ -573,8 +581,10 @@ def refill_groups(w, pub, own, mem, me, T, lo, hi):
         T[R_SOON, g] = soon
         T[R_W, g] = st * (w[P_NEXT] * nxt + w[P_SOON] * soon + w[P_LONG] * frac)
         T[R_E, g] = e_val(d, T[R_INV, g], T[R_PREV, g])
-    T[R_SC, S_MU] = mu
-    T[R_SC, S_PVETO] = p_opp_holds(pub, me, VETO_CARD_CODE, opp_hand_actions(pub, me))
+    if every:
+        T[R_SC, S_MU] = mu
+        T[R_SC, S_PVETO] = p_opp_holds(pub, me, VETO_CARD_CODE, opp_hand_actions(pub, me))
+        T[R_HID, 5] = hid_q
     T[R_SC, S_DECKMEAN] = 0.0  # filled where needed (passive turns): my_deck_mean
     T[R_SC, S_HANDINF] = hinf
     if hi - lo == 1 and T[R_SC, S_GAINS] == 1.0 and T[R_SC, S_STALE] == 0.0:
@@ -587,9 +597,9 @@ def refill_groups(w, pub, own, mem, me, T, lo, hi):
 @njit(cache=True)
 def card_gain(w, T, c, g, glim):
     """The gain of one of my cards of code c on g (R4.2), from the rows fill_groups made; a
-    card that fills a group to its limit votes at once (R4.3).  -1e9 where it cannot go."""
-    if T[R_ROOM, g] <= 0:
-        return -1e9
+    card that fills a group to its limit votes at once (R4.3).  -1e9 where it cannot go (every
+    row it reads is filled there too: computed and dropped by a select, not a branch, as
+    whether a group has room is a coin toss to the branch predictor)."""
     if c == PHIL:
         e1 = e_val(T[R_D, g], T[R_INV, g], T[R_PREVP, g])
     else:
@@ -601,7 +611,7 @@ def card_gain(w, T, c, g, glim):
         else:
             eh = e_val(T[R_D, g] + VAL[c], T[R_INVH, g], T[R_PREV, g])
         gain += w[P_TRIGGER] * T[R_STAKE, g] * eh
-    return gain
+    return gain if T[R_ROOM, g] > 0 else -1e9
 
 
 @njit(cache=True)
