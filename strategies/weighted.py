@@ -153,16 +153,12 @@ def fill_best(own, T):
 @njit(cache=True)
 def second_up(w, own, T, c, g):
     """Best value of the second face-up card after my card c on g (R4.2: it must follow);
-    a second card on the same group keeps ``same_group`` of its gain."""
-    if int(T[R_SECG, c]) == g:
-        best = T[R_SEC2, c]
-        if T[R_ROOM, g] >= 2:
-            k = card_cost(w, c, True)
-            v = w[P_SAME] * (T[R_SEC, c] + k) - k
-            if v > best:
-                best = v
-        return best
-    return T[R_SEC, c]
+    a second card on the same group keeps ``same_group`` of its gain.  (Values picked by
+    selects: whether the best second card is on g is a coin toss to the branch predictor.)"""
+    k = card_cost(w, c, True)
+    same = w[P_SAME] * (T[R_SEC, c] + k) - k
+    here = same if (T[R_ROOM, g] >= 2) & (same > T[R_SEC2, c]) else T[R_SEC2, c]
+    return here if int(T[R_SECG, c]) == g else T[R_SEC, c]
 
 
 # ------------------------------------------------------------------ actions --
