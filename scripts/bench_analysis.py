@@ -64,10 +64,13 @@ def section(rt, rw, args) -> str:
         play = [r["play"] for r in runs]
         whole = [r["whole"] for r in runs]
         loads = ", ".join(f"{r['load']:.1f}" for r in runs)
-        return (f"| {name} | {runs[0]['games']:,} | {statistics.median(play):,.0f} | {max(play):,.0f} | "
+        each = ", ".join(f"{x:,.0f}" for x in play)
+        return (f"| {name} | {runs[0]['games']:,} | {statistics.median(play):,.0f} | {each} | "
                 f"{statistics.median(whole):,.0f} | {loads} |")
-    best_t = max(r["play"] for r in rt)
-    best_w = max(r["play"] for r in rw)
+    # judged on the median repeat: the machine's speed drifts by 10-20%, and a best repeat
+    # would pass a target that most runs miss
+    med_t = statistics.median(r["play"] for r in rt)
+    med_w = statistics.median(r["play"] for r in rw)
     lines = [BEGIN, "## Balance analysis: the tournament and the what-if (issue 13)", "",
              f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
              f"`python scripts/bench_analysis.py --repeats {args.repeats}` on {dt.date.today().isoformat()}, "
@@ -78,11 +81,11 @@ def section(rt, rw, args) -> str:
              "commands print (the games through `backend.map` on the local backend, 2 threads); \"whole call\" "
              "adds the ratings and their bootstrap, or the metrics and their paired intervals. The load average "
              "(1 min) at the start of each repeat shows other tenants' work on this shared machine.", "",
-             "| run | games | play, games/s (median) | play (best) | whole call (median) | load at start |",
+             "| run | games | play, games/s (median) | play, each repeat | whole call (median) | load at start |",
              "|---|---:|---:|---:|---:|---|", row("tournament", rt), row("what-if", rw), "",
-             f"Target ≥ 20,000 games/s overall: tournament {best_t:,.0f} "
-             f"({'met' if best_t >= 20_000 else 'NOT met'}), what-if {best_w:,.0f} "
-             f"({'met' if best_w >= 20_000 else 'NOT met'}) (best repeat).", END]
+             f"Target ≥ 20,000 games/s overall: tournament {med_t:,.0f} "
+             f"({'met' if med_t >= 20_000 else 'NOT met'}), what-if {med_w:,.0f} "
+             f"({'met' if med_w >= 20_000 else 'NOT met'}) (median repeat).", END]
     return "\n".join(lines)
 
 
