@@ -425,7 +425,7 @@ def test_tables_kept_from_a_placement_hold_only_for_the_next_step_after_that_car
     (only that group's column is computed again); not if the card filled the group (its vote
     took the cards away), nor at another decision, turn or count of cards placed."""
     from ccsim.decisions import STEP, MODE, T_PLACE_DOWN
-    from strategies.features import keep_step_tables, kept_tables, new_tables, KEPT_ROWS
+    from strategies.features import keep_step_tables, kept_tables, new_tables, KEPT_ROWS, R_HID, R_SC, S_STALE
     st = _positions(("defender", "majority"), 1)[0]
     pub = st[L.PUB:L.PUB + L.PUB_SIZE].copy()
     pub[L.PUB_NPLACED], pub[L.PUB_ACTION] = 0, -1
@@ -443,7 +443,8 @@ def test_tables_kept_from_a_placement_hold_only_for_the_next_step_after_that_car
 
     (lo, hi), out = kept(STEP, after)
     assert (lo, hi) == (g, g + 1)
-    np.testing.assert_array_equal(out[:KEPT_ROWS], T[:KEPT_ROWS])
+    np.testing.assert_array_equal(out[:KEPT_ROWS, :R.N_GROUPS], T[:KEPT_ROWS, :R.N_GROUPS])
+    assert out[R_HID, 5] == T[R_HID, 5] and out[R_SC, S_STALE] == T[R_SC, S_STALE]  # (written: kept too)
     voted = after.copy()
     voted[L.siden_at(g, p)] = 0  # R4.3: the group's vote came at once
     played = after.copy()
