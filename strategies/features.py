@@ -657,12 +657,13 @@ def keep_tables(pub, mem, T, placed, g, side):
     g >= 0: my card goes to g, where I shall then hold ``side`` cards."""
     kept = f64_view(mem, M_TURN_T, KEPT)
     for i in range(KEPT_ROWS):
-        for c in range(N_GROUPS):
+        for c in range(6):
             kept[i * 6 + c] = T[i, c]
-    # column 5 only where it is written (the table is not zeroed: elsewhere it is whatever the
-    # stack held, which the memory, part of a game's state, must not take in)
-    kept[R_HID * 6 + 5] = T[R_HID, 5]
-    kept[R_SC * 6 + S_STALE] = T[R_SC, S_STALE]
+    # column 5 is written only in rows R_HID and R_SC (the table is not zeroed: elsewhere it is
+    # whatever the stack held, which the memory, part of a game's state, must not take in)
+    for i in range(KEPT_ROWS):
+        if i != R_HID and i != R_SC:
+            kept[i * 6 + 5] = 0.0
     mem[M_TURN] = pub[PUB_TURN] + 1
     mem[M_KEPT_NP] = placed
     mem[M_KEPT_G] = g
@@ -700,10 +701,8 @@ def kept_tables(kind, pub, mem, me, T):
         return 0, N_GROUPS  # the card filled the group: its vote (R4.3) changed the scalars too
     kept = f64_view(mem, M_TURN_T, KEPT)
     for i in range(KEPT_ROWS):
-        for c in range(N_GROUPS):
+        for c in range(6):
             T[i, c] = kept[i * 6 + c]
-    T[R_HID, 5] = kept[R_HID * 6 + 5]
-    T[R_SC, S_STALE] = kept[R_SC * 6 + S_STALE]
     if g < 0:
         return 0, 0
     return g, g + 1
