@@ -618,27 +618,30 @@ def card_gain(w, T, c, g, glim):
 def fill_gains(w, pub, own, T):
     """Rows R_GAIN + c: the gain of one of my cards of code c on each group (card_gain;
     -1e9 for a card I do not hold)."""
-    glim = pub[PUB_RULES + RP_GROUP_LIMIT]
-    for c in range(6):
-        held = own[PR_HAND + c] > 0
-        for g in range(N_GROUPS):
-            T[R_GAIN + c, g] = card_gain(w, T, c, g, glim) if held else -1e9
-    T[R_SC, S_GAINS] = 1.0
-    T[R_SC, S_STALE] = 0.0
+    gains_in(w, pub, own, T, 0, N_GROUPS)
 
 
 @njit(cache=True)
 def refresh_gains(w, pub, own, T):
     """fill_gains where refill_groups left the gains of one group stale (S_STALE): that
     column, and the rows of the cards I no longer hold; the rest holds as it is."""
-    glim = pub[PUB_RULES + RP_GROUP_LIMIT]
     g = group_of(int(T[R_SC, S_STALE]) - 1)
+    gains_in(w, pub, own, T, g, g + 1)
+
+
+@njit(cache=True)
+def gains_in(w, pub, own, T, lo, hi):
+    """The gains of my cards on groups lo .. hi - 1, and -1e9 on every group for a card I do
+    not hold; the R_GAIN rows then hold for this position (S_GAINS, none stale)."""
+    glim = pub[PUB_RULES + RP_GROUP_LIMIT]
     for c in range(6):
         if own[PR_HAND + c] > 0:
-            T[R_GAIN + c, g] = card_gain(w, T, c, g, glim)
+            for g in range(lo, hi):
+                T[R_GAIN + c, g] = card_gain(w, T, c, g, glim)
         else:
-            for h in range(N_GROUPS):
-                T[R_GAIN + c, h] = -1e9
+            for g in range(N_GROUPS):
+                T[R_GAIN + c, g] = -1e9
+    T[R_SC, S_GAINS] = 1.0
     T[R_SC, S_STALE] = 0.0
 
 

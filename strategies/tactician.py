@@ -17,7 +17,8 @@ from ccsim.jit import njit
 from ccsim.decisions import STEP, VETO, T_ACTION
 from ccsim.layout import (PUB_ACTION, PR_HAND, action_count_at, disc_at)
 from ccsim.rules import ASSASSINATION, SCOUT, WRATH, SPY, CASTLING, VETO as VETO_CARD, ACTION_BASE
-from strategies.features import new_tables_nb, fill_groups, refill_groups, kept_tables, keep_step_tables, P_VETO, P_SCOUT, R_OPPFD, R_W, R_SC, S_PVETO
+from strategies.features import (new_tables_nb, fill_groups, refill_groups, kept_tables, keep_step_tables, P_VETO,
+                                 P_SCOUT, R_OPPFD, R_W, R_SC, S_PVETO)
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import (light_policy, table_policy, params_with, prepare_step, option_score, veto_damage,
                                  announced_damage)

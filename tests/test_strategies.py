@@ -301,49 +301,6 @@ def test_a_veto_weighs_the_announced_target(compiled, name):
     assert flips >= 3
 
 
-@pytest.mark.parametrize("name", ["defender", "oracle", "weighted-thrifty"])
-def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
-    """A MODE decision made with the group tables keeps them for the first STEP of the
-    active turn (R3, R4: the same position): kept, they are bit for bit the tables a fresh
-    computation gives there, and the first STEP uses them once, choosing as with an empty memory."""
-    from ccsim.decisions import MODE, STEP
-    from ccsim.engine.turn import step_options_nb
-    from strategies import defender, oracle
-    from strategies.features import fill_groups, fill_gains, new_tables, M_TURN, M_TURN_T, M_KEPT_G, KEPT, KEPT_ROWS
-    reweigh = {"defender": lambda w, pub, T: defender.guard(w, T, 0, R.N_GROUPS),
-               "oracle": lambda w, pub, T: oracle.timing(w, pub, T, 0, R.N_GROUPS)}.get(name, lambda w, pub, T: None)
-    _, w = resolve(name)
-    sp = np.stack([w, w])
-    kept = 0
-    for st, p in _seated(name):
-        mem = st[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE]
-        pub = st[L.PUB:L.PUB + L.PUB_SIZE]
-        own = st[L.PRIV + p * L.PRIV_SIZE:L.PRIV + (p + 1) * L.PRIV_SIZE]
-        st[L.OPTS:L.OPTS + 2] = (0, 1)
-        mem[M_TURN] = 0  # (what the last turn's last placement kept)
-        choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, MODE, 2)
-        if mem[M_TURN] == 0:
-            continue  # decided without the tables (R9.4, R5.1: it must be active)
-        assert mem[M_TURN] == st[L.PUB_TURN] + 1
-        T = new_tables()
-        fill_groups(w, pub, own, np.zeros(L.MEM_SIZE, np.int32), p, T)
-        reweigh(w, pub, T)
-        fill_gains(w, pub, own, T)
-        mine = mem[M_TURN_T:M_TURN_T + 2 * KEPT].view(np.float64).reshape(KEPT_ROWS, 6)
-        np.testing.assert_array_equal(mine[:, :5].view(np.int64), T[:KEPT_ROWS, :5].view(np.int64))
-        st[L.PUB_MODE], st[L.PUB_NPLACED], st[L.PUB_ACTION] = 1, 0, -1
-        n = step_options_nb(st, p)
-        if n < 2:
-            continue
-        fresh = st.copy()
-        fresh[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE] = 0
-        i = choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, STEP, n)
-        assert mem[M_TURN] == 0 or mem[M_KEPT_G] >= 0  # used once (and kept again after a card placed)
-        assert i == choose_nb(fresh, np.zeros(L.N_RNG, np.uint64), sp, p, STEP, n)
-        kept += 1
-    assert kept >= 6
-
-
 def _counter_reweigh(w, pub, own, mem, p, T, lo, hi):
     from strategies import counter
     from strategies.features import R_SC, S_PVETO
@@ -361,6 +318,47 @@ def _reweigh(name):
         "trickster": lambda w, pub, own, mem, p, T, lo, hi: trickster.traps(w, T, lo, hi),
         "counter": _counter_reweigh,
     }.get(name, lambda *a: None)
+
+
+@pytest.mark.parametrize("name", ["defender", "oracle", "weighted-thrifty"])
+def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
+    """A MODE decision made with the group tables keeps them for the first STEP of the
+    active turn (R3, R4: the same position): kept, they are bit for bit the tables a fresh
+    computation gives there, and the first STEP uses them once, choosing as with an empty memory."""
+    from ccsim.decisions import MODE, STEP
+    from ccsim.engine.turn import step_options_nb
+    from strategies.features import fill_groups, fill_gains, new_tables, M_TURN, M_TURN_T, M_KEPT_G, KEPT, KEPT_ROWS
+    reweigh = _reweigh(name)
+    _, w = resolve(name)
+    sp = np.stack([w, w])
+    kept = 0
+    for st, p in _seated(name):
+        mem = st[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE]
+        pub = st[L.PUB:L.PUB + L.PUB_SIZE]
+        own = st[L.PRIV + p * L.PRIV_SIZE:L.PRIV + (p + 1) * L.PRIV_SIZE]
+        st[L.OPTS:L.OPTS + 2] = (0, 1)
+        mem[M_TURN] = 0  # (what the last turn's last placement kept)
+        choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, MODE, 2)
+        if mem[M_TURN] == 0:
+            continue  # decided without the tables (R9.4, R5.1: it must be active)
+        assert mem[M_TURN] == st[L.PUB_TURN] + 1
+        T = new_tables()
+        fill_groups(w, pub, own, np.zeros(L.MEM_SIZE, np.int32), p, T)
+        reweigh(w, pub, own, mem, p, T, 0, R.N_GROUPS)
+        fill_gains(w, pub, own, T)
+        mine = mem[M_TURN_T:M_TURN_T + 2 * KEPT].view(np.float64).reshape(KEPT_ROWS, 6)
+        np.testing.assert_array_equal(mine[:, :5].view(np.int64), T[:KEPT_ROWS, :5].view(np.int64))
+        st[L.PUB_MODE], st[L.PUB_NPLACED], st[L.PUB_ACTION] = 1, 0, -1
+        n = step_options_nb(st, p)
+        if n < 2:
+            continue
+        fresh = st.copy()
+        fresh[L.MEM + p * L.MEM_SIZE:L.MEM + (p + 1) * L.MEM_SIZE] = 0
+        i = choose_nb(st, np.zeros(L.N_RNG, np.uint64), sp, p, STEP, n)
+        assert mem[M_TURN] == 0 or mem[M_KEPT_G] >= 0  # used once (and kept again after a card placed)
+        assert i == choose_nb(fresh, np.zeros(L.N_RNG, np.uint64), sp, p, STEP, n)
+        kept += 1
+    assert kept >= 6
 
 
 @pytest.mark.parametrize("name", ["weighted", "weighted-thrifty", "majority", "trickster", "tactician", "oracle",
