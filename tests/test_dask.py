@@ -205,7 +205,7 @@ def test_a_task_whose_workers_keep_dying_is_one_error_not_a_hang(cluster, client
     finally:
         cluster.scheduler.allowed_failures = 3
     assert "a task was lost" in str(e.value) and "\n" not in str(e.value)
-    assert time.perf_counter() - t < 30
+    assert time.perf_counter() - t < 60  # a hang would wait for ever; the bound leaves room for a busy machine
 
 
 # --- unreachable and malformed addresses ---------------------------------------------------
@@ -217,7 +217,7 @@ def run_cli(capsys, *argv):
     return exc.value.code, out, err
 
 
-def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_10_s():
+def test_an_unreachable_scheduler_is_one_line_and_exit_2_before_dasks_own_wait():
     cmd = [sys.executable, "-m", "ccsim.cli", "run", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
     t = time.perf_counter()
@@ -225,14 +225,19 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_10_s():
     seconds = time.perf_counter() - t
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.count("\n") == 1 and p.stderr.startswith("ccsim: error: ") and "tcp://127.0.0.1:9" in p.stderr
-    assert seconds < 10, f"took {seconds:.1f} s"
+    # The default wait is 3 s; Dask's own would be 30 s, then a traceback.  The bound sits between them
+    # with room for a slow start of the subprocess on a busy machine (imports: 2-8 s here).
+    assert "waited 3 s" in p.stderr, p.stderr
+    assert seconds < 25, f"took {seconds:.1f} s"
 
 
 def test_connect_timeout_sets_the_wait(capsys):
     t = time.perf_counter()
     code, _, err = run_cli(capsys, "run", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9",
                            "--connect-timeout", "0.5")
-    assert code == 2 and "waited 0.5 s" in err and time.perf_counter() - t < 3
+    # the message names the wait it used; the bound only tells a 0.5 s wait from Dask's 30 s, with room
+    # for a busy machine
+    assert code == 2 and "waited 0.5 s" in err and time.perf_counter() - t < 15
 
 
 @pytest.mark.parametrize("flags, needle", [
