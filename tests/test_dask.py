@@ -311,7 +311,7 @@ def test_ctrl_c_keeps_finished_chunks_and_cancels_the_rest(compiled, cluster, cl
     with DaskBackend(cluster.scheduler_address) as be:
         summary, _ = run(RunConfig(**BASE, chunk_size=50), backend=_InterruptAfter(be, 3))
     assert summary["interrupted"] is True and summary["games"] == 150
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # (a busy machine: the bound only catches tasks left for good)
     while cluster.scheduler.tasks and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not cluster.scheduler.tasks
@@ -340,7 +340,7 @@ def test_ctrl_c_in_a_terminal_stops_a_local_cluster_run_cleanly(compiled, tmp_pa
     assert "Traceback" not in err, err
     games = len(pd.read_parquet(tmp_path / "games.parquet"))
     assert games > 0 and games % 20000 == 0 and f"games: {games:,}" in out  # whole chunks, as summarised
-    assert _group_ends(p.pid, within=10), "a worker of that cluster outlived the command"
+    assert _group_ends(p.pid, within=60), "a worker of that cluster outlived the command"
 
 
 def _group_ends(pgid: int, within: float) -> bool:
