@@ -54,6 +54,20 @@ def source_hash(roots) -> str:
     return h.hexdigest()[:16]
 
 
+# numba releases (major.minor) whose internals ccsim.jit's replacements were tested on (CI).
+# Under any other release, or with CCSIM_PLAIN_NUMBA=1, ccsim runs plain numba: the same
+# games, slower, compiled into cache folders of their own (``plain-engine-…``).
+TESTED_NUMBA = ("0.68",)
+
+
+def plain_numba() -> bool:
+    """Whether ccsim.jit leaves numba as it is (see TESTED_NUMBA)."""
+    if os.environ.get("CCSIM_PLAIN_NUMBA", "") not in ("", "0"):
+        return True
+    import numba
+    return ".".join(numba.__version__.split(".")[:2]) not in TESTED_NUMBA
+
+
 def cache_base() -> Path:
     env = os.environ.get("CCSIM_CACHE_DIR")
     if env:
@@ -71,10 +85,11 @@ def _prune(base: Path, current: Path, kind: str) -> None:
 
 def _folder(kind: str, roots) -> str:
     if kind not in _FOLDERS:
-        folder = cache_base() / f"{kind}-{source_hash(roots)}"
+        prefix = "plain-" if plain_numba() else ""  # plain numba cannot load the patched code, nor it plain code
+        folder = cache_base() / f"{prefix}{kind}-{source_hash(roots)}"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            _prune(folder.parent, folder, kind)
+            _prune(folder.parent, folder, prefix + kind)
         except OSError:
             import numba
             folder = Path(numba.config.CACHE_DIR or "")  # read-only home: numba's default applies

@@ -84,8 +84,9 @@ def kernel_cached() -> bool:
 def _wanted() -> bool:
     """A helper can help: allowed, a second core, compiled code, and a disk cache it can write
     (without one, this process would wait for a compile it cannot use)."""
-    from ccsim._cache import engine_folder
-    return (os.environ.get("CCSIM_COMPILE_BESIDE", "1") not in ("0", "")
+    from ccsim._cache import engine_folder, plain_numba
+    # (plain numba caches callees as machine code, which the kernel's compile here does not reuse)
+    return (os.environ.get("CCSIM_COMPILE_BESIDE", "1") not in ("0", "") and not plain_numba()
             and (os.cpu_count() or 1) > 1 and not _jit_disabled() and os.access(engine_folder(), os.W_OK))
 
 

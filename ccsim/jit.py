@@ -64,7 +64,12 @@ from numba.core.dispatcher import Dispatcher
 from numba.core.environment import lookup_environment
 from numba.extending import intrinsic
 
-from ccsim._cache import cache_dir_for
+from ccsim._cache import cache_dir_for, plain_numba
+
+# The replacements of numba's internals below apply only to the numba releases they were
+# tested on (ccsim._cache.TESTED_NUMBA); elsewhere, or with CCSIM_PLAIN_NUMBA=1, numba runs
+# as it is: the same games, slower to compile and to run (results/BENCHMARKS.md).
+PLAIN = plain_numba()
 
 
 def njit(*args, nrt=False, whole=False, **kwargs):
@@ -85,7 +90,10 @@ def njit(*args, nrt=False, whole=False, **kwargs):
 
     def wrap(fn):
         with cache_dir_for(fn.__module__):  # numba fixes the cache path now (ccsim._cache)
-            dispatcher = _generic(numba.njit(*args, **kwargs)(fn))
+            dispatcher = numba.njit(*args, **kwargs)(fn)
+        if PLAIN:
+            return dispatcher
+        dispatcher = _generic(dispatcher)
         return _as_whole_program(dispatcher) if whole else dispatcher
     return wrap
 
@@ -410,7 +418,8 @@ def _install_optimizer():
     _replace(Cache, "load_overload", _load_overload)
 
 
-_install_optimizer()
+if not PLAIN:
+    _install_optimizer()
 
 
 @contextlib.contextmanager
