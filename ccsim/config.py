@@ -16,6 +16,7 @@ from ccsim.layout import MAX_PARAMS
 from ccsim.orderings import OrderingError, parse_ordering, to_codes, SHUFFLED
 from ccsim.ruleset import RulesError, action_counts, rules_vector, swap_players
 from strategies.registry import resolve, strategy_id
+from ccsim.errors import UsageError
 
 MAX_GAMES = 10**10  # beyond this a run would take days; almost surely a typo
 MAX_THREADS = 256
@@ -26,7 +27,7 @@ DEFAULT_CONNECT_TIMEOUT = 3.0
 MAX_CONNECT_TIMEOUT = 86_400.0
 
 
-class ConfigError(ValueError):
+class ConfigError(UsageError):
     """A run configuration that cannot be run (a usage error: exit status 2)."""
 
 

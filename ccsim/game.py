@@ -25,11 +25,12 @@ from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW
                              PERMS, T_PLACE_DOWN, T_PLACE_UP, T_END, step_type, step_card, step_group, step_x)
 from ccsim import layout as L
 from ccsim.engine.step import PH_PLACEMENT
+from ccsim.errors import UsageError
 
 _FROM = {1: "influence", 2: "action"}
 
 
-class GameError(ValueError):
+class GameError(UsageError):
     """A call the game cannot take (an option index out of range, a move after the end)."""
 
 

@@ -24,6 +24,7 @@ from ccsim.jit import njit
 import numpy as np
 
 from ccsim.rules import ACTION_COUNTS, ACTION_LETTERS
+from ccsim.errors import UsageError
 
 __all__ = [
     "OrderingError",
@@ -56,7 +57,7 @@ _INDEX = {ch: i for i, ch in enumerate(LETTERS)}
 _SEPARATORS = set(" \t\r\n\f\v-_")
 
 
-class OrderingError(ValueError):
+class OrderingError(UsageError):
     """An ordering (or ordering code row) that is not a valid action deck."""
 
 

@@ -19,6 +19,7 @@ from ccsim.layout import (EV_W, EV_TURN, EV_PLACE, EV_ACTION, EV_VETO, EV_DISCAR
 from ccsim.engine.game import (N_RESULT, R_WINNER, R_END, R_TURNS, R_VP, R_PAT, R_ERROR,
                                replay_game_nb)
 from ccsim.ruleset import RulesError, rules_vector, rules_block, action_counts
+from ccsim.errors import InputError
 
 FORMAT = "ccsim-game/1"
 _CARD = {name: i for i, name in enumerate(R.CARD_NAMES)}
@@ -29,7 +30,7 @@ _FROM = {"influence": 1, "action": 2}
 _FROM_NAME = {1: "influence", 2: "action"}
 
 
-class RecordError(ValueError):
+class RecordError(InputError):
     """A record that is not a well-formed ``ccsim-game/1`` game."""
 
 

@@ -22,12 +22,13 @@ from __future__ import annotations
 import numpy as np
 
 from ccsim import rules as R
+from ccsim.errors import InputError
 
 __all__ = ["RulesError", "SCALARS", "rules_vector", "rules_block", "validate", "swap_players", "action_counts",
            "describe", "flat_items"]
 
 
-class RulesError(ValueError):
+class RulesError(InputError):
     """A rules block or vector that GAME_RECORD.md does not allow (one line)."""
 
 

@@ -44,6 +44,7 @@ from ccsim.orderings import (COUNTS, LENGTH, LETTERS, PRESETS, SHUFFLED, Orderin
 from ccsim.simulate import get_threads
 from ccsim.stats import PairedStats, sprt_decide_difference, wilson_interval
 from strategies.registry import resolve
+from ccsim.errors import UsageError
 
 __all__ = ["StudyError", "Matchup", "compare", "search", "search_args", "positions", "positions_size",
            "PositionFit", "CONFIRM_BASE", "REGIONS"]
@@ -56,7 +57,7 @@ CONFIRM_BASE = 1 << 40
 REGIONS = (("top 3", 1, 3), ("4-6", 4, 6), ("7-10", 7, 10), ("bottom 3", 11, 13))
 
 
-class StudyError(ValueError):
+class StudyError(UsageError):
     """An unusable study argument (a usage error: exit status 2 in the CLI)."""
 
 

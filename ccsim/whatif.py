@@ -55,6 +55,7 @@ from ccsim.ruleset import RulesError, action_counts, describe, rules_block, rule
 from ccsim.stats import Moments, holm, ratio_difference, ratio_interval
 from ccsim.stats import json_number as _num
 from strategies.registry import strategy_id
+from ccsim.errors import UsageError
 
 __all__ = ["WhatIfError", "Change", "Arm", "load_changes", "load_changes_data", "arms_for", "whatif", "WhatIf", "format_whatif",
            "whatif_json", "whatif_plot", "cards_plot"]
@@ -63,7 +64,7 @@ TASK_GAMES = 100_000
 BASE = "RULES.md"
 
 
-class WhatIfError(ValueError):
+class WhatIfError(UsageError):
     """An unusable what-if argument or rules file (a usage error: exit status 2 in the CLI)."""
 
 

@@ -49,6 +49,7 @@ from strategies.counter import choose_counter_nb
 from strategies.defender import choose_defender_nb
 from strategies import expert
 from strategies.expert import choose_expert_nb
+from ccsim.errors import InputError
 
 RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.engine.dispatch)
 GREEDY = 1
@@ -64,7 +65,7 @@ EXPERT = 9
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
 
 
-class ParamFileError(ValueError):
+class ParamFileError(InputError):
     """A parameter file that cannot be used (one line naming the problem)."""
 
 

@@ -51,6 +51,7 @@ from ccsim.orderings import OrderingError, PRESETS, parse_ordering
 from ccsim.ruleset import RulesError, rules_vector
 from ccsim.whatif import WhatIfError, load_changes_data
 from strategies.registry import available, strategy_id
+from ccsim.errors import InputError
 
 __all__ = ["StudyError", "Study", "load_study", "parse_study", "SECTIONS", "Z95"]
 
@@ -72,7 +73,7 @@ SECTIONS = {
 TOP_KEYS = {"title", "description", "seed", "levels", "reference", "precision", "caps"} | set(SECTIONS)
 
 
-class StudyError(ValueError):
+class StudyError(InputError):
     """An unusable study file (a usage error: exit status 2 in the CLI)."""
 
 
