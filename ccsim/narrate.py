@@ -52,6 +52,10 @@ def as_seen_by(e: dict, viewer: str) -> dict:
     return e
 
 
+def _other(p) -> str:
+    return R.PLAYERS[1 - R.PLAYERS.index(p)] if p in R.PLAYERS else "the opponent"
+
+
 def _card(c) -> str:
     return "a card" if c is None else c
 
@@ -75,7 +79,8 @@ def _event(e: dict) -> str:
         return f"  {e['p']} places {_card(e['card'])} on {e['group']} face-{e['face']}"
     if k == "action":
         what = {"assassination": lambda: f"assassinates {e['target']} at {e['group']}",
-                "spy": lambda: f"spies and takes {e['target']}" if "target" in e else "plays spy",
+                "spy": lambda: (f"spies on {_other(e['p'])}'s hand and takes {e['target']}" if "target" in e
+                                else f"plays spy (to look at {_other(e['p'])}'s hand and take one card)"),
                 "castling": lambda: f"castles {' and '.join(e['groups'])}" + (
                     ": " + "; ".join(f"{g} <- {_split(c)}" for g, c in e["split"].items())
                     if "split" in e else ""),
@@ -88,6 +93,8 @@ def _event(e: dict) -> str:
     if k == "draw":
         return f"  {e['p']} draws {_card(e['card'])} ({e['from']} deck)"
     if k == "voc":
+        if e["card"] in ("orgy", "orgy_reshuffle"):
+            return f"  vote-of-confidence card: {e['card']} (no vote follows)"
         return f"  vote-of-confidence card: {e['card']}"
     if k == "reshuffle":
         return "  the VoC deck is reshuffled"
@@ -113,7 +120,9 @@ def narrate(rec: dict) -> str:
            f"rules: {rules}",
            f"cleopatra: {p['cleopatra']['strategy']} {p['cleopatra']['ordering']}   "
            f"caesar: {p['caesar']['strategy']} {p['caesar']['ordering']}",
-           f"bonus: cleopatra {rec['setup']['bonus']['cleopatra']}, caesar {rec['setup']['bonus']['caesar']}"]
+           f"bonus: cleopatra {rec['setup']['bonus']['cleopatra']}, caesar {rec['setup']['bonus']['caesar']}",
+           "Tables: group, patricians left, won cleopatra/caesar, then each side's cards;",
+           "  [x] is a face-down card (e.g. '4 [1]': a 4 face-up and a 1 face-down)."]
     if not check.ok:
         out.append(f"WARNING: this record does not replay cleanly: {check.message}")
     for j, e in enumerate(events):

@@ -1,10 +1,20 @@
 """`ccsim play`: scripted sessions (moves fed on standard input)."""
+import itertools
 import json
+import re
 
 from click.testing import CliRunner
 
 from ccsim.cli import cli
 from ccsim.record import replay
+
+# Every key of every step, again and again: a key that is not a choice at a
+# prompt gets one line and the same question, so this plays any game to its end.
+KEYS = "a 1 2 3 4 5 p o d b c s r w e v n i 0".split()
+
+
+def _keys(n=20000, keys=KEYS):
+    return "\n".join(itertools.islice(itertools.cycle(keys), n)) + "\n"
 
 
 def _play(args, text):
@@ -17,19 +27,69 @@ def _record(path):
     return json.loads(lines[0])
 
 
-def test_a_whole_game_against_tactician_ends_with_a_valid_record(tmp_path, compiled):
+_PROMPT = re.compile(r"(\d+) choices \(\? help, u undo, q quit\): ")
+
+
+def _prompts(out):
+    """[(number the prompt announces, [(key, label), ...] listed above it)] for every prompt."""
+    found, cells = [], []
+    for line in out.splitlines():
+        m = _PROMPT.match(line)
+        if m:
+            found.append((int(m.group(1)), cells))
+            cells = []
+            continue
+        parts = re.split(r"\s{3,}", line.strip())
+        if line.startswith("  ") and all(re.fullmatch(r"\S\) \S.*", x) for x in parts):
+            cells += [(x[0], x[3:]) for x in parts]
+    return found
+
+
+def test_a_whole_game_in_small_steps_fits_the_screen_with_stable_keys(tmp_path, compiled):
     path = tmp_path / "game.jsonl"
-    res = _play(["--against", "tactician", "--seed", "4", "--record", str(path)], "1\n" * 2000)
-    assert res.exit_code == 0, res.output
-    assert "End: " in res.output and "Traceback" not in res.output
+    res = _play(["--against", "tactician", "--seed", "4", "--record", str(path)], _keys())
+    out = res.output
+    assert res.exit_code == 0, out[-3000:]
+    assert "End: " in out and "Traceback" not in out
     rec = _record(path)
     assert rec["players"]["cleopatra"]["strategy"] == "human"
     assert rec["players"]["caesar"]["strategy"] == "tactician"
     assert rec["result"] is not None and replay(rec).ok, replay(rec).message
+    # no printed line is wider than 80 columns (no mid-word wrapping by the terminal)
+    assert max(len(line) for line in out.splitlines() if str(path) not in line) <= 80
+    prompts = _prompts(out)
+    assert len(prompts) > 50
+    for n, cells in prompts:
+        assert n == len(cells) and 2 <= n <= 15, (n, cells)
+    # the initial placement is asked group by group: 5 cards at most, never 120 placements
+    assert "initial placement: which card on senator?" in out
+    assert prompts[0][0] <= 5
+    # the same move has the same key at every prompt
+    keys = {}
+    for _, cells in prompts:
+        for k, label in cells:
+            keys.setdefault(label, set()).add(k)
+    assert {label: ks for label, ks in keys.items() if len(ks) > 1} == {}
+    assert keys["senator"] == {"A"} and keys["place 3"] == {"3"} and keys["face-down"] == {"d"}
+    assert len(keys) > 20
+
+
+def test_the_board_is_redrawn_before_every_prompt_in_30_lines(compiled):
+    res = _play(["--as", "caesar", "--seed", "2", "--against", "greedy"], _keys(400, ["e", *KEYS]))
+    out = res.output.split("\n")
+    sizes, n = [], 0
+    for line in out:
+        n += 1
+        if _PROMPT.match(line):
+            sizes.append(n)
+            n = 0
+    assert sizes and max(sizes[1:]) <= 30
+    blocks = res.output.split("choices (? help")
+    assert all("your hand:" in b for b in blocks[:-1])
 
 
 def test_the_screen_shows_only_what_the_human_may_see(compiled):
-    res = _play(["--as", "caesar", "--seed", "2"], "1\n1\nq\n")
+    res = _play(["--as", "caesar", "--seed", "2"], _keys(40) + "q\n")
     out = res.output
     assert res.exit_code == 0
     assert "you are caesar" in out and "your hand:" in out and "your next action cards:" in out
@@ -39,8 +99,7 @@ def test_the_screen_shows_only_what_the_human_may_see(compiled):
 
 
 def test_the_opponents_hidden_cards_stay_hidden_in_the_story(compiled):
-    import re
-    out = "".join(_play(["--as", "caesar", "--seed", str(s), "--against", "random"], "1\n" * 2000).output
+    out = "".join(_play(["--as", "caesar", "--seed", str(s), "--against", "random"], _keys()).output
                   for s in range(1, 4))
     hidden = re.findall(r"cleopatra places (.+?) on \S+ face-down", out)
     draws = re.findall(r"cleopatra draws (.+?) \(", out)
@@ -51,22 +110,40 @@ def test_the_opponents_hidden_cards_stay_hidden_in_the_story(compiled):
 
 def test_garbage_input_is_asked_again_and_the_moves_so_far_are_recorded(tmp_path, compiled):
     path = tmp_path / "partial.jsonl"
-    text = "abc\n\n0\n999\n-3\n1\n1\nxyz\n2\n"  # then end of input
+    text = "xyz\n\n999\n" + _keys(80)  # then end of input
     res = _play(["--seed", "5", "--record", str(path)], text)
     assert res.exit_code == 0, res.output
     assert "Traceback" not in res.output
-    assert "not a number: 'abc'" in res.output and "please type the number" in res.output
-    assert "999 is not between 1 and 120" in res.output and "0 is not between" in res.output
+    assert "'x' is not one of the keys here" in res.output and "please type the key" in res.output
+    assert "'9' is not one of the keys here" in res.output
     assert "You left the game" in res.output
     rec = _record(path)
     assert rec["result"] is None and len(rec["events"]) > 0
     assert replay(rec).ok, replay(rec).message
 
 
+def test_help_and_undo(compiled):
+    res = _play(["--seed", "5"], "?\n\n" + _keys(30, ["1", "2", "3", "4", "5", "p"]) + "u\nu\nq\n")
+    out = res.output
+    assert "Keys (they never change between prompts)" in out
+    assert "so far: " in out and "(u goes back)" in out
+    assert "You left the game" in out
+
+
 def test_quitting_before_the_game_starts_writes_no_record_and_says_so(tmp_path, compiled):
     path = tmp_path / "none.jsonl"
     res = _play(["--seed", "5", "--record", str(path)], "q\n")
     assert res.exit_code == 0 and "no record written" in res.output
+
+
+def test_narration_tells_the_spy_and_the_orgy():
+    from ccsim.narrate import event_text
+    assert "no vote follows" in event_text({"e": "voc", "card": "orgy"})
+    assert "no vote follows" in event_text({"e": "voc", "card": "orgy_reshuffle"})
+    assert "no vote" not in event_text({"e": "voc", "card": "senator"})
+    took = event_text({"e": "action", "p": "caesar", "card": "spy", "target": "3"})
+    assert "cleopatra's hand" in took and "takes 3" in took
+    assert "look at" in event_text({"e": "action", "p": "caesar", "card": "spy"})
 
 
 def test_bad_flags_are_one_line_usage_errors(compiled):
