@@ -146,6 +146,32 @@ def strategies_cmd(as_json):
         click.echo(f"{s['name']:<{width}}  {s['family']:<{fam}}  {s['description']}")
 
 
+@cli.command("compile")
+@click.argument("names", nargs=-1, metavar="[STRATEGY]...")
+@click.option("--all", "every", is_flag=True, help="Every registered strategy.")
+def compile_cmd(names, every):
+    """Compile the kernel and the named strategies (or --all) ahead of time, into numba's cache."""
+    from ccsim._cache import engine_folder, strategies_folder
+    from strategies.registry import _lookup, available, resolve
+
+    names = [s["name"] for s in available()] if every else list(dict.fromkeys(names))
+    for name in names:  # every name checked before anything compiles
+        try:
+            _lookup(name)
+        except KeyError as e:
+            _fail(e.args[0])
+    from ccsim.coldstart import compile_kernel, kernel_cached
+    from ccsim.notice import KERNEL_SECONDS, compiling
+    with compiling("the kernel", KERNEL_SECONDS, cold=not kernel_cached()):
+        compile_kernel()
+    for name in names:
+        resolve(name)
+    click.echo(f"compiled: the kernel{''.join(', ' + n for n in names)}")
+    click.echo(f"cache: {engine_folder()}")
+    if names:
+        click.echo(f"       {strategies_folder()}")
+
+
 from ccsim.cli_orderings import orderings  # noqa: E402  (a command group of its own module)
 from ccsim.cli_analysis import tournament_cmd, whatif_cmd, metrics_cmd  # noqa: E402
 

@@ -115,7 +115,10 @@ def kernel_beside():
     try:
         yield
         if helper is not None:
-            _share_the_work(helper)
+            from ccsim.notice import KERNEL_SECONDS, compiling
+            with compiling("the kernel", KERNEL_SECONDS):  # (the helper's compile, said on stderr)
+                _share_the_work(helper)
+                helper.wait()
     except BaseException:
         if helper is not None:
             helper.kill()

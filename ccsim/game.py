@@ -26,6 +26,7 @@ from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW
 from ccsim import layout as L
 from ccsim.engine.step import PH_PLACEMENT
 from ccsim.errors import UsageError
+from ccsim.notice import ENGINE_SECONDS, STRATEGY_SECONDS, first_call
 
 _FROM = {1: "influence", 2: "action"}
 
@@ -157,7 +158,8 @@ class Game:
         self._asked = [None, None]
         self._players = tuple(players) if players else None
         self._strategies = {}
-        start_and_advance_nb(self.st, self.rng, self._rules, np.int64(seed), np.int64(game), self._orders)
+        with first_call(start_and_advance_nb, "the game engine", ENGINE_SECONDS):
+            start_and_advance_nb(self.st, self.rng, self._rules, np.int64(seed), np.int64(game), self._orders)
 
     # ------------------------------------------------------------- state -----
     @property
@@ -205,7 +207,8 @@ class Game:
         _, _, n = self._pending()
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= int(i) < n:
             raise GameError(f"option {i!r} is not one of the {n} legal options (0..{n - 1})")
-        apply_nb(self.st, self.rng, np.int64(i))
+        with first_call(apply_nb, "the game engine's moves", ENGINE_SECONDS):
+            apply_nb(self.st, self.rng, np.int64(i))
         return self
 
     def ask(self, strategy: str) -> int:
@@ -215,7 +218,8 @@ class Game:
         from ccsim.engine.dispatch import choose_with_nb, NO_ENTRY
         kind, p, n = self._pending()
         sid, params = self._strategy(strategy)
-        i = int(choose_with_nb(self.st, self.rng, np.int64(sid), params, np.int64(p), np.int64(kind), np.int64(n)))
+        with first_call(choose_with_nb, "the strategy dispatch", STRATEGY_SECONDS):
+            i = int(choose_with_nb(self.st, self.rng, np.int64(sid), params, np.int64(p), np.int64(kind), np.int64(n)))
         if i == NO_ENTRY or not 0 <= i < n:
             raise GameError(f"strategy {strategy!r} gave no valid option ({i})")
         self._asked[p] = str(strategy)

@@ -25,7 +25,7 @@ from ccsim.layout import MAX_PARAMS
 from ccsim.orderings import SHUFFLED, to_codes
 from ccsim.ruleset import action_counts, swap_players
 
-__all__ = ["Grid", "GridBuilder", "GridTask", "play_task", "segment_tasks", "order_row", "orderings_grid"]
+__all__ = ["Grid", "GridBuilder", "GridTask", "play_task", "warm_task", "segment_tasks", "order_row", "orderings_grid"]
 
 
 def order_row(ordering: str, counts) -> np.ndarray:
@@ -137,6 +137,13 @@ def play_task(task: GridTask) -> np.ndarray:
     """The result rows of a task, in segment order (runs wherever the backend sends it)."""
     from ccsim.simulate import play_specs
     return play_specs(task.seed, task.specs(), task.grid.tables(), task.cols)
+
+
+def warm_task(task: GridTask) -> GridTask:
+    """One game of ``task``'s first segment: resolves every strategy of its grid and loads (or
+    compiles) the kernel, for ``backend.warm`` before a command's clock starts."""
+    c, s, first, _ = (int(x) for x in task.segments[0])
+    return GridTask(task.seed, task.grid, np.array([(c, s, first, 1)], np.int64), task.cols)
 
 
 def segment_tasks(seed: int, grid: Grid, segments, cols=None, max_games: int = 200_000) -> list[GridTask]:

@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from ccsim.jit import njit
+from ccsim.notice import KERNEL_SECONDS, first_call
 
 from ccsim.layout import BASE_SIZE, N_RNG, MAX_PARAMS
 from ccsim.rules import MAX_ACTION_DECK
@@ -127,8 +128,11 @@ def play_specs(seed, specs, tables, cols=None, n_blocks=None) -> np.ndarray:
     spec_cfg, spec_game, spec_swap = (np.ascontiguousarray(a, dtype=np.int64) for a in specs)
     out = np.zeros((spec_cfg.shape[0], cols.shape[0]), np.int16)
     if spec_cfg.shape[0]:
-        run_blocks(play_specs_block_nb, spec_cfg.shape[0], np.int64(seed), spec_cfg, spec_game, spec_swap,
-                   *tables, cols, out, n_blocks=n_blocks)
+        args = (np.int64(seed), spec_cfg, spec_game, spec_swap, *tables, cols, out)
+        if not getattr(play_specs_block_nb, "signatures", True):  # first call here: compile or load,
+            with first_call(play_specs_block_nb, "the kernel", KERNEL_SECONDS):  # announced (an empty block)
+                play_specs_block_nb(np.int64(0), np.int64(0), *args)
+        run_blocks(play_specs_block_nb, spec_cfg.shape[0], *args, n_blocks=n_blocks)
     return out
 
 

@@ -37,7 +37,7 @@ from ccsim import rules as R
 from ccsim.backends import LocalBackend
 from ccsim.config import ConfigError, RunConfig
 from ccsim.engine.game import R_ERROR, R_WINNER
-from ccsim.grid import orderings_grid, play_task, segment_tasks
+from ccsim.grid import GridTask, orderings_grid, play_task, segment_tasks
 from ccsim.orderings import (COUNTS, LENGTH, LETTERS, PRESETS, SHUFFLED, OrderingError, count_orderings,
                              from_codes, parse_ordering, random_orderings, rank_many,
                              swap_neighbours, to_codes, unrank_many)
@@ -126,6 +126,14 @@ class Matchup:
             raise StudyError(str(e)) from None
         self.opp = _codes(self.opponent_order)
         self.backend = self.backend or LocalBackend()
+        self.warm()
+
+    def warm(self) -> None:
+        """Compile (or load) the kernel and both strategies wherever tasks run: one game, not
+        counted, so a study's time counts games, not compiling."""
+        grid = orderings_grid(self.strategy, self.opponent, random_orderings(np.random.default_rng(0), 1),
+                              self.opp, self.rules)
+        self.backend.warm(play_task, GridTask(self.seed, grid, np.array([(0, 0, 0, 1)], np.int64), (R_WINNER, R_ERROR)))
 
     def play(self, codes, first: int, n_deals: int, deal_off=None) -> np.ndarray:
         codes = np.ascontiguousarray(codes, dtype=np.int8).reshape(-1, LENGTH)

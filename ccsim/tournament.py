@@ -28,7 +28,7 @@ import pandas as pd
 from ccsim import rules as R
 from ccsim.backends import LocalBackend
 from ccsim.engine.game import R_WINNER, R_END, R_TURNS, R_ERROR
-from ccsim.grid import GridBuilder, GridTask, play_task
+from ccsim.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.orderings import OrderingError, PRESETS, SHUFFLED, parse_ordering
 from ccsim.ruleset import RulesError, action_counts, describe, rules_vector
 from ccsim.stats import ELO_PER_NAT, bradley_terry, holm, mean_ci, nash_average, rating_intervals
@@ -274,6 +274,8 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
              + _group_tasks(seed, grid, capped, cap, SEARCH_TASK_GAMES))
     seat_group = set(full or capped)   # the overall seat advantage: over the pairings that play every deal
     backend = backend or LocalBackend()
+    if tasks:  # compiling before the clock: time counts games
+        backend.warm(play_task, warm_task(tasks[0]))
     tally = _Tally(n_pairs)
     total = 2 * (len(full) * int(games) + len(capped) * cap)
     bar = _progress(total) if progress else None

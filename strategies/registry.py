@@ -31,7 +31,8 @@ from types import SimpleNamespace
 import numba
 import numpy as np
 from numba import cfunc
-from ccsim._cache import cache_dir_for
+from ccsim._cache import cache_dir_for, strategies_folder
+from ccsim.notice import compiling, strategy_seconds
 from ccsim.jit import pointer_array, whole_program
 
 from ccsim.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at, seat_of
@@ -224,9 +225,20 @@ def _compile_entry(sid: int) -> int:
         name = f"entry_{sid}"
         fn = pytypes.FunctionType(_entry_template.__code__, dict(globals(), choose=_CHOOSE[sid]), name)
         fn.__qualname__ = name  # one cache file per strategy
-        with whole_program(name), cache_dir_for(__name__):
+        with whole_program(name), cache_dir_for(__name__), compiling(*_entry_notice(sid, name)):
             _ENTRY_ADDRESS[sid] = cfunc(ENTRY_SIG, cache=True, _nrt=False)(fn).address
     return _ENTRY_ADDRESS[sid]
+
+
+def _entry_notice(sid: int, name: str):
+    """(what, seconds, cold) for ``ccsim.notice.compiling``: cold unless numba's cache holds
+    an index for the entry (its files are ``registry.entry_<sid>-<line>.py<ver>.nbi``)."""
+    family = next(m.NAME for m, s, _ in _ENTRIES if s == sid)
+    try:
+        cold = not any(Path(strategies_folder()).glob(f"registry.{name}-*.nbi"))
+    except OSError:
+        cold = True
+    return family, strategy_seconds(family), cold
 
 
 def entry_slot(sid: int) -> float:
