@@ -37,7 +37,7 @@ HELP = """Keys (they never change between prompts):
   cards    1-5, p = the influence cards; a assassination, s spy, c castling,
            r scout, w wrath, v veto
   groups   A senator, B praetor, C quaestor, D censor, E aedile
-  face     o face-up (open), d face-down;  e ends the turn
+  face     o face-up (open), d face-down
   other    a active / p passive turn; i / a draw from the influence / action
            deck, n none; v veto / n let it happen; n no (more) discards
 Several keys may be typed at once: '3db' places a 3 face-down on praetor.
@@ -167,12 +167,13 @@ def screen_lines(obs: dict) -> list[str]:
     for g, x in obs["groups"].items():
         mine = x[me]
         side = " ".join(mine["up"] + [f"[{c}]" for c in mine["down"]]) or "-"
-        theirs = _cards(x[her]["up"]) + (f" +{x[her]['down']} face-down" if x[her]["down"] else "")
+        theirs = " ".join(x[her]["up"] + ([f"+{x[her]['down']} face-down"] if x[her]["down"] else [])) or "-"
         left = x["patricians_left"] or "out"
         won = f"{x['won'][me]}/{x['won'][her]}"
         row = f"{GROUP_KEYS[g].upper()} {g:9}{left:>4} {won:>7}  {side:26} {theirs}"
         lines.append(row if len(row) <= w else row.replace(" face-down", " down")[:w])
-    lines += wrap(f"your hand: {_cards(obs['hand'])}")
+    lines += wrap(f"your hand: {_cards(obs['hand'])}" if obs.get("decision") != "placement" or obs["hand"] else
+                  "your hand: - (your first five cards go one on each group)")
     lines += wrap(f"your next action cards: {_cards(obs['action_deck'][:5])}"
                   + (" ..." if len(obs["action_deck"]) > 5 else ""))
     lines += wrap(f"{her}: {obs['hand_sizes'][her]} cards in hand, decks {obs['influence_deck_sizes'][her]} "
@@ -258,6 +259,11 @@ def choose(legal: list[dict], draw, story) -> int:
         if len(steps) == 1 and len(match) < len(legal):  # one way on: taken, and told
             (k, (label, _)), = steps.items()
             chosen.append((k, label, False))
+            if pending and pending[0] == k:
+                pending = pending[1:]
+            elif pending:  # typed ahead for a choice there is not: stop before it means something else
+                msg = f"  only {label} is possible there; not read: {pending}"
+                pending = ""
             continue
         question = next(iter(steps.values()))[1]
         opts = sorted(steps.items(), key=lambda kv: _order(kv[0], kv[1][0]))

@@ -122,12 +122,16 @@ def test_garbage_input_is_asked_again_and_the_moves_so_far_are_recorded(tmp_path
     assert replay(rec).ok, replay(rec).message
 
 
-def test_help_and_undo(compiled):
-    res = _play(["--seed", "5"], "?\n\n" + _keys(30, ["1", "2", "3", "4", "5", "p"]) + "u\nu\nq\n")
+def test_help_and_undo(tmp_path, compiled):
+    path = tmp_path / "undone.jsonl"
+    res = _play(["--seed", "5", "--record", str(path)], "?\n\n" + _keys(120) + "u\n" * 3 + _keys(60) + "q\n")
     out = res.output
     assert "Keys (they never change between prompts)" in out
     assert "so far: " in out and "(u goes back)" in out
+    assert "(your last move is taken back)" in out
     assert "You left the game" in out
+    rec = _record(path)
+    assert rec["result"] is None and replay(rec).ok, replay(rec).message
 
 
 def test_quitting_before_the_game_starts_writes_no_record_and_says_so(tmp_path, compiled):
