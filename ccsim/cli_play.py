@@ -237,7 +237,7 @@ def _readline() -> str:
     return line
 
 
-def choose(legal: list[dict], draw, story) -> int:
+def choose(legal: list[dict], draw, story, note: str | None = None) -> int:
     """The index into ``legal`` the player names, step by step.
 
     ``draw(lines)`` redraws the screen with those lines under the board;
@@ -269,7 +269,7 @@ def choose(legal: list[dict], draw, story) -> int:
         opts = sorted(steps.items(), key=lambda kv: _order(kv[0], kv[1][0]))
         if not pending:
             head = (["so far: " + " > ".join(lbl for _, lbl, _ in chosen) + "   (u goes back)"] if chosen else [])
-            draw(head + wrap(question) + choice_lines([(k.upper() if lbl in R.GROUPS else k, lbl)
+            draw(head + (wrap(note) if note else []) + wrap(question) + choice_lines([(k.upper() if lbl in R.GROUPS else k, lbl)
                                                        for k, (lbl, _) in opts])
                  + ([msg] if msg else []))
             msg = None
@@ -389,7 +389,14 @@ def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, var
                 continue
             legal = g.legal()
             try:
-                i = choose(legal, draw, lambda: st["story"])
+                tell()
+                note = None
+                if g.decision == "veto_draw":
+                    note = "after your veto you may draw a card (R7.6)"
+                elif g.decision == "draw" and st["story"] and (f"{her} spies on {seat}'s hand" in st["story"][-1]
+                                                              or st["story"][-1].endswith("from your hand (spy)")):
+                    note = "the spy took one of your cards: you draw a replacement (R7.2)"
+                i = choose(legal, draw, lambda: st["story"], note)
             except _Undo:
                 if not undo:
                     st["story"].append("  (nothing to undo)")
