@@ -3,6 +3,7 @@
     git worktree add /tmp/old 82d0697
     python scripts/bench_ab.py --old /tmp/old [--rounds 6] [--procs 6] [--pairs random:random:30000,...]
                                [--markdown results/BENCHMARKS.md]
+    python scripts/bench_ab.py --old . --old-env CCSIM_PLAIN_NUMBA=1    # this checkout against plain numba
 
 A speed claim between two commits measured minutes apart on a shared machine
 measures the machine: its speed drifts by 10-20% within minutes.  This script
@@ -49,8 +50,8 @@ for line in sys.stdin:
 DEFAULT_PAIRS = "random:random:30000,greedy:greedy:6000,tactician:defender:2000"
 
 
-def spawn(checkout: str, core: str):
-    env = dict(os.environ, PYTHONPATH=checkout)
+def spawn(checkout: str, core: str, extra_env: dict | None = None):
+    env = dict(os.environ, PYTHONPATH=checkout, **(extra_env or {}))
     return subprocess.Popen(["taskset", "-c", core, sys.executable, "-c", WORKER], cwd=checkout, env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
@@ -61,12 +62,13 @@ def ask(proc, a, b, n) -> float:
     return float(proc.stdout.readline())
 
 
-def compare(old_dir: str, new_dir: str, pairs, rounds: int, procs: int = 6, core: str = "1") -> list[dict]:
+def compare(old_dir: str, new_dir: str, pairs, rounds: int, procs: int = 6, core: str = "1",
+            old_env: dict | None = None) -> list[dict]:
     """Per pairing, ``rounds`` rounds; in each, every worker process of each checkout plays the
     games once, old and new in turn.  Several processes per checkout because a process's speed
     is drawn at its start (results/BENCHMARKS.md, "How far to trust a ratio"), a difference
     that is neither commit's."""
-    olds = [spawn(old_dir, core) for _ in range(procs)]
+    olds = [spawn(old_dir, core, old_env) for _ in range(procs)]
     news = [spawn(new_dir, core) for _ in range(procs)]
     rows = []
     try:
@@ -124,10 +126,14 @@ def main():
     ap.add_argument("--procs", type=int, default=6, help="worker processes per checkout")
     ap.add_argument("--pairs", default=DEFAULT_PAIRS, help="cleopatra:caesar:games,...")
     ap.add_argument("--markdown", help="append the table to this Markdown file")
+    ap.add_argument("--old-env", action="append", default=[], metavar="KEY=VALUE",
+                    help="an environment variable for the old checkout's workers only (repeatable)")
     a = ap.parse_args()
     pairs = [(x, y, int(n)) for x, y, n in (p.split(":") for p in a.pairs.split(","))]
-    rows = compare(a.old, ROOT, pairs, a.rounds, a.procs)
-    md = to_markdown(rows, git_rev(a.old), git_rev(ROOT))
+    old_env = dict(kv.split("=", 1) for kv in a.old_env)
+    rows = compare(a.old, ROOT, pairs, a.rounds, a.procs, old_env=old_env)
+    old_rev = git_rev(a.old) + "".join(f" with {kv}" for kv in a.old_env)
+    md = to_markdown(rows, old_rev, git_rev(ROOT))
     print(md)
     if a.markdown:
         with open(a.markdown, "a", encoding="utf-8") as f:
