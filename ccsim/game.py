@@ -8,7 +8,7 @@
 The game is the compiled engine's state (``ccsim.engine.step``): ``step``
 applies an option and runs chance and forced moves up to the next decision
 with two or more options.  ``legal()`` describes the options in the words of
-``shared/GAME_RECORD.md`` (the event each produces; see ``docs/game-api.md``
+``docs/game-record.md`` (the event each produces; see ``docs/game-api.md``
 for the few choices that produce no event of their own).  ``ask(strategy)``
 is what a registered strategy (or a weights file) would choose here, from the
 observation of the player to move only, drawing on that seat's random stream

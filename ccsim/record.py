@@ -1,6 +1,6 @@
 """Game records: the kernel's event log <-> ``ccsim-game/1`` JSON, and replay.
 
-The JSON side follows ``shared/GAME_RECORD.md`` exactly.  Events are encoded
+The JSON side follows ``docs/game-record.md`` exactly.  Events are encoded
 as rows of ``layout.EV_W`` ints, the same encoding the kernel logs, so that a
 replay can compare the engine's own log with a record event by event: every
 draw, vote and reshuffle claim is checked by equality.

@@ -1,12 +1,10 @@
-"""Game records: the shared conformance games replay, ccsim's own records
-round-trip, and a tampered record is rejected (shared/GAME_RECORD.md).
+"""Game records: the conformance games replay, ccsim's own records
+round-trip, and a tampered record is rejected (docs/game-record.md).
 
-The conformance file lives in the project's shared folder, next to this
-checkout (``<repo>/../shared/conformance``) or where ``CCSIM_SHARED`` points.
+The conformance file is ``tests/data/conformance/records.jsonl`` (see its README).
 """
 import copy
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -21,27 +19,13 @@ from strategies.registry import _ENTRIES
 from conftest import make_rules, make_orders, make_seats
 
 
-def _records_path():
-    """<repo>/../shared/conformance/records.jsonl, else $CCSIM_SHARED/conformance/records.jsonl
-    (or $CCSIM_SHARED/records.jsonl); None if neither exists."""
-    candidates = [Path(__file__).resolve().parents[2] / "shared" / "conformance" / "records.jsonl"]
-    env = os.environ.get("CCSIM_SHARED")
-    if env:
-        candidates += [Path(env) / "conformance" / "records.jsonl", Path(env) / "records.jsonl"]
-    return next((c for c in candidates if c.is_file()), None)
-
-
-RECORDS = _records_path()
-HAVE_RECORDS = RECORDS is not None
-NO_RECORDS = (f"conformance records not found: no {Path(__file__).resolve().parents[2]}/shared/conformance/"
-              f"records.jsonl and $CCSIM_SHARED/conformance/records.jsonl not set or absent")
+RECORDS = Path(__file__).resolve().parent / "data" / "conformance" / "records.jsonl"
+HAVE_RECORDS = True
 STRATEGY_NAMES = {sid: m.NAME for m, sid, _ in _ENTRIES}
 
 
 def _lines():
     """(line number, record) of every game in the conformance file, 1-based."""
-    if not HAVE_RECORDS:
-        return []
     with open(RECORDS, encoding="utf-8") as f:
         return [(i, json.loads(text)) for i, text in enumerate(f, 1) if text.strip()]
 
@@ -50,14 +34,12 @@ LINES = _lines()
 
 
 # ------------------------------------------------------------ conformance ----
-@pytest.mark.skipif(not HAVE_RECORDS, reason=NO_RECORDS)
 def test_conformance_file_is_complete():
     assert len(LINES) == len(read_records(RECORDS)) >= 300
     variants = {v for _, rec in LINES for v in rec.get("variants", [])}
     assert variants == set(R.VARIANTS), "the file covers every R11 variant"
 
 
-@pytest.mark.skipif(not HAVE_RECORDS, reason=NO_RECORDS)
 @pytest.mark.parametrize("line", range(1, len(LINES) + 1) if LINES else [0], ids=lambda n: f"line{n}")
 def test_conformance_record_replays(compiled, line):
     n, rec = LINES[line - 1]
