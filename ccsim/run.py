@@ -142,6 +142,8 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
                     bar.update(len(rows))
     except KeyboardInterrupt:
         interrupted = True
+        if threading.current_thread() is threading.main_thread():  # a second Ctrl-C must not
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # break the summary or thread joins at exit
     except BackendError as e:
         interrupted, failure = True, e
     finally:
