@@ -6,6 +6,7 @@ never a traceback.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 
 import click
@@ -208,5 +209,23 @@ def main(argv=None):
     sys.exit(rv or 0)
 
 
-if __name__ == "__main__":
+def _first_ctrl_c(signum, frame):
+    """Ctrl-C in the ``ccsim`` process: the first raises KeyboardInterrupt, as Python's own
+    handler does (the command then prints what it finished and exits 130); every later one
+    is ignored, so a second Ctrl-C cannot cut the partial summary short, nor interrupt the
+    interpreter's shutdown while it joins the worker threads ("Exception ignored in
+    <module 'threading'>")."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def entry():
+    """The ``ccsim`` console command: ``main`` with Ctrl-C handled as a terminal user expects
+    (``main`` itself leaves the signal handlers alone: notebooks and tests call it)."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where SIGINT was ignored
+        signal.signal(signal.SIGINT, _first_ctrl_c)
     main()
+
+
+if __name__ == "__main__":
+    entry()

@@ -141,9 +141,7 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
                 if bar:
                     bar.update(len(rows))
     except KeyboardInterrupt:
-        interrupted = True
-        if threading.current_thread() is threading.main_thread():  # a second Ctrl-C must not
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # break the summary or thread joins at exit
+        interrupted = True  # (a second Ctrl-C is the ccsim command's to ignore: ccsim.cli.entry)
     except BackendError as e:
         interrupted, failure = True, e
     finally:
@@ -167,19 +165,21 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
 def _ctrl_c_deferred():
     """Hold a Ctrl-C (SIGINT) that arrives inside the block until its end, where it is
     raised as KeyboardInterrupt.  Only where Ctrl-C raises KeyboardInterrupt (Python's
-    own handler, in the main thread); elsewhere a no-op."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+    own handler or the ``ccsim`` command's, in the main thread); elsewhere a no-op.  The held
+    Ctrl-C goes to that handler at the end, as if it came then."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
         yield
         return
     caught = []
-    previous = signal.signal(signal.SIGINT, lambda *_: caught.append(True))
+    signal.signal(signal.SIGINT, lambda *_: caught.append(True))
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
     if caught:
-        raise KeyboardInterrupt
+        previous(signal.SIGINT, None)  # raises KeyboardInterrupt
+        raise KeyboardInterrupt  # (a handler that did not)
 
 
 def _progress(total: int):
