@@ -374,7 +374,7 @@ def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, var
     def draw(below):
         tell()
         board = [""] + screen_lines(g.observation(seat))
-        fresh = [x for x in st["story"][st["fresh"]:]]
+        fresh = st["story"][st["fresh"]:]
         room = max(3, height() - 1 - len(board) - len(below) - 2)
         if len(fresh) > room:
             fresh = [f"  ... ({len(fresh) - room + 1} earlier lines: l shows them)"] + fresh[-(room - 1):]

@@ -124,8 +124,6 @@ def kernel_beside():
             helper.kill()
             helper.wait()
         raise
-    if helper is not None:
-        helper.wait()
 
 
 def _share_the_work(helper) -> None:
