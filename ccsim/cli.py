@@ -27,7 +27,8 @@ def cli():
 
 
 @cli.command("run")
-@click.option("--games", "-n", type=int, default=None, help="Games to play [default: 100000].")
+@click.option("--games", "-n", type=int, default=None,
+              help="Games to play [default: 100000]; with --swap-seats, deals (each played twice).")
 @click.option("--seed", type=int, default=None, help="Run seed: game i of seed s is the same game everywhere [1].")
 @click.option("--cleopatra", default=None, metavar="STRATEGY", help="Cleopatra's strategy [greedy].")
 @click.option("--caesar", default=None, metavar="STRATEGY", help="Caesar's strategy [greedy].")

@@ -12,7 +12,7 @@ import click
 
 from ccsim import rules as R
 from ccsim.cli_options import backend_options, cli_backend, writable_folder as _writable
-from ccsim.stats import json_number as _num
+from ccsim.stats import format_percent, json_number as _num
 
 _ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
 
@@ -84,7 +84,12 @@ def _matchup_options(fn):
 
 
 def _pct(x) -> str:
-    return f"{100 * x:5.1f}%"
+    return format_percent(x, 5)
+
+
+def _score_caption(strategy: str) -> str:
+    """Whose score the tables show: the ordering's player, over both seats."""
+    return f"score = {strategy}'s with its deck in each ordering, over both seats; a draw counts half"
 
 
 def _pts(x) -> str:
@@ -179,11 +184,12 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
         return
     b = df.attrs["baseline"]
     click.echo(f"{df.attrs['matchup']}")
+    click.echo(_score_caption(strategy))
     click.echo(f"baseline {b['label']} {b['ordering'] if b['label'] != b['ordering'] else ''}".rstrip()
                + f": {_pct(b['win_rate'])} [{_pct(b['ci_lo'])}, {_pct(b['ci_hi'])}] in {b['games']:,} games")
     lw = max(12, *(len(x) for x in df["label"]))
-    click.echo(f"{'ordering':<13}  {'':<{lw}}  {'games':>9}  {'win rate [95%]':<22}  "
-               f"{'diff, points [95%]':<22}" + ("  decision" if until_decided else ""))
+    click.echo(f"{'ordering':<13}  {'':<{lw}}  {'games':>9}  {'score [95%]':<22}  "
+               + (f"{'diff, points [95%]':<22}  decision" if until_decided else "diff, points [95%]"))
     for r in df.itertuples():
         lab = r.label if r.label != r.ordering else ""
         line = (f"{r.ordering:<13}  {lab:<{lw}}  {r.games:>9,}  {_pct(r.win_rate)} [{_pct(r.ci_lo)}, "
@@ -246,7 +252,8 @@ def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, back
                f"{a['threads']} threads)")
     g = int(df["games"].iloc[0])
     click.echo(f"confirmed on fresh deals, {g:,} games each (95% interval; all-{len(df)} Bonferroni in brackets)")
-    click.echo(f"{'#':>2}  {'ordering':<13}  {'win rate [95%]':<22} {'(simultaneous)':<18}  "
+    click.echo(_score_caption(strategy))
+    click.echo(f"{'#':>2}  {'ordering':<13}  {'score [95%]':<22} {'(simultaneous)':<18}  "
                f"{'vs shuffled, points':<20}")
     for r in df.to_dict("records") + [dict(a["baseline"], rank="-"), dict(a["worst"], rank="w")]:
         click.echo(f"{r['rank']:>2}  {r['ordering']:<13}  {_pct(r['win_rate'])} [{_pct(r['ci_lo'])}, "

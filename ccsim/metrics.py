@@ -27,7 +27,7 @@ from ccsim.engine.game import (RESULT_COLUMNS, R_WINNER, R_END, R_TURNS, R_PAT, 
                                R_PLAYED, R_VETOED, R_VOTES, R_TIES, R_REVERSALS, R_EXCEPTIONAL, R_LEAD_CHANGES,
                                R_LEADER_HALF, N_RESULT)
 from ccsim.stats import Moments, ratio_interval, wilson_interval
-from ccsim.stats import json_number as _num
+from ccsim.stats import format_percent_ci, json_number as _num
 
 __all__ = ["Metric", "METRICS", "HEADLINE", "game_values", "MetricSums", "Distribution", "metrics", "distribution",
            "frame_rows", "report", "metrics_report", "format_metrics"]
@@ -264,7 +264,7 @@ def format_metrics(rep: dict) -> str:
         elif m["metric"] == "seat_advantage":
             cell = f"{100 * v:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
         elif m["metric"] in _SHARES:
-            cell = f"{v:.1%} [{lo:.1%}, {hi:.1%}]"
+            cell = format_percent_ci(v, lo, hi)
         else:
             cell = f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
         extra = f"   (of {int(m['units']):,} games with a leader)" if m["metric"] == "decisiveness" else ""

@@ -14,7 +14,7 @@ import numpy as np
 
 from ccsim import rules as R
 from ccsim.engine.game import R_WINNER, R_END, R_TURNS, R_VP, R_ERROR
-from ccsim.stats import wilson_interval, mean_ci
+from ccsim.stats import format_percent as _fp, format_percent_ci, wilson_interval, mean_ci
 from ccsim.ruleset import rules_block
 
 SEATS = R.PLAYERS
@@ -165,11 +165,10 @@ def format_summary(d: dict) -> str:
         extra = []
         if cfg["variants"]:
             extra.append("variants: " + ", ".join(cfg["variants"]))
-        if cfg["swap_seats"]:
-            extra.append("seats swapped in every other game")
         extra.append(f"seed {cfg['seed']}")
         lines.append("   ".join(extra))
-    lines.append(f"games: {n:,}" + ("   (interrupted: partial result)" if d.get("interrupted") else ""))
+    lines.append(_games_line(n, bool(cfg and cfg["swap_seats"]))
+                 + ("   (interrupted: partial result)" if d.get("interrupted") else ""))
     lines.append("")
     if d.get("by_strategy"):
         lines += _sides_table(d["by_strategy"]) + ["", "by seat (each seat's games mix both sides):"]
@@ -177,12 +176,12 @@ def format_summary(d: dict) -> str:
     for s in SEATS:
         w = d["win_rate"][s]
         vp = d["mean_vp"][s]
-        ci = f"[{w['ci95'][0]:.1%}, {w['ci95'][1]:.1%}]"
-        lines.append(f"{s:12}{d['wins'][s]:>10,}{w['rate']:>10.1%}   {ci:<17}{vp['mean'] if vp else 0:>9.2f}")
+        ci = f"[{_fp(w['ci95'][0])}, {_fp(w['ci95'][1])}]"
+        lines.append(f"{s:12}{d['wins'][s]:>10,}{_fp(w['rate']):>10}   {ci:<17}{vp['mean'] if vp else 0:>9.2f}")
     dr = d["draw_rate"]
-    lines.append(f"{'draws':12}{d['draws']:>10,}{dr['rate']:>10.1%}   [{dr['ci95'][0]:.1%}, {dr['ci95'][1]:.1%}]")
+    lines.append(f"{'draws':12}{d['draws']:>10,}{_fp(dr['rate']):>10}   [{_fp(dr['ci95'][0])}, {_fp(dr['ci95'][1])}]")
     lines.append("")
-    lines.append("end reasons: " + ", ".join(f"{k} {v:,} ({v / n:.1%})" for k, v in d["end_reasons"].items() if n))
+    lines.append("end reasons: " + ", ".join(f"{k} {v:,} ({_fp(v / n)})" for k, v in d["end_reasons"].items() if n))
     turns = f"{d['mean_turns']:.1f}" if n else "-"  # none when interrupted before the first chunk
     lines.append(f"truncated games: {d['truncated']:,}   mean turns: {turns}")
     if d.get("engine_errors"):
@@ -190,6 +189,13 @@ def format_summary(d: dict) -> str:
     if d.get("games_per_s"):
         lines.append(f"time: {d['seconds']:.2f} s   ({d['games_per_s']:,.0f} games/s)")
     return "\n".join(lines)
+
+
+def _games_line(n: int, swapped: bool) -> str:
+    """How many games, and with --swap-seats how many deals: each deal is played twice."""
+    if swapped and n % 2 == 0:
+        return f"games: {n:,} ({n // 2:,} deals, each played twice with the seats swapped)"
+    return f"games: {n:,}" + ("   (seats swapped in every other game)" if swapped else "")
 
 
 def side_label(side: dict, sides: list[dict]) -> str:
@@ -202,7 +208,7 @@ def side_label(side: dict, sides: list[dict]) -> str:
 
 
 def _pct(r: dict) -> str:
-    return f"{r['rate']:.1%} [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}]"
+    return format_percent_ci(r['rate'], *r['ci95'])
 
 
 def _sides_table(sides: list[dict]) -> list[str]:
@@ -213,6 +219,6 @@ def _sides_table(sides: list[dict]) -> list[str]:
              f"{'as cleopatra':>13}{'as caesar':>11}"]
     for label, s in zip(labels, sides):
         lines.append(f"{label:{w}}{s['games']:>9,}{s['wins']:>9,}{s['draws']:>7,}   {_pct(s['win_rate']):<24}"
-                     f"{_pct(s['score']):<24}{s['as_cleopatra']['win_rate']['rate']:>13.1%}"
-                     f"{s['as_caesar']['win_rate']['rate']:>11.1%}")
+                     f"{_pct(s['score']):<24}{_fp(s['as_cleopatra']['win_rate']['rate']):>13}"
+                     f"{_fp(s['as_caesar']['win_rate']['rate']):>11}")
     return lines

@@ -33,7 +33,8 @@ from ccsim.orderings import OrderingError, PRESETS, SHUFFLED, parse_ordering
 from ccsim.ruleset import RulesError, action_counts, describe, rules_vector
 from ccsim.stats import ELO_PER_NAT, bradley_terry, holm, mean_ci, nash_average, rating_intervals
 from ccsim.stats import json_number as _num
-from strategies.registry import available, search_players, strategy_id
+from ccsim.stats import format_percent as _fp, format_percent_ci
+from strategies.registry import available, player_key, search_players, strategy_id
 
 __all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "heatmap", "score_heatmap", "format_tournament",
            "tournament_json"]
@@ -344,6 +345,7 @@ def _results(ents, pairs, tally, info, nash, n_boot) -> Tournament:
                          **{f"end_{e}": int(tally.ends[c, n]) for n, e in enumerate(R.END_NAMES) if n},
                          mean_turns=tally.turns[c] / g if g else math.nan, errors=int(tally.errors[c])))
     pairings = pd.DataFrame(recs)
+    pairings["identical"] = [_identical(ents[i], ents[j]) for i, j in pairs]
     pairings["p"] = pvals
     pairings["p_holm"] = holm(pvals)
     beats = np.zeros((k, k), bool)
@@ -369,6 +371,12 @@ def _results(ents, pairs, tally, info, nash, n_boot) -> Tournament:
     return Tournament(entrants=labels, pairings=pairings, score=frame(mean_m), score_lo=frame(lo_m),
                       score_hi=frame(hi_m), ratings=ratings,
                       seat=dict(value=sv - 0.5, lo=slo - 0.5, hi=shi - 0.5), cycles=cycles, nash=nash_df, info=info)
+
+
+def _identical(a, b) -> bool:
+    """Two entrants (label, strategy, ordering) that are one player: the same strategy id and
+    parameters with the same ordering, so their pairing is a mirror match, not a comparison."""
+    return a[2] == b[2] and player_key(a[1]) == player_key(b[1])
 
 
 def _progress(total: int):
@@ -406,9 +414,9 @@ def format_tournament(t: Tournament) -> str:
     lines.append(hdr)
     for r in t.ratings.itertuples():
         line = (f"{r.rank:>3}  {r.entrant:<{w}}{r.elo:>+7.0f}  {f'{r.elo_lo:+.0f} .. {r.elo_hi:+.0f}':<16}"
-                f"{r.mean_score:>11.1%}")
+                f"{_fp(r.mean_score):>11}")
         if t.nash is not None:
-            line += f"{r.nash:>+10.0f}  {f'{r.nash_lo:+.0f} .. {r.nash_hi:+.0f}':<16}{r.nash_mixture:>8.1%}"
+            line += f"{r.nash:>+10.0f}  {f'{r.nash_lo:+.0f} .. {r.nash_hi:+.0f}':<16}{_fp(r.nash_mixture):>8}"
         lines.append(line)
     lines += ["", "score matrix: row's score against column, % (a draw counts half)"]
     cw = max(7, *(len(short[e]) + 1 for e in order))
@@ -422,9 +430,17 @@ def format_tournament(t: Tournament) -> str:
     bw = max(len(x) for x in t.pairings["b"])
     lines.append(f"{'first':<{aw}}  {'second':<{bw}}  {'score [95%]':<25}{'seat adv. [95%]':<23}{'p (Holm)':>9}")
     for r in t.pairings.itertuples():
+        if r.identical:
+            lines.append(f"{r.a:<{aw}}  {r.b:<{bw}}  {'identical players':<25}"
+                         f"{f'{_pts(r.seat_advantage)} [{_pts(r.seat_lo)}, {_pts(r.seat_hi)}]':<23}{'-':>9}")
+            continue
         p = f"{r.p_holm:.2g}" if r.p_holm >= 1e-300 else "<1e-300"
-        lines.append(f"{r.a:<{aw}}  {r.b:<{bw}}  {f'{r.score:.1%} [{r.ci_lo:.1%}, {r.ci_hi:.1%}]':<25}"
+        lines.append(f"{r.a:<{aw}}  {r.b:<{bw}}  {format_percent_ci(r.score, r.ci_lo, r.ci_hi):<25}"
                      f"{f'{_pts(r.seat_advantage)} [{_pts(r.seat_lo)}, {_pts(r.seat_hi)}]':<23}{p:>9}")
+    twins = [f"{r.a} = {r.b}" for r in t.pairings.itertuples() if r.identical]
+    if twins:
+        lines += ["identical players: " + ", ".join(twins),
+                  "  (one strategy, parameters and ordering under two names: a mirror match, not a comparison)"]
     s = t.seat
     over = "the pairings without a search player" if i.get("search_deals") else "all pairings"
     lines += ["", f"seat advantage over {over} (Cleopatra's score - 50%): {_pts(s['value'])} points "
@@ -463,7 +479,8 @@ def tournament_json(t: Tournament) -> dict:
                         "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "seat_advantage": _num(r.seat_advantage),
                         "seat_ci95": [_num(r.seat_lo), _num(r.seat_hi)], "p_holm": _num(r.p_holm),
                         "end_reasons": {e: int(getattr(r, f"end_{e}")) for e in R.END_NAMES[1:]},
-                        "mean_turns": _num(r.mean_turns), "errors": int(r.errors)}
+                        "mean_turns": _num(r.mean_turns), "errors": int(r.errors),
+                        "identical": bool(r.identical)}
                        for r in t.pairings.itertuples()]
     out["seat_advantage"] = {"value": t.seat["value"], "ci95": [t.seat["lo"], t.seat["hi"]]}
     out["cycles"] = t.cycles

@@ -53,7 +53,7 @@ from ccsim.metrics import HEADLINE, INDEX, METRICS, Distribution, MetricSums, ga
 from ccsim.orderings import OrderingError, SHUFFLED, parse_ordering, without_card
 from ccsim.ruleset import RulesError, action_counts, describe, rules_block, rules_vector
 from ccsim.stats import Moments, holm, ratio_difference, ratio_interval
-from ccsim.stats import json_number as _num
+from ccsim.stats import format_percent, json_number as _num
 from strategies.registry import strategy_id
 from ccsim.errors import UsageError
 
@@ -369,7 +369,7 @@ def _fmt(metric: str, x: float, signed: bool = False) -> str:
     if not math.isfinite(x):
         return "n/a"
     if metric in _POINTS:
-        return f"{100 * x:+.1f}" if signed or metric == "seat_advantage" else f"{100 * x:.1f}%"
+        return f"{100 * x:+.1f}" if signed or metric == "seat_advantage" else format_percent(x)
     return f"{x:+.2f}" if signed else f"{x:.2f}"
 
 

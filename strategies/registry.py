@@ -280,6 +280,14 @@ def resolve(name: str):
     return sid, params
 
 
+def player_key(name) -> tuple[int, bytes]:
+    """What makes a player: its kernel id and parameter vector (before the entry slots are
+    filled in), so two names with one key, such as `weighted` and its `balanced` file, are
+    the same player twice (KeyError if unknown)."""
+    sid, params = _lookup(name)
+    return sid, params.tobytes()
+
+
 def _lookup(name):
     for m, sid, _ in _ENTRIES:
         if m.NAME == name:

@@ -336,6 +336,19 @@ def test_tournament_of_orderings_labels_its_entrants(compiled):
     assert fig.axes[0].get_title().startswith("Round robin")
 
 
+def test_tournament_flags_identical_players_not_as_a_pairing(compiled):
+    # issue 28: `weighted` and its `balanced` parameter file are one player, shown at 50.0% [50.0%, 50.0%]
+    t = tournament("greedy,weighted,weighted-balanced", games=20, seed=3)
+    flags = {(r.a, r.b): r.identical for r in t.pairings.itertuples()}
+    assert flags == {("greedy", "weighted"): False, ("greedy", "weighted-balanced"): False,
+                     ("weighted", "weighted-balanced"): True}
+    text = format_tournament(t)
+    assert "identical players: weighted = weighted-balanced" in text
+    assert [p["identical"] for p in tournament_json(t)["pairings"]] == [False, False, True]
+    # the same strategy with two orderings is two players
+    assert not tournament("weighted", games=4, orderings="veto-first,shuffled").pairings["identical"].any()
+
+
 def test_significant_cycles_and_nash_averaging():
     labels = ["rock", "paper", "scissors", "dud"]
     beats = np.zeros((4, 4), bool)

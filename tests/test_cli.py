@@ -106,6 +106,21 @@ def test_swapped_runs_record_both_games_of_each_deal(capsys, tmp_path, compiled)
     assert code == 0 and "6 passed, 0 failed" in out
 
 
+def test_swapped_run_summary_says_deals_and_games(capsys, compiled):
+    # issue 28: --swap-seats --games 20000 plays 40,000 games; the summary says so
+    code, out, _ = run_cli(capsys, "run", "--games", "30", "--swap-seats")
+    assert code == 0 and "games: 60 (30 deals, each played twice with the seats swapped)" in out
+    code, out, _ = run_cli(capsys, "run", "--games", "30")
+    assert code == 0 and "games: 30\n" in out
+
+
+def test_orderings_compare_says_whose_score(capsys, compiled):
+    # issue 28: the table is the ordering's player's score over both seats
+    code, out, _ = run_cli(capsys, "orderings", "compare", "veto-first", "--games", "20")
+    assert code == 0 and "score = greedy's with its deck in each ordering, over both seats" in out
+    assert "score [95%]" in out
+
+
 def test_parquet_reads_back_to_the_printed_summary(capsys, tmp_path, compiled):
     code, out, _ = run_cli(capsys, "run", "--games", "500", "--chunk-size", "128", "--out", str(tmp_path),
                            "--json", "--caesar", "random")

@@ -14,6 +14,8 @@ from ccsim.stats import (
     bradley_terry,
     bradley_terry_se,
     elo_from_score,
+    format_percent,
+    format_percent_ci,
     mean_ci,
     paired_difference,
     rating_intervals,
@@ -402,3 +404,17 @@ def test_rating_intervals_draws_narrow_the_interval():
     lo_d, hi_d = rating_intervals(score, n_boot=300, rng=2, draws=draws)
     lo_b, hi_b = rating_intervals(score, n_boot=300, rng=3)
     assert np.all(hi_d - lo_d < 0.85 * (hi_b - lo_b))
+
+
+@pytest.mark.parametrize("x, text", [
+    (0.0, "0.0%"), (1.0, "100.0%"), (0.582, "58.2%"), (0.01, "1.0%"), (0.99, "99.0%"),
+    (318e-6, "0.032%"), (0.005, "0.50%"), (0.999682, "99.968%"), (3.8e-6, "0.00038%"), (float("nan"), "n/a")])
+def test_format_percent_keeps_rare_rates_non_zero(x, text):
+    # issue 28: 318 wins of 1,000,000 printed as 0.0% [0.0%, 0.0%]
+    assert format_percent(x) == text
+
+
+def test_format_percent_ci_rare_rate_and_width():
+    lo, hi = wilson_interval(318, 1_000_000)
+    assert format_percent_ci(318e-6, lo, hi) == "0.032% [0.028%, 0.035%]"
+    assert format_percent(0.582, 5) == " 58.2%"
