@@ -12,6 +12,7 @@ import sys
 import click
 
 from ccsim.config import ConfigError, RunConfig, load_toml
+from ccsim.errors import CCSimError
 from ccsim import rules as R
 from ccsim.cli_options import backend_options
 
@@ -20,7 +21,19 @@ def _fail(msg: str) -> None:
     raise click.UsageError(msg)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The ccsim command group, and the one place that turns ccsim's own errors into usage
+    errors: any ``CCSimError`` a command raises (a flag, name, value, file or record it
+    cannot use) is its first line and exit status 2, never a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except CCSimError as e:
+            raise click.UsageError(str(e).splitlines()[0] if str(e) else type(e).__name__) from None
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ccsim")
 def cli():
     """ccsim — simulate and analyse Caesar & Cleopatra."""
@@ -59,22 +72,19 @@ def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, varia
                  caesar_order=caesar_order, variants=tuple(variants) or None, swap_seats=swap_seats, threads=threads,
                  chunk_size=chunk_size, record=record, record_games=record_games, out=out, backend=backend,
                  scheduler=scheduler, workers=workers, connect_timeout=connect_timeout)
-    try:
-        if config_path:
-            cfg = load_toml(config_path, **flags)
-        else:
-            cfg = RunConfig(**{k: v for k, v in flags.items() if v is not None}).validated()
-        if cfg.record:
-            _check_writable(cfg.record)
-        show = sys.stderr.isatty() if progress is None else progress
-        # the backend before the rest of ccsim is imported: an unusable cluster fails within seconds
-        with make_backend(cfg.backend, cfg.scheduler, cfg.workers, cfg.connect_timeout) as be:
-            from ccsim.run import run, write_records
-            summary, _ = run(cfg, progress=show, backend=be, metrics=with_metrics)
-        if cfg.record and not summary.get("interrupted"):
-            summary["recorded_games"] = write_records(cfg, cfg.record, cfg.record_games)
-    except ConfigError as e:
-        _fail(str(e))
+    if config_path:
+        cfg = load_toml(config_path, **flags)
+    else:
+        cfg = RunConfig(**{k: v for k, v in flags.items() if v is not None}).validated()
+    if cfg.record:
+        _check_writable(cfg.record)
+    show = sys.stderr.isatty() if progress is None else progress
+    # the backend before the rest of ccsim is imported: an unusable cluster fails within seconds
+    with make_backend(cfg.backend, cfg.scheduler, cfg.workers, cfg.connect_timeout) as be:
+        from ccsim.run import run, write_records
+        summary, _ = run(cfg, progress=show, backend=be, metrics=with_metrics)
+    if cfg.record and not summary.get("interrupted"):
+        summary["recorded_games"] = write_records(cfg, cfg.record, cfg.record_games)
     if as_json:
         click.echo(json.dumps(summary))
     else:

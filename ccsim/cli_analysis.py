@@ -17,34 +17,12 @@ from ccsim import rules as R
 from ccsim.cli_options import backend_options, cli_backend, writable_folder as _writable
 
 
-def _usage(fn):
-    """The analyses' argument errors as click usage errors (one line, exit 2)."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*a, **k):
-        from ccsim.config import ConfigError
-        from ccsim.orderings import OrderingError
-        from ccsim.ruleset import RulesError
-        from ccsim.tournament import TournamentError
-        from ccsim.whatif import WhatIfError
-        try:
-            return fn(*a, **k)
-        except (TournamentError, WhatIfError, OrderingError, RulesError, ConfigError) as e:
-            raise click.UsageError(str(e).splitlines()[0] if str(e) else type(e).__name__) from None
-    return wrapper
-
-
-
-
 def _threads(n):
     from ccsim.simulate import set_threads
     if n is not None:
         if not 0 <= n <= 256:
             raise click.UsageError(f"--threads must be 0 (all cores) .. 256, got {n}")
         set_threads(n)
-
-
 
 
 def _show(progress):
@@ -86,7 +64,6 @@ def _common(fn):
 @click.option("--search-games", type=int, default=None, metavar="N",
               help="Deals of a pairing with a search player (expert), each played twice [--games].")
 @_common
-@_usage
 def tournament_cmd(strategies, games, orderings, variants, nash, search_games, seed, threads, out, as_json, progress,
                    backend, scheduler, workers, connect_timeout):
     """Round robin: score matrix, Bradley-Terry ratings, seat advantage, transitivity."""
@@ -133,7 +110,6 @@ def tournament_cmd(strategies, games, orderings, variants, nash, search_games, s
               help="Write records (ccsim-game/1, with their rules) of the first deals of every arm.")
 @click.option("--record-games", type=int, default=10, show_default=True, metavar="K", help="Deals recorded per arm.")
 @_common
-@_usage
 def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleopatra_order, caesar_order,
                all_metrics, record, record_games, seed, threads, out, as_json, progress, backend, scheduler, workers,
                connect_timeout):
@@ -179,7 +155,6 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
 @click.command("metrics")
 @click.argument("path", metavar="RUN_DIR|GAMES.parquet")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics as one JSON object.")
-@_usage
 def metrics_cmd(path, as_json):
     """Designer metrics of a run written with `ccsim run --out DIR` (docs/metrics.md)."""
     import pandas as pd

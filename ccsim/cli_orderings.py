@@ -17,22 +17,6 @@ from ccsim.stats import format_percent, json_number as _num
 _ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
 
 
-def _usage_errors(fn):
-    """Turn the study's argument errors into click usage errors (one line, exit 2)."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*a, **k):
-        from ccsim.config import ConfigError
-        from ccsim.orderings import OrderingError
-        from ccsim.study import StudyError
-        try:
-            return fn(*a, **k)
-        except (StudyError, OrderingError, ConfigError) as e:
-            raise click.UsageError(str(e).splitlines()[0] if str(e) else type(e).__name__) from None
-    return wrapper
-
-
 def _load_config(ctx, param, value):
     """``--config FILE``: a TOML table whose keys are the command's own flags
     (``opponent-order`` or ``opponent_order``; ``candidates`` for ``compare``'s
@@ -79,10 +63,6 @@ def _matchup_options(fn):
     return backend_options(fn)
 
 
-
-
-
-
 def _pct(x) -> str:
     return format_percent(x, 5)
 
@@ -94,8 +74,6 @@ def _score_caption(strategy: str) -> str:
 
 def _pts(x) -> str:
     return f"{100 * x:+.1f}"
-
-
 
 
 def _parquet(df, path: Path):
@@ -149,7 +127,6 @@ def presets_cmd(as_json):
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT: false-difference rate.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT: missed-difference rate.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Save a forest plot.")
-@_usage_errors
 def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, variants, as_json, backend,
                 scheduler, workers, connect_timeout, games, until_decided, delta, alpha, beta, plot_path):
     """Compare orderings with a baseline on the same deals, seats swapped."""
@@ -212,7 +189,6 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
 @click.option("--out", default="results/orderings/search", show_default=True, metavar="DIR",
               help="Folder for search_top.parquet, search_progress.parquet, search_progress.png, search.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-@_usage_errors
 def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers,
                connect_timeout, budget, top,
                out, quiet):
@@ -280,7 +256,6 @@ def _search_rec(r) -> dict:
 @click.option("--out", default="results/orderings/positions", show_default=True, metavar="DIR",
               help="Folder for positions.parquet, positions_heatmap.png, positions.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-@_usage_errors
 def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers,
                   connect_timeout, games,
                   deals_per_ordering, out, quiet):

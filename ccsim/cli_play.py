@@ -323,7 +323,6 @@ def choose(legal: list[dict], draw, story, note: str | None = None) -> int:
 @click.option("--record", default=None, metavar="FILE.jsonl", help="Write the game's record (ccsim-game/1).")
 def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record):
     """Play a game against a strategy in the terminal."""
-    from ccsim.config import ConfigError
     from ccsim.game import Game, GameError
     from ccsim.narrate import as_seen_by, event_text
     from ccsim.record import decode_events
@@ -333,12 +332,9 @@ def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, var
     me = R.PLAYERS.index(seat)
     her = R.PLAYERS[1 - me]
     names = ["human", against] if me == 0 else [against, "human"]
-    try:
-        g = Game(seed=seed, game=game_index, cleopatra_order=cleopatra_order, caesar_order=caesar_order,
-                 variants=variants, players=names)
-        g._strategy(against)  # an unknown strategy fails now, before the game starts
-    except (ConfigError, GameError) as e:
-        raise click.UsageError(str(e)) from None
+    g = Game(seed=seed, game=game_index, cleopatra_order=cleopatra_order, caesar_order=caesar_order,
+             variants=variants, players=names)
+    g._strategy(against)  # an unknown strategy fails now, before the game starts
     if record:
         try:
             open(record, "a", encoding="utf-8").close()

@@ -24,22 +24,14 @@ from ccsim.cli_options import backend_options, cli_backend, writable_folder
 @backend_options
 def report_cmd(study, out, as_json, progress, backend, scheduler, workers, connect_timeout):
     """Run a balance study and write its report: report.html, summary.md, claims.json, tables/."""
-    from ccsim.report import StudyError, StudyInterrupted, load_study, run_study
+    from ccsim.report import StudyInterrupted, load_study, run_study
     from ccsim.report.claims import fmt, fmt_ci
-    try:
-        load_study(study)
-    except StudyError as e:
-        raise click.UsageError(str(e)) from None
+    load_study(study)  # a bad file fails before the folder or a cluster
     folder = writable_folder(out)
     from ccsim.config import ConfigError
-    try:
-        be = cli_backend(backend, scheduler, workers, connect_timeout)
-    except ConfigError as e:  # bad flags or an unusable cluster (BackendError is one)
-        raise click.UsageError(str(e)) from None
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
         rep = run_study(study, folder, progress=sys.stderr.isatty() if progress is None else progress, backend=be)
-    except StudyError as e:
-        raise click.UsageError(str(e)) from None
     except StudyInterrupted as e:
         click.echo(f"ccsim: {e}", err=True)
         sys.exit(130)

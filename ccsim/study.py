@@ -46,7 +46,7 @@ from ccsim.stats import PairedStats, sprt_decide_difference, wilson_interval
 from strategies.registry import resolve
 from ccsim.errors import UsageError
 
-__all__ = ["StudyError", "Matchup", "compare", "search", "search_args", "positions", "positions_size",
+__all__ = ["OrderingStudyError", "Matchup", "compare", "search", "search_args", "positions", "positions_size",
            "PositionFit", "CONFIRM_BASE", "REGIONS"]
 
 #: confirmation runs of ``search`` use game indices from here on: deals no
@@ -57,7 +57,7 @@ CONFIRM_BASE = 1 << 40
 REGIONS = (("top 3", 1, 3), ("4-6", 4, 6), ("7-10", 7, 10), ("bottom 3", 11, 13))
 
 
-class StudyError(UsageError):
+class OrderingStudyError(UsageError):
     """An unusable study argument (a usage error: exit status 2 in the CLI)."""
 
 
@@ -67,16 +67,16 @@ def _strategy(name: str, flag: str):
     try:
         return resolve(name)
     except KeyError as e:
-        raise StudyError(f"{flag}: {e.args[0]}") from None
+        raise OrderingStudyError(f"{flag}: {e.args[0]}") from None
 
 
 def _ordering(text: str, flag: str | None, allow_shuffled: bool = True) -> str:
     try:
         s = parse_ordering(text)
     except OrderingError as e:
-        raise StudyError(f"{flag}: {e}" if flag else str(e)) from None
+        raise OrderingStudyError(f"{flag}: {e}" if flag else str(e)) from None
     if s == SHUFFLED and not allow_shuffled:
-        raise StudyError(f"{flag}: '{SHUFFLED}' is not one ordering here")
+        raise OrderingStudyError(f"{flag}: '{SHUFFLED}' is not one ordering here")
     return s
 
 
@@ -89,7 +89,7 @@ def _codes(ordering: str) -> np.ndarray:
 
 def _positive(value, flag: str, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise StudyError(f"{flag} must be an integer >= {minimum}, got {value!r}")
+        raise OrderingStudyError(f"{flag} must be an integer >= {minimum}, got {value!r}")
     return int(value)
 
 
@@ -119,11 +119,11 @@ class Matchup:
         _strategy(self.opponent, "--opponent")
         self.opponent_order = _ordering(self.opponent_order, "--opponent-order")
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or not 0 <= self.seed < 2**63:
-            raise StudyError(f"--seed must be an integer in 0 .. 2**63-1, got {self.seed!r}")
+            raise OrderingStudyError(f"--seed must be an integer in 0 .. 2**63-1, got {self.seed!r}")
         try:
             self.rules = RunConfig(variants=tuple(self.variants)).validated().rules_vector()
         except ConfigError as e:
-            raise StudyError(str(e)) from None
+            raise OrderingStudyError(str(e)) from None
         self.opp = _codes(self.opponent_order)
         self.backend = self.backend or LocalBackend()
         self.warm()
@@ -201,7 +201,7 @@ def compare(orderings, baseline: str = SHUFFLED, strategy: str = "greedy", oppon
     if isinstance(orderings, str):
         orderings = [orderings]
     if not orderings:
-        raise StudyError("give at least one ordering to compare")
+        raise OrderingStudyError("give at least one ordering to compare")
     base = _ordering(baseline, "--baseline")
     cands, labels = [], []
     for text in orderings:
@@ -212,7 +212,7 @@ def compare(orderings, baseline: str = SHUFFLED, strategy: str = "greedy", oppon
     games = _positive(games, "--games", 2)
     deals = (games + 1) // 2
     if not 0 < delta < 1:
-        raise StudyError(f"--delta must be in (0, 1), got {delta!r}")
+        raise OrderingStudyError(f"--delta must be in (0, 1), got {delta!r}")
     m = Matchup(strategy, opponent, opponent_order, seed, tuple(variants), backend=backend)
     uniq = list(dict.fromkeys([base] + cands))
     codes = np.stack([_codes(o) for o in uniq])
@@ -343,11 +343,11 @@ class _Search:
 
 def search_args(strategy="greedy", opponent=None, opponent_order=SHUFFLED, budget=1_000_000, seed=1, top=10,
                 variants=(), backend=None):
-    """(Matchup, budget, top) of a search, validated; StudyError names the problem."""
+    """(Matchup, budget, top) of a search, validated; OrderingStudyError names the problem."""
     budget = _positive(budget, "--budget", 2_000)
     top = _positive(top, "--top")
     if top > 100:
-        raise StudyError(f"--top must be at most 100, got {top}")
+        raise OrderingStudyError(f"--top must be at most 100, got {top}")
     return Matchup(strategy, opponent, opponent_order, seed, tuple(variants), backend=backend), budget, top
 
 
@@ -581,7 +581,7 @@ class PositionFit:
     def solve(self):
         p = _N_FEAT + 1
         if self.n <= p:
-            raise StudyError(f"the position regression needs more than {p} orderings, got {self.n}")
+            raise OrderingStudyError(f"the position regression needs more than {p} orderings, got {self.n}")
         beta = np.linalg.solve(self.xtx, self.xty)
         rss = max(self.yty - float(beta @ self.xty), 0.0)
         sigma2 = rss / (self.n - p)
@@ -598,12 +598,12 @@ class PositionFit:
 
 
 def positions_size(games, deals_per_ordering=1) -> tuple[int, int]:
-    """(random orderings, deals each) of a positions study of ``games`` games; StudyError if too few."""
+    """(random orderings, deals each) of a positions study of ``games`` games; OrderingStudyError if too few."""
     games = _positive(games, "--games", 2)
     per = _positive(deals_per_ordering, "--deals-per-ordering")
     n_ord = games // (2 * per)
     if n_ord < 2 * (_N_FEAT + 1):
-        raise StudyError(f"--games {games}: too few for the regression (needs at least "
+        raise OrderingStudyError(f"--games {games}: too few for the regression (needs at least "
                          f"{2 * per * 2 * (_N_FEAT + 1)} games)")
     return n_ord, per
 

@@ -27,6 +27,7 @@ import pandas as pd
 
 from ccsim import rules as R
 from ccsim.backends import LocalBackend
+from ccsim.errors import UsageError
 from ccsim.engine.game import R_WINNER, R_END, R_TURNS, R_ERROR
 from ccsim.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.orderings import OrderingError, PRESETS, SHUFFLED, parse_ordering
@@ -44,7 +45,7 @@ SEARCH_TASK_GAMES = 100  # games per task of the pairings with a search player (
 N_BOOT = 200
 
 
-class TournamentError(ValueError):
+class TournamentError(UsageError):
     """An unusable tournament argument (a usage error: exit status 2 in the CLI)."""
 
 

@@ -27,6 +27,15 @@ def run_cli(capsys, *argv):
     (["run", "--games", "5", "--out", "/proc/forbidden"], "--out"),
     (["run", "--games", "abc"], "not a valid integer"),
     (["replay", "/nonexistent.jsonl"], "cannot read"),
+    # every command's own errors reach the one catch of the command group (issue 24)
+    (["tournament", "--strategies", "greedy", "--games", "5"], "at least two entrants"),
+    (["tournament", "--strategies", "greedy,random", "--games", "0"], "--games"),
+    (["whatif", "--rules", "/nonexistent.toml"], "/nonexistent.toml"),
+    (["orderings", "compare", "veto-first", "--delta", "2"], "--delta"),
+    (["orderings", "search", "--top", "1000"], "--top"),
+    (["report", "/nonexistent-study.toml", "--out", "/tmp/x"], "nonexistent-study.toml"),
+    (["play", "--against", "nobody"], "unknown strategy 'nobody'"),
+    (["compile", "nobody"], "unknown strategy 'nobody'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
     code, out, err = run_cli(capsys, *argv)
@@ -34,6 +43,23 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
     assert err.count("\n") == 1 and err.startswith("ccsim: error: ")
     assert needle in err
     assert "Traceback" not in err + out
+
+
+def test_every_error_class_is_one_of_the_family():
+    # issue 24: one family, caught once; the modules' classes are its two kinds
+    import ccsim.backends, ccsim.config, ccsim.game, ccsim.orderings, ccsim.record, ccsim.report.spec  # noqa: E401
+    import ccsim.ruleset, ccsim.study, ccsim.tournament, ccsim.whatif, strategies.registry  # noqa: E401
+    from ccsim.errors import CCSimError, InputError, UsageError
+    classes = {ccsim.backends.BackendError, ccsim.config.ConfigError, ccsim.game.GameError,
+               ccsim.orderings.OrderingError, ccsim.record.RecordError, ccsim.report.spec.StudyError,
+               ccsim.ruleset.RulesError, ccsim.study.OrderingStudyError, ccsim.tournament.TournamentError,
+               ccsim.whatif.WhatIfError, strategies.registry.ParamFileError}
+    assert all(issubclass(c, UsageError) or issubclass(c, InputError) for c in classes)
+    assert len({c.__name__ for c in classes}) == len(classes)  # no two share a name
+
+    def every(c):
+        return {c} | {x for s in c.__subclasses__() for x in every(s)}
+    assert every(CCSimError) - {CCSimError, UsageError, InputError} == classes
 
 
 def test_bad_config_file(capsys, tmp_path):

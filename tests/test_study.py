@@ -97,9 +97,9 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
 
 
 def test_python_api_errors_name_the_problem():
-    with pytest.raises(study.StudyError, match="needs A=4 S=2"):
+    with pytest.raises(study.OrderingStudyError, match="needs A=4 S=2"):
         study.compare([WRONG_COUNTS])
-    with pytest.raises(study.StudyError, match="--baseline"):
+    with pytest.raises(study.OrderingStudyError, match="--baseline"):
         study.compare(["balanced"], baseline=BAD)
 
 
