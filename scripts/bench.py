@@ -25,8 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def games_per_s(cleo, caes, games, threads, repeats=3):
-    from ccsim.config import RunConfig
-    from ccsim.simulate import simulate_rows, set_threads
+    from ccsim.runner.config import RunConfig
+    from ccsim.kernel.simulate import simulate_rows, set_threads
     set_threads(threads)
     cfg = RunConfig(games=games, cleopatra=cleo, caesar=caes).validated()
     rules = cfg.rules_vector()
@@ -42,7 +42,7 @@ def games_per_s(cleo, caes, games, threads, repeats=3):
 
 def interpreted_games_per_s(cleo, caes, games):
     """The same code with NUMBA_DISABLE_JIT=1, in a child process."""
-    code = (f"import time; from ccsim.config import RunConfig; from ccsim.simulate import simulate_rows\n"
+    code = (f"import time; from ccsim.runner.config import RunConfig; from ccsim.kernel.simulate import simulate_rows\n"
             f"cfg = RunConfig(games={games}, cleopatra='{cleo}', caesar='{caes}').validated()\n"
             f"_, sids, sp, codes, _ = cfg.seats(); t = time.perf_counter()\n"
             f"simulate_rows(1, 0, {games}, cfg.rules_vector(), sids, sp, codes)\n"
@@ -72,7 +72,7 @@ def start_time(cache_dir: str) -> float:
 
 
 def peak_memory_mb(games: int) -> float:
-    code = (f"import resource; from ccsim.config import RunConfig; from ccsim.run import run\n"
+    code = (f"import resource; from ccsim.runner.config import RunConfig; from ccsim.analyses.run import run\n"
             f"run(RunConfig(games={games}, cleopatra='random', caesar='random'))\n"
             f"print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -97,8 +97,8 @@ def timed_run(games: int, chunk_size: int | None, backend=None) -> tuple[float, 
     """(games/s as ``run`` reports it, after the warm-up; games per CPU-second of every
     process that played or scheduled them) for greedy–greedy; ``chunk_size`` None: the
     backend's default.  The second figure does not depend on what else the machine runs."""
-    from ccsim.config import RunConfig
-    from ccsim.run import run
+    from ccsim.runner.config import RunConfig
+    from ccsim.analyses.run import run
     workers = (lambda: sum(backend.client.run(cpu_seconds).values())) if backend else (lambda: 0.0)
     cpu0 = cpu_seconds() + workers()
     summary, _ = run(RunConfig(games=games, chunk_size=chunk_size, threads=2), backend=backend)
@@ -115,7 +115,7 @@ def cli_seconds(*flags: str, games: int) -> float:
 
 def setting_row(nw, nt, cs, games, be, warm_s, local, dask) -> dict:
     """One setting's figures from its (games/s, games per CPU-second) pairs."""
-    from ccsim.backends import LocalBackend
+    from ccsim.runner.backends import LocalBackend
     ratios = [d[0] / lo[0] for d, lo in zip(dask, local)]
     return {"workers": nw, "threads_per_worker": nt, "flags": f"--chunk-size {cs}" if cs else "defaults",
             "local_chunk_size": cs or LocalBackend().chunk_size(games), "dask_chunk_size": cs or be.chunk_size(games),
@@ -130,8 +130,8 @@ def setting_row(nw, nt, cs, games, be, warm_s, local, dask) -> dict:
 def dask_against_local(games: int, rounds: int) -> dict:
     """Each Dask setting and the local backend run back to back, ``rounds`` times: the
     machine is shared, so the ratio of a pair (same moment) is the figure, medians of them."""
-    from ccsim.backends import DaskBackend, chunk_tasks, local_cluster, play_chunk, warmup_task
-    from ccsim.config import RunConfig
+    from ccsim.runner.backends import DaskBackend, chunk_tasks, local_cluster, play_chunk, warmup_task
+    from ccsim.runner.config import RunConfig
     res = {"games": games, "rounds": rounds, "settings": []}
     timed_run(1000, 1000)  # the local kernels loaded
     for nw, nt, chunk_sizes in DASK_SETTINGS:
@@ -250,7 +250,7 @@ def game_api_games_per_s(games: int) -> tuple[float, float]:
     """(games/s, decisions/s) of random legal games through ``ccsim.Game`` in Python, every
     decision's options described with ``legal()`` before one is picked."""
     import random
-    from ccsim.game import Game
+    from ccsim.play.game import Game
     Game(seed=99).legal()  # loaded
     pick = random.Random(5)
     decisions = 0

@@ -30,8 +30,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 WORKER = r"""
 import sys, time
-from ccsim.config import RunConfig
-from ccsim.simulate import simulate_rows, set_threads
+try:
+    from ccsim.runner.config import RunConfig
+    from ccsim.kernel.simulate import simulate_rows, set_threads
+except ImportError:  # a checkout from before the layered layout (issue 24)
+    from ccsim.config import RunConfig
+    from ccsim.simulate import simulate_rows, set_threads
 set_threads(1)
 seats = {}
 for line in sys.stdin:

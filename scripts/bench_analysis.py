@@ -26,8 +26,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from ccsim.tournament import tournament  # noqa: E402
-from ccsim.whatif import whatif  # noqa: E402
+from ccsim.analyses.tournament import tournament  # noqa: E402
+from ccsim.analyses.whatif import whatif  # noqa: E402
 
 BEGIN = "<!-- bench_analysis: begin -->"
 END = "<!-- bench_analysis: end -->"

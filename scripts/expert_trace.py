@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from ccsim.config import RunConfig  # noqa: E402
-from ccsim.run import run  # noqa: E402
+from ccsim.runner.config import RunConfig  # noqa: E402
+from ccsim.analyses.run import run  # noqa: E402
 
 
 def budget_file(folder: Path, budget: int) -> str:

@@ -3,7 +3,7 @@
     python scripts/round_robin.py [--games 20000] [--search-games 1000] [--seed 1] [--strategies a,b,...]
                                   [--threads 0] [--markdown results/strategies.md] [--json results/strategies.json]
 
-A thin call of ``ccsim.tournament.tournament`` (the games, the score matrix,
+A thin call of ``ccsim.analyses.tournament.tournament`` (the games, the score matrix,
 the Bradley–Terry order with its bootstrap intervals, the seat advantage and
 the transitivity check are the tournament's), plus a style profile of each
 strategy from recorded games.  Each pairing plays ``--games`` deals twice, the
@@ -29,10 +29,10 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from ccsim import rules as R  # noqa: E402
-from ccsim.config import RunConfig  # noqa: E402
-from ccsim.simulate import set_threads, get_threads  # noqa: E402
-from ccsim.tournament import tournament, tournament_json  # noqa: E402
+from ccsim.kernel import rules as R  # noqa: E402
+from ccsim.runner.config import RunConfig  # noqa: E402
+from ccsim.kernel.simulate import set_threads, get_threads  # noqa: E402
+from ccsim.analyses.tournament import tournament, tournament_json  # noqa: E402
 from strategies.registry import available, search_players  # noqa: E402
 
 SKIP_BY_DEFAULT = ("weighted",)  # the same player as weighted-balanced
@@ -40,8 +40,8 @@ SKIP_BY_DEFAULT = ("weighted",)  # the same player as weighted-balanced
 
 def profile(name: str, games: int, seed: int, opponent: str = "weighted-balanced") -> dict:
     """How a strategy plays, from the event logs of ``games`` deals against ``opponent`` (both seats)."""
-    from ccsim.engine.game import record_game_nb, N_RESULT
-    from ccsim.layout import state_size, max_events, SETUP_SIZE, LOG, EV_W, N_RNG, EV_TURN, EV_PLACE, EV_ACTION, \
+    from ccsim.kernel.engine.episode import record_game_nb, N_RESULT
+    from ccsim.kernel.layout import state_size, max_events, SETUP_SIZE, LOG, EV_W, N_RNG, EV_TURN, EV_PLACE, EV_ACTION, \
         EV_VETO, EV_DISCARD
     rules = R.DEFAULT_RULES.copy()
     st = np.zeros(state_size(max_events(rules), 0), np.int32)
@@ -84,7 +84,7 @@ def _pair(d: dict, x: str, y: str):
 
 
 def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, records=()) -> str:
-    """results/strategies.md from a tournament's JSON (``ccsim.tournament.tournament_json``)."""
+    """results/strategies.md from a tournament's JSON (``ccsim.analyses.tournament.tournament_json``)."""
     fam = {s["name"]: s["family"] for s in available()}
     desc = {s["name"]: s["description"] for s in available()}
     order = [r["entrant"] for r in d["ratings"]]
@@ -97,7 +97,7 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, rec
              f"swapped ({d['games_per_pairing']:,} games per pairing){capped}; default rules, `shuffled` action "
              f"decks, run seed {d['seed']}. Produced by `python scripts/round_robin.py --games {d['deals']}"
              + (f" --search-games {sd}" if sd else "") + f" --seed {d['seed']}` "
-             f"(a call of `ccsim.tournament`) on {dt.date.today().isoformat()}; machine: {platform.machine()}, "
+             f"(a call of `ccsim.analyses.tournament`) on {dt.date.today().isoformat()}; machine: {platform.machine()}, "
              f"{os.cpu_count()} cores, {threads} threads, Python {platform.python_version()}. A draw counts half; "
              f"intervals are 95%: a pairing's over its deals (Student t on the deal score, the mean of a deal's two "
              f"games), the ratings' by parametric bootstrap.",

@@ -23,12 +23,12 @@ of that kind right after my pick.
 """
 import math
 
-from ccsim.jit import njit
+from ccsim.toolchain.jit import njit
 
-from ccsim.decisions import STEP, SPY_PICK, T_PLACE_UP
-from ccsim.layout import (PUB_REMAIN, PUB_NPLACED, PUB_OUT, PUB_IDECKN, PUB_HANDN,
+from ccsim.kernel.decisions import STEP, SPY_PICK, T_PLACE_UP
+from ccsim.kernel.layout import (PUB_REMAIN, PUB_NPLACED, PUB_OUT, PUB_IDECKN, PUB_HANDN,
                           PR_SPY_SEEN, disc_at)
-from ccsim.rules import ACTION_BASE, ASSASSINATION, VETO as VETO_CARD
+from ccsim.kernel.rules import ACTION_BASE, ASSASSINATION, VETO as VETO_CARD
 from strategies.features import (new_tables_nb, refill_groups, kept_tables, keep_step_tables, opp_hand_actions, e_val,
                                  p_opp_holds, R_INV, R_OPPFD, R_E, R_D, R_PREV, R_SC, S_PVETO, P_NOISE)
 from strategies.features import P_VERSION, P_KNOB

@@ -8,7 +8,7 @@ hand before it draws action cards.  When no single card gains enough it goes
 passive (R5) and discards its low cards to fish for fours and fives — never
 two quiet turns in a row (R9.4).
 """
-from ccsim.jit import njit
+from ccsim.toolchain.jit import njit
 
 from strategies.features import new_tables_nb, refill_groups, kept_tables, keep_step_tables, R_W, R_E
 from strategies.features import P_VERSION, P_KNOB

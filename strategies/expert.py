@@ -2,7 +2,7 @@
 
 At each decision it searches (MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW by
 default), the player samples worlds consistent with what she has seen
-(``ccsim.engine.determinize.sample_hidden_nb``: her opponent's hand,
+(``ccsim.kernel.engine.determinize.sample_hidden_nb``: her opponent's hand,
 face-down cards and decks, all deck orders, the opponent's bonus), and in
 each world plays every candidate option and then the rest of the game with a
 rollout policy for both seats (any registered strategy; default
@@ -31,15 +31,15 @@ with ``family = "expert"`` sets them; ``strategies/params/expert-*.toml``):
 """
 import numpy as np
 
-from ccsim.jit import njit, stack_array
-from ccsim.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_END
-from ccsim.layout import (BASE_SIZE, PUB, PUB_SIZE, PRIV_SIZE, MEM_SIZE, OPTS, MAX_OPTIONS, MAX_PARAMS, P_ENTRY,
+from ccsim.toolchain.jit import njit, stack_array
+from ccsim.kernel.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_END
+from ccsim.kernel.layout import (BASE_SIZE, PUB, PUB_SIZE, PRIV_SIZE, MEM_SIZE, OPTS, MAX_OPTIONS, MAX_PARAMS, P_ENTRY,
                           N_RNG, PUB_END, H_SID, H_ACTION_EV, H_BONUS, priv_at, mem_at)
-from ccsim.rng import next_u64_nb, seed_game_nb
-from ccsim.engine.determinize import sample_hidden_nb
-from ccsim.engine.dispatch import choose_with_nb
-from ccsim.engine.step import drive_nb, resolve_nb
-from ccsim.engine.score import winner_nb, vp_nb
+from ccsim.kernel.rng import next_u64_nb, seed_game_nb
+from ccsim.kernel.engine.determinize import sample_hidden_nb
+from ccsim.kernel.engine.dispatch import choose_with_nb
+from ccsim.kernel.engine.step import drive_nb, resolve_nb
+from ccsim.kernel.engine.score import winner_nb, vp_nb
 from strategies import tactician
 
 NAME = "expert"

@@ -8,16 +8,16 @@ by construction.
 import math
 
 import numpy as np
-from ccsim.jit import njit, stack_array, f64_view
+from ccsim.toolchain.jit import njit, stack_array, f64_view
 
-from ccsim.decisions import STEP, T_PLACE_DOWN, T_PLACE_UP
-from ccsim.layout import (MEM_SIZE, PUB_TURN, PUB_NPLACED, PUB_ACTION, PUB_VOC_DISC, PUB_VOC_BOX,
+from ccsim.kernel.decisions import STEP, T_PLACE_DOWN, T_PLACE_UP
+from ccsim.kernel.layout import (MEM_SIZE, PUB_TURN, PUB_NPLACED, PUB_ACTION, PUB_VOC_DISC, PUB_VOC_BOX,
                           PUB_VOC_DECKN, PR_BONUS, PUB_RULES, PUB_REMAIN, PUB_ADECKN, PUB_OUT, PR_HAND,
                           action_count_at, disc_at, group_of, fd_at, fdn_at, fu_at, siden_at, won_at)
-from ccsim.rules import (CARD_VALUE, PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_DECK_COUNT,
+from ccsim.kernel.rules import (CARD_VALUE, PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_DECK_COUNT,
                          RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD,
                          ACTION_BASE, N_GROUPS, VETO as VETO_CARD_CODE)
-from ccsim.observe import group_n, in_play
+from ccsim.kernel.observe import group_n, in_play
 
 # mean value of an unseen influence card of the default deck: (5*(1+2+3+4+5) + 2*0) / 27
 MEAN_HIDDEN_VALUE = 75.0 / 27.0
@@ -219,7 +219,7 @@ def new_tables():
 
 
 # One table per decision: N_ROWS x 6 (a column per group; rows R_SEC.. use one per
-# card code), on the deciding function's stack (ccsim.jit.stack_array), not zeroed:
+# card code), on the deciding function's stack (ccsim.toolchain.jit.stack_array), not zeroed:
 # every row is written before it is read (fill_groups, fill_gains, ... fill the rows
 # their readers use), and the interpreted run, whose tables start as NaN, must play
 # the same games (tests/test_jit.py).

@@ -7,13 +7,13 @@ margins and the gain of each hand card on each group are computed once per
 decision, so scoring an option is a table look-up.
 """
 import numpy as np
-from ccsim.jit import njit, stack_array
+from ccsim.toolchain.jit import njit, stack_array
 
-from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, DISCARD, PERMS,
+from ccsim.kernel.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_END, step_type, step_card, step_group, step_x)
-from ccsim.layout import PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PUB_RULES, PUB_ADECKN
-from ccsim.rules import CARD_VALUE, PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD, N_GROUPS, RP_GROUP_SIZE
-from ccsim.observe import hand_influence, room
+from ccsim.kernel.layout import PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PUB_RULES, PUB_ADECKN
+from ccsim.kernel.rules import CARD_VALUE, PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD, N_GROUPS, RP_GROUP_SIZE
+from ccsim.kernel.observe import hand_influence, room
 from strategies.features import margin, win_prob, next_vote_weight, group_stake
 
 NAME = "greedy"

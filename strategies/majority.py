@@ -10,11 +10,11 @@ counts extra while the bonus is within reach.  Its initial placement (R2.5)
 puts the high cards on the small groups (2 of 3 is a majority) and on the
 bonus group.  Everything else is the weighted core.
 """
-from ccsim.jit import njit
+from ccsim.toolchain.jit import njit
 
-from ccsim.layout import (PUB_RULES, PR_BONUS, won_at)
-from ccsim.rules import RP_GROUP_SIZE, RP_BONUS_THRESHOLD
-from ccsim.layout import PUB_REMAIN
+from ccsim.kernel.layout import (PUB_RULES, PR_BONUS, won_at)
+from ccsim.kernel.rules import RP_GROUP_SIZE, RP_BONUS_THRESHOLD
+from ccsim.kernel.layout import PUB_REMAIN
 from strategies.features import new_tables_nb, refill_groups, kept_tables, keep_step_tables, tail, R_W
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with

@@ -15,11 +15,11 @@ outcome of my VoC draw after my best placement is clearly against me and a
 passive discard would improve my hand, it stays passive (R5) and lets the
 draw wait.
 """
-from ccsim.jit import njit
+from ccsim.toolchain.jit import njit
 
-from ccsim.decisions import MODE
-from ccsim.layout import PUB_RULES, PUB_VOC_DECKN, PUB_REMAIN
-from ccsim.rules import N_GROUPS, RP_GROUP_SIZE, RP_GROUP_LIMIT, PHIL
+from ccsim.kernel.decisions import MODE
+from ccsim.kernel.layout import PUB_RULES, PUB_VOC_DECKN, PUB_REMAIN
+from ccsim.kernel.rules import N_GROUPS, RP_GROUP_SIZE, RP_GROUP_LIMIT, PHIL
 from strategies.features import (new_tables_nb, refill_groups, kept_tables, keep_step_tables, keep_turn_tables,
                                  fill_gains, voc_card_in_deck, e_val, VAL, R_W, R_E, R_N, R_STAKE, R_NEXT, R_SOON, R_D, R_INV,
                                  R_PREV, R_PREVP, P_NEXT, P_SOON, P_LONG)

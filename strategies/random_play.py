@@ -1,7 +1,7 @@
 """`random`: uniform over the legal options at every decision."""
-from ccsim.jit import njit
+from ccsim.toolchain.jit import njit
 
-from ccsim.rng import below_nb
+from ccsim.kernel.rng import below_nb
 
 NAME = "random"
 DESCRIPTION = "uniformly random over the legal options at every decision"

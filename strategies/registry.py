@@ -12,7 +12,7 @@ own random stream (``rng[0]``).  See strategies/README.md.
 How the engine reaches a strategy: each strategy is compiled on its own, on
 first use, into a C-callable *entry* (a numba ``cfunc``, cached on disk), and
 ``resolve`` stores the entry's address in the last slot of the seat's
-parameter vector (``P_ENTRY``).  The engine's ``ccsim.engine.dispatch.choose_nb``
+parameter vector (``P_ENTRY``).  The engine's ``ccsim.kernel.engine.dispatch.choose_nb``
 calls through that address; the engine imports no strategy.
 So the engine is compiled once whatever the strategies, and a run compiles
 only the strategies it plays: a cold ``ccsim run`` no longer compiles all of
@@ -31,12 +31,12 @@ from types import SimpleNamespace
 import numba
 import numpy as np
 from numba import cfunc
-from ccsim._cache import cache_dir_for, strategies_folder
-from ccsim.notice import compiling, strategy_seconds
-from ccsim.jit import pointer_array, whole_program
+from ccsim.toolchain.cache import cache_dir_for, cfunc_on_disk
+from ccsim.toolchain.notice import compiling, strategy_seconds
+from ccsim.toolchain.jit import pointer_array, whole_program
 
-from ccsim.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at, seat_of
-from ccsim.engine.dispatch import ENTRY_SIG, PY_STRATEGIES, RANDOM as _RANDOM_ID
+from ccsim.kernel.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at, seat_of
+from ccsim.kernel.engine.dispatch import ENTRY_SIG, PY_STRATEGIES, RANDOM as _RANDOM_ID
 from strategies import greedy, random_play, weighted, majority, trickster, tactician, oracle, counter, defender
 from strategies.features import PARAM_NAMES, N_PARAMS, P_VERSION
 from strategies.random_play import choose_random_nb
@@ -52,7 +52,7 @@ from strategies import expert
 from strategies.expert import choose_expert_nb
 from ccsim.errors import InputError
 
-RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.engine.dispatch)
+RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.kernel.engine.dispatch)
 GREEDY = 1
 WEIGHTED = 2
 MAJORITY = 3
@@ -231,14 +231,10 @@ def _compile_entry(sid: int) -> int:
 
 
 def _entry_notice(sid: int, name: str):
-    """(what, seconds, cold) for ``ccsim.notice.compiling``: cold unless numba's cache holds
+    """(what, seconds, cold) for ``ccsim.toolchain.notice.compiling``: cold unless numba's cache holds
     an index for the entry (its files are ``registry.entry_<sid>-<line>.py<ver>.nbi``)."""
     family = next(m.NAME for m, s, _ in _ENTRIES if s == sid)
-    try:
-        cold = not any(Path(strategies_folder()).glob(f"registry.{name}-*.nbi"))
-    except OSError:
-        cold = True
-    return family, strategy_seconds(family), cold
+    return family, strategy_seconds(family), not cfunc_on_disk(__name__, name)
 
 
 def entry_slot(sid: int) -> float:

@@ -12,11 +12,11 @@ still hold could do (her unplayed
 wrath and assassinations, counted from her public discard pile), and never
 less than its threshold.
 """
-from ccsim.jit import njit
+from ccsim.toolchain.jit import njit
 
-from ccsim.decisions import STEP, VETO, T_ACTION
-from ccsim.layout import (PUB_ACTION, PR_HAND, action_count_at, disc_at)
-from ccsim.rules import ASSASSINATION, SCOUT, WRATH, SPY, CASTLING, VETO as VETO_CARD, ACTION_BASE
+from ccsim.kernel.decisions import STEP, VETO, T_ACTION
+from ccsim.kernel.layout import (PUB_ACTION, PR_HAND, action_count_at, disc_at)
+from ccsim.kernel.rules import ASSASSINATION, SCOUT, WRATH, SPY, CASTLING, VETO as VETO_CARD, ACTION_BASE
 from strategies.features import (new_tables_nb, fill_groups, refill_groups, kept_tables, keep_step_tables, P_VETO,
                                  P_SCOUT, R_OPPFD, R_W, R_SC, S_PVETO)
 from strategies.features import P_VERSION, P_KNOB

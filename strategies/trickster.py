@@ -16,10 +16,10 @@ vote my way, and the opponent cannot see it.  The trickster
 * never shows a philosopher if it can help it (a face-up one costs ``knob3``),
   never discards one, and when spying takes hers first.
 """
-from ccsim.jit import njit
+from ccsim.toolchain.jit import njit
 
-from ccsim.decisions import SPY_PICK, STEP, T_PLACE_UP
-from ccsim.rules import PHIL
+from ccsim.kernel.decisions import SPY_PICK, STEP, T_PLACE_UP
+from ccsim.kernel.rules import PHIL
 from strategies.features import new_tables_nb, refill_groups, kept_tables, keep_step_tables, R_W, R_D, R_MYPH, R_OPPPH
 from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with, prepare_step, option_score

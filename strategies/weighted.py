@@ -25,16 +25,16 @@ Decisions, in short:
   below my deck's mean by ``fish``, never a quiet turn after a quiet turn.
 """
 import numpy as np
-from ccsim.jit import njit, stack_array
+from ccsim.toolchain.jit import njit, stack_array
 
-from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
+from ccsim.kernel.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
                              T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, DRAW_INFLUENCE, DRAW_ACTION)
-from ccsim.layout import (PUB_OUT, PUB_RULES, PUB_NPLACED, PUB_ACTION,
+from ccsim.kernel.layout import (PUB_OUT, PUB_RULES, PUB_NPLACED, PUB_ACTION,
                           PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2, PUB_CTX_A, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_QUIET,
                           PUB_REMAIN, PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, fd_at, fdn_at, fu_at, siden_at)
-from ccsim.rules import (PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD,
+from ccsim.kernel.rules import (PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD,
                          N_GROUPS, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_HAND_SIZE)
-from ccsim.observe import room
+from ccsim.kernel.observe import room
 from strategies.features import (
     new_tables_nb, fill_gains, VAL, R_COST, e_val, rev_prob, my_deck_mean,
     R_D, R_INV, R_PREV, R_W, R_E, R_ROOM, R_N, R_MY, R_OPPV, R_OPPFD, R_MYUP, R_GAIN,

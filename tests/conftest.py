@@ -7,9 +7,9 @@ again).  The session fixtures below pay that once, before any timed test, and
 every test file shares them.
 
 ``play_checked_block_nb`` is the checked block loop of the random-play
-property tests: it plays the game specs of ccsim.simulate's batch kernel (the
+property tests: it plays the game specs of ccsim.kernel.simulate's batch kernel (the
 same tables, seats and block dispatch) with the state invariants enforced
-after every turn (``play_seeded_nb(..., checked=1)``, ccsim.engine.invariants)
+after every turn (``play_seeded_nb(..., checked=1)``, ccsim.kernel.engine.invariants)
 and also checks each final state, so an invariant, an empty option list or an
 illegal strategy choice shows up as a non-zero ``error`` in the game's result
 row.
@@ -19,14 +19,14 @@ import time
 import numba
 import numpy as np
 import pytest
-from ccsim.jit import njit
+from ccsim.toolchain.jit import njit
 
-from ccsim import rules as R
-from ccsim.layout import BASE_SIZE, N_RNG, H_BROKEN, MAX_PARAMS, P_ENTRY
-from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT, R_ERROR
-from ccsim.engine.invariants import check_state_nb
-from ccsim.orderings import to_codes
-from ccsim.simulate import seat_config_nb, run_blocks, single_tables, game_specs
+from ccsim.kernel import rules as R
+from ccsim.kernel.layout import BASE_SIZE, N_RNG, H_BROKEN, MAX_PARAMS, P_ENTRY
+from ccsim.kernel.engine.episode import play_seeded_nb, result_row_nb, N_RESULT, R_ERROR
+from ccsim.kernel.engine.invariants import check_state_nb
+from ccsim.runner.orderings import to_codes
+from ccsim.kernel.simulate import seat_config_nb, run_blocks, single_tables, game_specs
 from strategies.registry import _ENTRIES, entry_slot
 
 STRATEGY_IDS = tuple(dict.fromkeys(sid for _, sid, _ in _ENTRIES))
@@ -45,13 +45,13 @@ def pytest_terminal_summary(terminalreporter):
 @njit(nogil=True, cache=True, nrt=True)
 def play_checked_block_nb(lo, hi, seed, spec_cfg, spec_game, spec_swap, ent_sid, ent_sp, cfg_ent, cfg_codes,
                           cfg_rules, rules_tab, out, broken, final):
-    """Game specs ``lo .. hi - 1`` as ccsim.simulate.play_specs_block_nb plays them, invariants
+    """Game specs ``lo .. hi - 1`` as ccsim.kernel.simulate.play_specs_block_nb plays them, invariants
     checked after every turn.
 
     ``out[i]`` gets the result row, ``broken[i]`` the code the in-game check
     last returned (non-zero only for the turn that broke an invariant) and
     ``final[i]`` the check of the final state (end reason set).  Releases the
-    GIL, like ccsim.simulate's block kernel, so blocks run on Python threads.
+    GIL, like ccsim.kernel.simulate's block kernel, so blocks run on Python threads.
     """
     st = np.zeros(BASE_SIZE, np.int32)
     rng = np.zeros(N_RNG, np.uint64)
@@ -108,10 +108,10 @@ def run_checked(seed, n_games, sids, rules=None, orders=None, first_game=0, n_bl
 
 
 def _record_and_replay_one():
-    """Compile the recording and replaying kernels (ccsim.engine.game) with one game."""
-    from ccsim.layout import state_size, max_events, SETUP_SIZE
-    from ccsim.engine.game import record_game_nb
-    from ccsim.record import make_record, replay
+    """Compile the recording and replaying kernels (ccsim.kernel.engine.episode) with one game."""
+    from ccsim.kernel.layout import state_size, max_events, SETUP_SIZE
+    from ccsim.kernel.engine.episode import record_game_nb
+    from ccsim.play.record import make_record, replay
 
     rules = make_rules()
     sids, sp = make_seats(0, 1)
@@ -120,7 +120,7 @@ def _record_and_replay_one():
     row = np.zeros(N_RESULT, np.int16)
     k = record_game_nb(st, np.zeros(N_RNG, np.uint64), sp, rules, sids, np.int64(1), np.int64(0), make_orders(),
                        setup, row)
-    from ccsim.layout import LOG, EV_W
+    from ccsim.kernel.layout import LOG, EV_W
     rec = make_record(0, "warm-up", [], ["random", "greedy"], setup, st[LOG:LOG + k * EV_W].reshape(k, EV_W), row)
     assert replay(rec).ok
 
@@ -139,7 +139,7 @@ def compiled():
     st = np.zeros(BASE_SIZE, np.int32)
     check_state_nb(st)
     _record_and_replay_one()
-    from ccsim.simulate import simulate_rows  # the production batch kernel
+    from ccsim.kernel.simulate import simulate_rows  # the production batch kernel
     simulate_rows(1, 0, 2, make_rules(), *make_seats(1, 0), make_orders())
     dt = time.perf_counter() - t0
     print(f"\n[conftest] kernels ready in {dt:.1f} s (numba cache: {numba.config.CACHE_DIR})")

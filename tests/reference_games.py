@@ -55,13 +55,13 @@ def pairings():
 
 
 def _rows(cfg):
-    from ccsim.simulate import simulate_rows
+    from ccsim.kernel.simulate import simulate_rows
     _, sids, sp, codes, _ = cfg.seats(False)
     return simulate_rows(cfg.seed, 0, cfg.games, cfg.rules_vector(), sids, sp, codes)
 
 
 def _events(cfg):
-    from ccsim.run import write_records
+    from ccsim.analyses.run import write_records
     with tempfile.NamedTemporaryFile("r", suffix=".jsonl") as f:
         write_records(cfg, f.name, RECORDED)
         recs = [json.loads(line) for line in f]
@@ -70,7 +70,7 @@ def _events(cfg):
 
 def fingerprint(kwargs, seed, games=GAMES):
     """(rows hash, events hash) of one pairing."""
-    from ccsim.config import RunConfig
+    from ccsim.runner.config import RunConfig
     cfg = RunConfig(games=games, seed=seed, **kwargs).validated()
     rows = np.ascontiguousarray(_rows(cfg)[:, :N_COLUMNS], dtype="<i2")
     return (hashlib.sha256(rows.tobytes()).hexdigest(), hashlib.sha256(_events(cfg).encode()).hexdigest())

@@ -18,13 +18,13 @@ a rule):
     engine asks for inside these calls (a veto, the spy's pick, a castling
     split, draws, a whole turn) come from ``t.script(...)``: the events the
     players take, in the ``ccsim-game/1`` event format, replayed as a record
-    (``ccsim.engine.replay``).  Past the end of the script, every optional
+    (``ccsim.kernel.engine.replay``).  Past the end of the script, every optional
     decision is declined (no veto, no veto draw, no further step, no discard).
     ``t.events()`` is the engine's own event log, for exact comparison.
 
 ``Game``
     A whole game from its setup (R2) under chosen decks and rules, driven by
-    a script of events: ``ccsim.engine.game.replay_game_nb`` with any rules
+    a script of events: ``ccsim.kernel.engine.episode.replay_game_nb`` with any rules
     vector (e.g. a small ``max_turns``).  For the end conditions of R9, which
     live in the game loop.
 
@@ -41,31 +41,31 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ccsim import decisions as D
-from ccsim import layout as L
-from ccsim import rules as R
-from ccsim.engine.core import hand_add_nb, put_at_nb
-from ccsim.engine.game import N_RESULT, R_ERROR, replay_game_nb, drive_nb
-from ccsim.engine.score import vp_nb, winner_nb
-from ccsim.engine.setup import deal_nb, reset_nb
-from ccsim.engine.step import start_game_nb, post_nb, A_STEP, PH_STEP, PH_MODE, PH_TURN_END, PH_NEXT_TURN
+from ccsim.kernel import decisions as D
+from ccsim.kernel import layout as L
+from ccsim.kernel import rules as R
+from ccsim.kernel.engine.core import hand_add_nb, put_at_nb
+from ccsim.kernel.engine.episode import N_RESULT, R_ERROR, replay_game_nb, drive_nb
+from ccsim.kernel.engine.score import vp_nb, winner_nb
+from ccsim.kernel.engine.setup import deal_nb, reset_nb
+from ccsim.kernel.engine.step import start_game_nb, post_nb, A_STEP, PH_STEP, PH_MODE, PH_TURN_END, PH_NEXT_TURN
 from strategies.registry import resolve
-from ccsim.engine.turn import (
+from ccsim.kernel.engine.turn import (
     can_be_active_nb,
     discard_options_nb,
     end_of_turn_nb,
     place_nb,
     step_options_nb,
 )
-from ccsim.engine.vote import (
+from ccsim.kernel.engine.vote import (
     TRIGGER_CARD,
     TRIGGER_EIGHT,
     exceptional_votes_nb,
     voc_draw_nb,
     vote_nb,
 )
-from ccsim.record import decode_events, encode_events, encode_setup, result_dict
-from ccsim.rng import seed_game_nb
+from ccsim.play.record import decode_events, encode_events, encode_setup, result_dict
+from ccsim.kernel.rng import seed_game_nb
 
 PLAYER = {name: i for i, name in enumerate(R.PLAYERS)}
 GROUP = {name: i for i, name in enumerate(R.GROUPS)}

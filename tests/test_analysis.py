@@ -7,23 +7,23 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ccsim import rules as R
-from ccsim.backends import LocalBackend
+from ccsim.kernel import rules as R
+from ccsim.runner.backends import LocalBackend
 from ccsim.cli import main
-from ccsim.config import RunConfig
-from ccsim.engine.game import (R_WINNER, R_END, R_TURNS, R_VP, R_VOTES, R_TIES, R_REVERSALS, R_EXCEPTIONAL,
+from ccsim.runner.config import RunConfig
+from ccsim.kernel.engine.episode import (R_WINNER, R_END, R_TURNS, R_VP, R_VOTES, R_TIES, R_REVERSALS, R_EXCEPTIONAL,
                                R_LEAD_CHANGES, R_LEADER_HALF, R_ERROR)
-from ccsim.grid import GridBuilder, GridTask, play_task, segment_tasks
-from ccsim.metrics import METRICS, metrics, distribution, frame_rows, game_values
-from ccsim.record import read_records
-from ccsim.run import run, simulate, results_frame
-from ccsim.simulate import play_specs, simulate_rows, set_threads
-from ccsim.stats import bradley_terry, holm, mean_ci, nash_average, paired_difference, wilson_interval
-from ccsim.summary import summarize_frame
-from ccsim import study
-from ccsim.tournament import (tournament, tournament_json, heatmap, significant_cycles, format_tournament,
+from ccsim.runner.grid import GridBuilder, GridTask, play_task, segment_tasks
+from ccsim.analyses.metrics import METRICS, metrics, distribution, frame_rows, game_values
+from ccsim.play.record import read_records
+from ccsim.analyses.run import run, simulate, results_frame
+from ccsim.kernel.simulate import play_specs, simulate_rows, set_threads
+from ccsim.analyses.stats import bradley_terry, holm, mean_ci, nash_average, paired_difference, wilson_interval
+from ccsim.analyses.summary import summarize_frame
+from ccsim.analyses import ordering_study as study
+from ccsim.analyses.tournament import (tournament, tournament_json, heatmap, significant_cycles, format_tournament,
                               TournamentError)
-from ccsim.whatif import whatif, format_whatif, Change, WhatIfError, load_changes
+from ccsim.analyses.whatif import whatif, format_whatif, Change, WhatIfError, load_changes
 
 
 def run_cli(capsys, *argv):
@@ -433,8 +433,8 @@ def no_games(monkeypatch):
     """Any game played fails the test: bad input must be refused first."""
     def refuse(task):
         raise AssertionError("a game was played")
-    monkeypatch.setattr("ccsim.tournament.play_task", refuse)
-    monkeypatch.setattr("ccsim.whatif.play_task", refuse)
+    monkeypatch.setattr("ccsim.analyses.tournament.play_task", refuse)
+    monkeypatch.setattr("ccsim.analyses.whatif.play_task", refuse)
 
 
 @pytest.mark.parametrize("argv, needle", [
@@ -524,8 +524,8 @@ class InterruptAfter(LocalBackend):
 
 
 def test_ctrl_c_keeps_the_finished_deals(monkeypatch, compiled):
-    monkeypatch.setattr("ccsim.tournament.TASK_GAMES", 100)
-    monkeypatch.setattr("ccsim.whatif.TASK_GAMES", 100)
+    monkeypatch.setattr("ccsim.analyses.tournament.TASK_GAMES", 100)
+    monkeypatch.setattr("ccsim.analyses.whatif.TASK_GAMES", 100)
     t = tournament("greedy,random", games=200, backend=InterruptAfter(2))
     assert t.info["interrupted"] and t.info["deals"] == 100 and t.pairings["games"][0] == 200
     assert tournament_json(t)["interrupted"] is True

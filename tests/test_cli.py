@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from ccsim.cli import main
-from ccsim.summary import summarize_frame
+from ccsim.analyses.summary import summarize_frame
 
 
 def run_cli(capsys, *argv):
@@ -47,13 +47,13 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
 
 def test_every_error_class_is_one_of_the_family():
     # issue 24: one family, caught once; the modules' classes are its two kinds
-    import ccsim.backends, ccsim.config, ccsim.game, ccsim.orderings, ccsim.record, ccsim.report.spec  # noqa: E401
-    import ccsim.ruleset, ccsim.study, ccsim.tournament, ccsim.whatif, strategies.registry  # noqa: E401
+    import ccsim.runner.backends, ccsim.runner.config, ccsim.play.game, ccsim.runner.orderings, ccsim.play.record, ccsim.report.spec  # noqa: E401
+    import ccsim.runner.ruleset, ccsim.analyses.ordering_study, ccsim.analyses.tournament, ccsim.analyses.whatif, strategies.registry  # noqa: E401
     from ccsim.errors import CCSimError, InputError, UsageError
-    classes = {ccsim.backends.BackendError, ccsim.config.ConfigError, ccsim.game.GameError,
-               ccsim.orderings.OrderingError, ccsim.record.RecordError, ccsim.report.spec.StudyError,
-               ccsim.ruleset.RulesError, ccsim.study.OrderingStudyError, ccsim.tournament.TournamentError,
-               ccsim.whatif.WhatIfError, strategies.registry.ParamFileError}
+    classes = {ccsim.runner.backends.BackendError, ccsim.runner.config.ConfigError, ccsim.play.game.GameError,
+               ccsim.runner.orderings.OrderingError, ccsim.play.record.RecordError, ccsim.report.spec.StudyError,
+               ccsim.runner.ruleset.RulesError, ccsim.analyses.ordering_study.OrderingStudyError, ccsim.analyses.tournament.TournamentError,
+               ccsim.analyses.whatif.WhatIfError, strategies.registry.ParamFileError}
     assert all(issubclass(c, UsageError) or issubclass(c, InputError) for c in classes)
     assert len({c.__name__ for c in classes}) == len(classes)  # no two share a name
 
@@ -101,7 +101,7 @@ def test_recorded_games_are_the_same_games_and_replay(capsys, tmp_path, compiled
     assert code == 0
     recs = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(recs) == 6 and [r["game"] for r in recs] == list(range(6))
-    from ccsim.run import simulate
+    from ccsim.analyses.run import simulate
     df = simulate("greedy", "random", games=6, seed=9)
     for r, (_, row) in zip(recs, df.iterrows()):
         assert r["result"]["turns"] == row["turns"]
@@ -120,7 +120,7 @@ def test_swapped_runs_record_both_games_of_each_deal(capsys, tmp_path, compiled)
     assert code == 0 and json.loads(out)["recorded_games"] == 6
     recs = [json.loads(line) for line in path.read_text().splitlines()]
     assert [r["game"] for r in recs] == [0, 0, 1, 1, 2, 2]
-    from ccsim.run import simulate
+    from ccsim.analyses.run import simulate
     df = simulate("greedy", "random", games=3, seed=4, swap_seats=True)
     for r in recs:
         swapped = "seats swapped" in r["seed"]

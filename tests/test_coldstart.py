@@ -1,4 +1,4 @@
-"""ccsim.coldstart: a cold kernel compiled in a helper process while the run resolves its seats."""
+"""ccsim.runner.coldstart: a cold kernel compiled in a helper process while the run resolves its seats."""
 import os
 import subprocess
 import sys
@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ccsim import coldstart
+from ccsim.runner import coldstart
 
 
 class _Helper:
@@ -82,7 +82,7 @@ def test_no_helper_without_a_cache_it_can_write(monkeypatch):
 
 def test_the_helper_compiles_the_one_kernel_the_batch_calls_use(compiled):
     """Its game compiles no second signature of the kernel: what it caches is what runs load."""
-    from ccsim.simulate import play_specs_block_nb
+    from ccsim.kernel.simulate import play_specs_block_nb
     before = list(play_specs_block_nb.signatures)
     coldstart.compile_kernel()
     assert play_specs_block_nb.signatures == before and len(before) == 1
@@ -103,8 +103,8 @@ def test_a_cold_run_loads_the_kernel_the_helper_compiled(tmp_path):
     assert "end reasons" in done.stdout
 
 
-_LATE_PARTS = "from ccsim.coldstart import compile_late_parts; compile_late_parts()"
-_KERNEL = "from ccsim.coldstart import compile_kernel; compile_kernel()"
+_LATE_PARTS = "from ccsim.runner.coldstart import compile_late_parts; compile_late_parts()"
+_KERNEL = "from ccsim.runner.coldstart import compile_kernel; compile_kernel()"
 
 
 def test_the_late_parts_are_those_the_kernel_compile_finds_in_the_cache(tmp_path):

@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ccsim.cli import cli
-from ccsim.notice import compiling, label
+from ccsim.toolchain.notice import compiling, label
 
 ROOT = Path(__file__).resolve().parent.parent
 

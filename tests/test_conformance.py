@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ccsim import rules as R
-from ccsim import layout as L
-from ccsim.engine.game import record_game_nb, replay_game_nb, N_RESULT, R_ERROR, R_END
-from ccsim.engine.invariants import check_state_nb, INVARIANT_NAMES
-from ccsim.record import make_record, read_records, replay, RecordError, rules_for, encode_setup, encode_events
+from ccsim.kernel import rules as R
+from ccsim.kernel import layout as L
+from ccsim.kernel.engine.episode import record_game_nb, replay_game_nb, N_RESULT, R_ERROR, R_END
+from ccsim.kernel.engine.invariants import check_state_nb, INVARIANT_NAMES
+from ccsim.play.record import make_record, read_records, replay, RecordError, rules_for, encode_setup, encode_events
 from strategies.registry import _ENTRIES
 from conftest import make_rules, make_orders, make_seats
 
@@ -57,7 +57,7 @@ def test_conformance_record_replays(compiled, line):
 
 
 def checked_replay(rec):
-    """Replay a record as ccsim.record.replay does, with invariants checked after every turn:
+    """Replay a record as ccsim.play.record.replay does, with invariants checked after every turn:
     (error code, invariant code found during play, invariant code of the final state)."""
     rules = rules_for(rec.get("variants", []))
     ev = encode_events(rec["events"])

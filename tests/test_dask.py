@@ -19,13 +19,13 @@ import pandas as pd
 import pytest
 from dask.distributed import Client
 
-from ccsim.backends import (SALT_ENV, BackendError, DaskBackend, LocalBackend, chunk_tasks, fingerprint,
+from ccsim.runner.backends import (SALT_ENV, BackendError, DaskBackend, LocalBackend, chunk_tasks, fingerprint,
                             local_cluster, play_chunk)
 from ccsim.cli import main
-from ccsim.config import RunConfig
-from ccsim.orderings import to_codes, unrank
-from ccsim.run import run
-from ccsim.study import Matchup
+from ccsim.runner.config import RunConfig
+from ccsim.runner.orderings import to_codes, unrank
+from ccsim.analyses.run import run
+from ccsim.analyses.ordering_study import Matchup
 
 # the study task below is defined here, and test modules are not importable on the workers
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -77,7 +77,7 @@ def test_run_on_a_cluster_gives_the_local_rows(compiled, cluster):
 
 
 def play_matchup(task):
-    """A study's unit of work (``ccsim.study.Matchup.play``: candidate orderings at both
+    """A study's unit of work (``ccsim.analyses.ordering_study.Matchup.play``: candidate orderings at both
     seats on common deals).  The Matchup is built where it runs: its strategy entries
     are addresses in that process."""
     seed, orderings, first, n_deals = task
@@ -106,8 +106,8 @@ def test_map_gives_the_same_results_in_task_order_on_both_backends(compiled, clu
 
 def test_a_tournament_and_a_whatif_on_a_cluster_give_the_local_tables(compiled, cluster):
     """The study commands send grid tasks through the same backend: identical tables."""
-    from ccsim.tournament import tournament
-    from ccsim.whatif import whatif
+    from ccsim.analyses.tournament import tournament
+    from ccsim.analyses.whatif import whatif
     kw = dict(games=300, seed=4, n_boot=20)
     local = tournament("greedy,random,tactician", **kw)
     with DaskBackend(cluster.scheduler_address) as be:
@@ -283,7 +283,7 @@ def test_a_worker_that_changes_after_the_check_is_refused_at_its_first_chunk(com
 # --- warm workers, Ctrl-C -----------------------------------------------------------------
 
 def _loaded_kernels():
-    from ccsim.simulate import play_specs_block_nb
+    from ccsim.kernel.simulate import play_specs_block_nb
     return len(play_specs_block_nb.signatures)
 
 

@@ -1,4 +1,4 @@
-"""Sampling the hidden position (ccsim.engine.determinize): R8's information sets respected.
+"""Sampling the hidden position (ccsim.kernel.engine.determinize): R8's information sets respected.
 
 For mid-game positions of real games: the sample keeps the searching player's
 observation, is a consistent state, depends on nothing hidden from her, keeps
@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from ccsim import layout as L
-from ccsim import rules as R
-from ccsim.engine.determinize import sample_hidden_nb
-from ccsim.engine.invariants import check_state_nb, INVARIANT_NAMES
-from ccsim.game import Game
+from ccsim.kernel import layout as L
+from ccsim.kernel import rules as R
+from ccsim.kernel.engine.determinize import sample_hidden_nb
+from ccsim.kernel.engine.invariants import check_state_nb, INVARIANT_NAMES
+from ccsim.play.game import Game
 from test_observation import perturb_hidden
 
 

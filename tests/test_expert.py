@@ -4,14 +4,14 @@ import json
 import numpy as np
 import pytest
 
-from ccsim import layout as L
-from ccsim.config import RunConfig
-from ccsim.engine.dispatch import choose_with_nb
-from ccsim.engine.game import R_ERROR, R_WINNER
-from ccsim.game import Game
-from ccsim.record import replay
-from ccsim.run import write_records
-from ccsim.simulate import simulate_rows, set_threads, get_threads
+from ccsim.kernel import layout as L
+from ccsim.runner.config import RunConfig
+from ccsim.kernel.engine.dispatch import choose_with_nb
+from ccsim.kernel.engine.episode import R_ERROR, R_WINNER
+from ccsim.play.game import Game
+from ccsim.play.record import replay
+from ccsim.analyses.run import write_records
+from ccsim.kernel.simulate import simulate_rows, set_threads, get_threads
 from strategies import expert as E
 from strategies.registry import resolve, available, load_params, ParamFileError
 from test_observation import perturb_hidden

@@ -4,12 +4,12 @@ import json
 import numpy as np
 import pytest
 
-from ccsim import layout as L
-from ccsim import rules as R
-from ccsim.config import RunConfig
-from ccsim.game import Game, GameError
-from ccsim.record import replay
-from ccsim.run import write_records
+from ccsim.kernel import layout as L
+from ccsim.kernel import rules as R
+from ccsim.runner.config import RunConfig
+from ccsim.play.game import Game, GameError
+from ccsim.play.record import replay
+from ccsim.analyses.run import write_records
 from test_observation import perturb_hidden
 
 VARIANT_SETS = [()] + [(v,) for v in R.VARIANTS] + [tuple(R.VARIANTS)]

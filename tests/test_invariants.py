@@ -1,5 +1,5 @@
 """Random-play property tests: many whole games with every state invariant
-checked after every turn (ccsim.engine.invariants), and the checker itself.
+checked after every turn (ccsim.kernel.engine.invariants), and the checker itself.
 
 The sweep plays random-random, random-greedy, greedy-random and greedy-greedy
 under the default rules, each R11 variant on its own and all four together,
@@ -16,11 +16,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from ccsim import rules as R
-from ccsim import layout as L
-from ccsim.engine import invariants as I
-from ccsim.engine.game import (play_seeded_nb, R_END, R_TURNS, R_ERROR, R_PLAYED, R_VETOED)
-from ccsim import simulate
+from ccsim.kernel import rules as R
+from ccsim.kernel import layout as L
+from ccsim.kernel.engine import invariants as I
+from ccsim.kernel.engine.episode import (play_seeded_nb, R_END, R_TURNS, R_ERROR, R_PLAYED, R_VETOED)
+from ccsim.kernel import simulate
 from conftest import (SUMMARY, make_rules, make_orders, make_seats)
 
 PAIRINGS = {
@@ -202,7 +202,7 @@ def test_vetoes_played_match_cards_vetoed(checked):
 
 # ------------------------------------------------------------ determinism ----
 def _simulate(seed, first, n, sids, rules=None, orders=None, blocks=None):
-    """Rows from ccsim.simulate: its public runner, or its block kernel over explicit blocks."""
+    """Rows from ccsim.kernel.simulate: its public runner, or its block kernel over explicit blocks."""
     rules = make_rules() if rules is None else rules
     orders = make_orders() if orders is None else orders
     s, sp = make_seats(*sids)

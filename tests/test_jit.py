@@ -1,12 +1,12 @@
-"""ccsim.jit (one compilation per argument type, stack scratch arrays) and the
+"""ccsim.toolchain.jit (one compilation per argument type, stack scratch arrays) and the
 strategy entries of strategies.registry (compiled on demand, called by address)."""
 import numba
 import numpy as np
 import pytest
 
-from ccsim import layout as L
-from ccsim.engine.game import play_seeded_nb, result_row_nb, N_RESULT, R_ERROR
-from ccsim.jit import njit, stack_array, f64_view, pointer_array
+from ccsim.kernel import layout as L
+from ccsim.kernel.engine.episode import play_seeded_nb, result_row_nb, N_RESULT, R_ERROR
+from ccsim.toolchain.jit import njit, stack_array, f64_view, pointer_array
 from conftest import make_rules, make_orders
 from strategies.registry import GREEDY, RANDOM, entry_slot, resolve
 
@@ -49,7 +49,7 @@ def test_signed_integers_of_every_width_compile_once():
 
 
 def test_functions_called_from_python_are_entries_and_callees_are_not():
-    from ccsim import jit
+    from ccsim.toolchain import jit
     callee = njit(_callee)
     caller = njit(_caller_of(callee))
     caller(1)
@@ -72,7 +72,7 @@ def test_callees_are_compiled_to_ir_only_and_become_entries_when_python_calls_th
     """A function first compiled for a compiled caller gets no machine code and no wrapper
     (its code lives on in the caller); called from Python later, it is compiled as an entry
     and computes the same.  An exception raised in such a callee reaches Python."""
-    from ccsim import jit
+    from ccsim.toolchain import jit
     callee = njit(_checked_half)
     caller = njit(_halves_of(callee))
     assert caller(4) == 2 + 3
@@ -88,7 +88,7 @@ def test_callees_are_compiled_to_ir_only_and_become_entries_when_python_calls_th
 
 
 _CALLEES_MODULE = """
-from ccsim.jit import njit
+from ccsim.toolchain.jit import njit
 
 @njit(cache=True)
 def half(x):
@@ -107,7 +107,7 @@ def second(x):
 
 _SECOND_PROCESS = """
 import json
-from ccsim import jit
+from ccsim.toolchain import jit
 import callees
 out = {"second": callees.second(4)}
 (cres,) = callees.half.overloads.values()
@@ -205,8 +205,8 @@ def test_pointer_array_views_c_memory():
 
 _INTERPRETED_GAMES = """
 import sys, numpy as np
-from ccsim.config import RunConfig
-from ccsim.simulate import simulate_rows
+from ccsim.runner.config import RunConfig
+from ccsim.kernel.simulate import simulate_rows
 out = {}
 for pair in sys.argv[2:]:
     a, b = pair.split(":")
@@ -226,8 +226,8 @@ def test_compiled_and_interpreted_code_play_the_same_games(compiled):
     import os
     import subprocess
     import sys
-    from ccsim.config import RunConfig
-    from ccsim.simulate import simulate_rows
+    from ccsim.runner.config import RunConfig
+    from ccsim.kernel.simulate import simulate_rows
     from strategies.registry import available
     # (search players are left out: interpreted, a search of 64 games a decision takes hours;
     # what they run is the engine and the tactician, both played here)

@@ -1,12 +1,12 @@
-"""The state layout (ccsim.layout): generated from one table, no overlaps, regions by R8."""
+"""The state layout (ccsim.kernel.layout): generated from one table, no overlaps, regions by R8."""
 import itertools
 
 import numpy as np
 import pytest
 
-from ccsim import layout as L
-from ccsim import rules as R
-from ccsim.engine.dispatch import observation_views
+from ccsim.kernel import layout as L
+from ccsim.kernel import rules as R
+from ccsim.kernel.engine.dispatch import observation_views
 
 PREFIX = {"pub": "PUB_", "priv": "PR_", "hid": "H_", "setup": "S_"}
 BASE = {"pub": L.PUB, "priv": 0, "hid": L.HID, "setup": 0}

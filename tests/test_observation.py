@@ -13,18 +13,18 @@ same random stream.  The converse tests show that the comparison has teeth.
 import numpy as np
 from hypothesis import given, settings, HealthCheck, strategies as hs
 
-from ccsim import rules as R
-from ccsim import layout as L
-from ccsim.observe import observation
-from ccsim.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, T_PLACE_UP,
+from ccsim.kernel import rules as R
+from ccsim.kernel import layout as L
+from ccsim.kernel.observe import observation
+from ccsim.kernel.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, T_PLACE_UP,
                              step_type, KIND_NAMES)
-from ccsim.engine.game import play_seeded_nb
-from ccsim.engine.invariants import check_state_nb, INVARIANT_NAMES
-from ccsim.engine.score import vp_lead_nb
-from ccsim.engine.turn import step_options_nb, can_be_active_nb, place_nb, discard_options_nb
-from ccsim.engine.core import draw_options_nb
+from ccsim.kernel.engine.episode import play_seeded_nb
+from ccsim.kernel.engine.invariants import check_state_nb, INVARIANT_NAMES
+from ccsim.kernel.engine.score import vp_lead_nb
+from ccsim.kernel.engine.turn import step_options_nb, can_be_active_nb, place_nb, discard_options_nb
+from ccsim.kernel.engine.core import draw_options_nb
 from strategies.registry import _ENTRIES, entry_slot
-from ccsim.engine.dispatch import choose_nb
+from ccsim.kernel.engine.dispatch import choose_nb
 from conftest import make_rules, make_orders, make_seats
 
 STRATEGY_IDS = list(dict.fromkeys(sid for _, sid, _ in _ENTRIES))

@@ -1,4 +1,4 @@
-"""Tests of ccsim.orderings (action-deck orderings, RULES.md R2.2)."""
+"""Tests of ccsim.runner.orderings (action-deck orderings, RULES.md R2.2)."""
 import itertools
 import math
 import time
@@ -7,8 +7,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from ccsim import orderings as o
-from ccsim.rules import ACTION_COUNTS, ACTION_LETTERS
+from ccsim.runner import orderings as o
+from ccsim.kernel.rules import ACTION_COUNTS, ACTION_LETTERS
 
 KEY = {ch: i for i, ch in enumerate(ACTION_LETTERS)}
 SORTED = "".join(ch * c for ch, c in zip(ACTION_LETTERS, ACTION_COUNTS))

@@ -1,5 +1,5 @@
-"""CCSIM_PLAIN_NUMBA=1: numba as it is, without ccsim.jit's replacements of its internals,
-plays the same games (the way out when a numba release breaks them; ccsim._cache.TESTED_NUMBA).
+"""CCSIM_PLAIN_NUMBA=1: numba as it is, without ccsim.toolchain.jit's replacements of its internals,
+plays the same games (the way out when a numba release breaks them; ccsim.toolchain.cache.TESTED_NUMBA).
 
 The plain process compiles from an empty cache of its own (about 1-2 minutes here)."""
 import json
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import ccsim.jit
-import ccsim.run as cr
+import ccsim.toolchain.jit
+import ccsim.analyses.run as cr
 
 ROOT = str(Path(__file__).resolve().parents[1])
 PAIRINGS = [("random", "random"), ("greedy", "tactician"), ("tactician", "defender")]
@@ -19,9 +19,9 @@ GAMES = 300
 
 _PLAY = f"""
 import json, sys
-import ccsim.jit, ccsim.run as cr
+import ccsim.toolchain.jit, ccsim.analyses.run as cr
 rows = [cr.simulate(a, b, games={GAMES}, seed=5).to_dict("list") for a, b in {PAIRINGS!r}]
-print(json.dumps({{"plain": ccsim.jit.PLAIN, "rows": rows}}))
+print(json.dumps({{"plain": ccsim.toolchain.jit.PLAIN, "rows": rows}}))
 """
 
 
@@ -44,7 +44,7 @@ def test_plain_numba_plays_the_same_games(compiled, tmp_path):
 
 
 def test_the_switch_and_the_version_gate(monkeypatch):
-    from ccsim import _cache
+    from ccsim.toolchain import cache as _cache
     monkeypatch.setenv("CCSIM_PLAIN_NUMBA", "1")
     assert _cache.plain_numba()
     monkeypatch.setenv("CCSIM_PLAIN_NUMBA", "0")
@@ -57,6 +57,6 @@ def test_the_switch_and_the_version_gate(monkeypatch):
 
 def test_this_process_runs_the_tested_numba_patched():
     import numba
-    from ccsim._cache import TESTED_NUMBA
+    from ccsim.toolchain.cache import TESTED_NUMBA
     tested = ".".join(numba.__version__.split(".")[:2]) in TESTED_NUMBA
-    assert ccsim.jit.PLAIN == (not tested or os.environ.get("CCSIM_PLAIN_NUMBA", "") not in ("", "0"))
+    assert ccsim.toolchain.jit.PLAIN == (not tested or os.environ.get("CCSIM_PLAIN_NUMBA", "") not in ("", "0"))

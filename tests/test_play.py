@@ -6,7 +6,7 @@ import re
 from click.testing import CliRunner
 
 from ccsim.cli import cli
-from ccsim.record import replay
+from ccsim.play.record import replay
 
 # Every key of every step, again and again: a key that is not a choice at a
 # prompt gets one line and the same question, so this plays any game to its end.
@@ -141,7 +141,7 @@ def test_quitting_before_the_game_starts_writes_no_record_and_says_so(tmp_path, 
 
 
 def test_narration_tells_the_spy_and_the_orgy():
-    from ccsim.narrate import event_text
+    from ccsim.play.narrate import event_text
     assert "no vote follows" in event_text({"e": "voc", "card": "orgy"})
     assert "no vote follows" in event_text({"e": "voc", "card": "orgy_reshuffle"})
     assert "no vote" not in event_text({"e": "voc", "card": "senator"})

@@ -3,12 +3,12 @@ list, is the option the listed decision would have given it (same draw, same cod
 import numpy as np
 import pytest
 
-from ccsim import layout as L
-from ccsim import rules as R
-from ccsim.decisions import STEP, DISCARD
-from ccsim.engine.dispatch import random_pick_nb
-from ccsim.engine.turn import step_pick_nb, discard_pick_nb
-from ccsim.game import Game
+from ccsim.kernel import layout as L
+from ccsim.kernel import rules as R
+from ccsim.kernel.decisions import STEP, DISCARD
+from ccsim.kernel.engine.dispatch import random_pick_nb
+from ccsim.kernel.engine.turn import step_pick_nb, discard_pick_nb
+from ccsim.play.game import Game
 
 PICKS = {STEP: step_pick_nb, DISCARD: discard_pick_nb}
 

@@ -1,7 +1,7 @@
 """`ccsim report`: study files, sections against plain recomputation, claims, resume, the page.
 
 One small study is run once for the module (``small``); its sections are checked
-against the per-game rows of ``ccsim.run.simulate``, every claim against its
+against the per-game rows of ``ccsim.analyses.run.simulate``, every claim against its
 own command line, and the page for being self-contained.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ccsim.cli import cli, main
 from ccsim.report import StudyError, StudyInterrupted, parse_study, plan_study, run_study
 from ccsim.report.claims import Estimate, lookup, verdict
 from ccsim.report.sections import equilibrium, seat_statement
-from ccsim.run import simulate
+from ccsim.analyses.run import simulate
 
 SMALL = """
 title = "small"
@@ -112,8 +112,8 @@ BAD = {
 def test_bad_study_file_one_line_exit_2_before_any_game(tmp_path, name, monkeypatch, capsys):
     text, expected = BAD[name]
     (tmp_path / "s.toml").write_text(text)
-    import ccsim.run
-    monkeypatch.setattr(ccsim.run, "run", lambda *a, **k: pytest.fail("a game was played"))
+    import ccsim.analyses.run
+    monkeypatch.setattr(ccsim.analyses.run, "run", lambda *a, **k: pytest.fail("a game was played"))
     code, out, err = run_cli(capsys, "report", tmp_path / "s.toml", "--out", tmp_path / "out")
     assert code == 2 and out == "", (out, err)
     lines = err.splitlines()
@@ -291,8 +291,8 @@ def test_outputs_are_written_and_the_page_is_self_contained(small):
 
 def test_an_unchanged_study_plays_no_game(small, monkeypatch, capsys):
     d, _ = small
-    import ccsim.run
-    monkeypatch.setattr(ccsim.run, "run", lambda *a, **k: pytest.fail("a game was played"))
+    import ccsim.analyses.run
+    monkeypatch.setattr(ccsim.analyses.run, "run", lambda *a, **k: pytest.fail("a game was played"))
     code, text, err = run_cli(capsys, "report", d / "study.toml", "--out", d / "out", "--json")
     assert code == 0, err
     out = json.loads(text)
@@ -301,8 +301,8 @@ def test_an_unchanged_study_plays_no_game(small, monkeypatch, capsys):
 
 def test_an_interrupted_report_keeps_its_parts_and_resumes(tmp_path, monkeypatch):
     (tmp_path / "s.toml").write_text("seed = 9\nlevels = ['greedy', 'defender', 'random']\n[seat]\ngames = 300\n")
-    import ccsim.run
-    real = ccsim.run.run
+    import ccsim.analyses.run
+    real = ccsim.analyses.run.run
     calls = []
 
     def flaky(cfg, **k):
@@ -310,12 +310,12 @@ def test_an_interrupted_report_keeps_its_parts_and_resumes(tmp_path, monkeypatch
         if len(calls) == 2:
             raise KeyboardInterrupt
         return real(cfg, **k)
-    monkeypatch.setattr(ccsim.run, "run", flaky)
+    monkeypatch.setattr(ccsim.analyses.run, "run", flaky)
     with pytest.raises(StudyInterrupted) as e:
         run_study(tmp_path / "s.toml", tmp_path / "out")
     assert (e.value.done, e.value.total) == (1, 3)
     calls.clear()
-    monkeypatch.setattr(ccsim.run, "run", lambda cfg, **k: (calls.append(cfg.cleopatra), real(cfg, **k))[1])
+    monkeypatch.setattr(ccsim.analyses.run, "run", lambda cfg, **k: (calls.append(cfg.cleopatra), real(cfg, **k))[1])
     rep = run_study(tmp_path / "s.toml", tmp_path / "out")
     assert calls == ["defender", "random"] and rep.info["parts_loaded"] == 1
     assert not list((tmp_path / "out" / "parts").glob("*.tmp"))

@@ -220,9 +220,9 @@ def test_R7_6_the_veto_decision_sees_the_announced_target():
     """R7.0, R8.1: the target of the card to veto is announced, so the vetoing player's
     observation holds it (PUB_CTX_G1, PUB_CTX_G2, PUB_CTX_A), and only during that decision."""
     import numpy as np
-    from ccsim import layout as L
-    from ccsim.engine.actions import announce_target_nb
-    from ccsim.rules import ASSASSINATION, CASTLING, SPY, WRATH, SCOUT
+    from ccsim.kernel import layout as L
+    from ccsim.kernel.engine.actions import announce_target_nb
+    from ccsim.kernel.rules import ASSASSINATION, CASTLING, SPY, WRATH, SCOUT
     st = np.zeros(L.BASE_SIZE, np.int32)
     ctx = lambda: (st[L.PUB_CTX_G1], st[L.PUB_CTX_G2], st[L.PUB_CTX_A])  # noqa: E731
     for card, g, x, want in [(ASSASSINATION, 2, 4, (2, -1, 4)), (CASTLING, 1, 3, (1, 3, -1)), (WRATH, 3, 0, (3, -1, -1)),

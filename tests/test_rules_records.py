@@ -5,15 +5,15 @@ import json
 import numpy as np
 import pytest
 
-from ccsim import rules as R
-from ccsim import layout as L
+from ccsim.kernel import rules as R
+from ccsim.kernel import layout as L
 from ccsim.cli import main
-from ccsim.config import ConfigError, RunConfig
-from ccsim.engine.setup import reset_nb, deal_nb
-from ccsim.orderings import OrderingError, parse_ordering, without_card
-from ccsim.record import RecordError, read_records, replay
-from ccsim.rng import seed_game_nb
-from ccsim.ruleset import RulesError, rules_block, rules_vector, swap_players
+from ccsim.runner.config import ConfigError, RunConfig
+from ccsim.kernel.engine.setup import reset_nb, deal_nb
+from ccsim.runner.orderings import OrderingError, parse_ordering, without_card
+from ccsim.play.record import RecordError, read_records, replay
+from ccsim.kernel.rng import seed_game_nb
+from ccsim.runner.ruleset import RulesError, rules_block, rules_vector, swap_players
 
 # one change per rules parameter (GAME_RECORD.md's table), both forms of action_count
 EVERY_PARAMETER = """

@@ -13,8 +13,8 @@ from scenario import (
     engine,  # noqa: F401  (session fixture: compile once)
 )
 
-from ccsim import layout as L
-from ccsim import rules as R
+from ccsim.kernel import layout as L
+from ccsim.kernel import rules as R
 
 pytestmark = pytest.mark.usefixtures("engine")
 

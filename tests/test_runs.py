@@ -6,11 +6,11 @@ import signal
 import pandas as pd
 import pytest
 
-from ccsim.backends import LocalBackend, plan_chunks
-from ccsim.config import ConfigError, RunConfig, load_toml
-from ccsim.run import ParquetSink, run, simulate
-from ccsim.simulate import set_threads
-from ccsim.summary import summarize_frame
+from ccsim.runner.backends import LocalBackend, plan_chunks
+from ccsim.runner.config import ConfigError, RunConfig, load_toml
+from ccsim.analyses.run import ParquetSink, run, simulate
+from ccsim.kernel.simulate import set_threads
+from ccsim.analyses.summary import summarize_frame
 
 BASE = dict(games=600, seed=11, cleopatra="greedy", caesar="random")
 

@@ -1,4 +1,4 @@
-"""Known-answer tests for ccsim.stats."""
+"""Known-answer tests for ccsim.analyses.stats."""
 
 import doctest
 import math
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-import ccsim.stats as st
-from ccsim.stats import (
+import ccsim.analyses.stats as st
+from ccsim.analyses.stats import (
     SPRT,
     PairedStats,
     bradley_terry,

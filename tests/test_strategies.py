@@ -16,18 +16,18 @@
 import numpy as np
 import pytest
 
-from ccsim import rules as R
-from ccsim import layout as L
-from ccsim.config import RunConfig
-from ccsim.decisions import SPY_PICK, KIND_NAMES
-from ccsim.engine.game import record_game_nb, N_RESULT, R_END, R_ERROR
-from ccsim.engine.invariants import check_state_nb
-from ccsim.observe import observation
-from ccsim.run import simulate
-from ccsim.stats import wilson_interval
+from ccsim.kernel import rules as R
+from ccsim.kernel import layout as L
+from ccsim.runner.config import RunConfig
+from ccsim.kernel.decisions import SPY_PICK, KIND_NAMES
+from ccsim.kernel.engine.episode import record_game_nb, N_RESULT, R_END, R_ERROR
+from ccsim.kernel.engine.invariants import check_state_nb
+from ccsim.kernel.observe import observation
+from ccsim.analyses.run import simulate
+from ccsim.analyses.stats import wilson_interval
 from strategies import registry
 from strategies.registry import _ENTRIES, available, resolve, load_params, ParamFileError, WEIGHTED
-from ccsim.engine.dispatch import choose_nb
+from ccsim.kernel.engine.dispatch import choose_nb
 from strategies.features import PARAM_NAMES, N_PARAMS, P_VERSION
 
 # the search player plays in tests/test_expert.py: a thousand of its games would take minutes
@@ -120,7 +120,7 @@ def test_stalemates_against_baselines_are_theirs(compiled, baseline):
 
 # ------------------------------------------------------------ hidden info ----
 def _positions(sids, n, turns=(3, 9, 17, 26)):
-    from ccsim.engine.game import play_seeded_nb
+    from ccsim.kernel.engine.episode import play_seeded_nb
     from conftest import make_rules, make_orders
     out = []
     for game in range(200):
@@ -274,8 +274,8 @@ def test_a_veto_weighs_the_announced_target(compiled, name):
     """R7.6 with R7.0/R8.1: the same wrath is vetoed at the target where it would hurt and
     let through where it would not (at least once over these positions), and the
     decision reads the target the engine announced."""
-    from ccsim.decisions import VETO
-    from ccsim.rules import WRATH, VETO as VETO_CARD
+    from ccsim.kernel.decisions import VETO
+    from ccsim.kernel.rules import WRATH, VETO as VETO_CARD
     from strategies.features import fill_groups, new_tables
     from strategies.weighted import damage_at
     _, w = resolve(name)
@@ -325,8 +325,8 @@ def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
     """A MODE decision made with the group tables keeps them for the first STEP of the
     active turn (R3, R4: the same position): kept, they are bit for bit the tables a fresh
     computation gives there, and the first STEP uses them once, choosing as with an empty memory."""
-    from ccsim.decisions import MODE, STEP
-    from ccsim.engine.turn import step_options_nb
+    from ccsim.kernel.decisions import MODE, STEP
+    from ccsim.kernel.engine.turn import step_options_nb
     from strategies.features import fill_groups, fill_gains, new_tables, M_TURN, M_TURN_T, M_KEPT_G, KEPT, KEPT_ROWS
     reweigh = _reweigh(name)
     _, w = resolve(name)
@@ -369,8 +369,8 @@ def test_tables_kept_from_a_placement_are_those_of_the_next_step(compiled, name)
     again, the others are kept.  Unless the card filled the group (its vote, R4.3, changes
     everything), those tables are bit for bit the ones a fresh computation gives, and the
     choice (and the random draws) are those of a memory without kept tables."""
-    from ccsim.decisions import STEP
-    from ccsim.game import Game
+    from ccsim.kernel.decisions import STEP
+    from ccsim.play.game import Game
     from strategies.features import (fill_groups, fill_gains, gains_ready, kept_tables, refill_groups, new_tables,
                                      M_TURN, M_KEPT_G, M_KEPT_NP, KEPT_ROWS, R_SC, S_STALE)
     _, w = resolve(name)
@@ -422,7 +422,7 @@ def test_tables_kept_from_a_placement_hold_only_for_the_next_step_after_that_car
     same turn, with one more card placed, no action played and the card still at its group
     (only that group's column is computed again); not if the card filled the group (its vote
     took the cards away), nor at another decision, turn or count of cards placed."""
-    from ccsim.decisions import STEP, MODE, T_PLACE_DOWN
+    from ccsim.kernel.decisions import STEP, MODE, T_PLACE_DOWN
     from strategies.features import keep_step_tables, kept_tables, new_tables, KEPT_ROWS, R_HID, R_SC, S_STALE
     st = _positions(("defender", "majority"), 1)[0]
     pub = st[L.PUB:L.PUB + L.PUB_SIZE].copy()

@@ -1,4 +1,4 @@
-"""The ordering toolkit: compare, search, positions (ccsim.study, `ccsim orderings`).
+"""The ordering toolkit: compare, search, positions (ccsim.analyses.ordering_study, `ccsim orderings`).
 
 Small game counts throughout: the orderings of a tiny search already differ by
 tens of points, so the checks are not close calls.
@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ccsim import study
+from ccsim.analyses import ordering_study as study
 from ccsim.cli import main
-from ccsim.orderings import COUNTS, LENGTH, LETTERS, PRESETS, parse_ordering, random_orderings
+from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, PRESETS, parse_ordering, random_orderings
 
 BAD = "AAXASSCCRRWVV"          # an unknown letter
 WRONG_COUNTS = "AAAAASCCRRWVV"  # five assassinations, one spy

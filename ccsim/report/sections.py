@@ -2,7 +2,7 @@
 from their tables, its tables, figures, claims and conclusions.
 
 Every section rests on games played by the analysis commands' own Python API
-(``ccsim.run.run``, ``ccsim.tournament``, ``ccsim.study``, ``ccsim.whatif``), so
+(``ccsim.analyses.run.run``, ``ccsim.analyses.tournament``, ``ccsim.analyses.ordering_study``, ``ccsim.analyses.whatif``), so
 each claim's command line replays the very games it rests on.  A *level* of
 play is a strategy playing both seats (mirror games) unless a section says
 otherwise; a level that is a search player plays at most ``[caps]`` games per
@@ -16,15 +16,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ccsim import rules as R
-from ccsim.config import RunConfig
-from ccsim.orderings import PRESETS, parse_ordering
+from ccsim.kernel import rules as R
+from ccsim.runner.config import RunConfig
+from ccsim.runner.orderings import PRESETS, parse_ordering
 from ccsim.report.claims import Claim, Estimate, fmt, fmt_ci, verdict
 from ccsim.report.figures import length_boxes, level_forest, payoff_heatmap, ratings_plot, stacked_shares
 from ccsim.report.parts import Part
 from ccsim.report.spec import Study
-from ccsim.stats import bradley_terry, nash_average, rating_intervals
-from ccsim.tournament import score_heatmap
+from ccsim.analyses.stats import bradley_terry, nash_average, rating_intervals
+from ccsim.analyses.tournament import score_heatmap
 
 __all__ = ["Section", "SECTION_TITLES", "plan", "build"]
 
@@ -65,7 +65,7 @@ def mirror_games(st: Study, section: str) -> dict:
 
 def _mirror_part(st: Study, level: str, n: int) -> Part:
     def compute(up, progress, backend=None):
-        from ccsim.run import run
+        from ccsim.analyses.run import run
         out, _ = run(RunConfig(games=n, seed=st.seed, cleopatra=level, caesar=level), progress=progress,
                      metrics=True, backend=backend)
         if out.get("interrupted"):
@@ -230,8 +230,8 @@ def _ladder_sets(st: Study):
 
 
 def _play_tournament(st: Study, strategies, deals: int, orderings, progress, backend):
-    """A part's tables of ``ccsim.tournament``: pairings, ratings and the score matrix with its interval."""
-    from ccsim.tournament import tournament
+    """A part's tables of ``ccsim.analyses.tournament``: pairings, ratings and the score matrix with its interval."""
+    from ccsim.analyses.tournament import tournament
     t = tournament(list(strategies), games=deals, seed=st.seed, orderings=orderings, progress=progress,
                    nash=False, backend=backend)
     if t.info.get("interrupted"):
@@ -265,7 +265,7 @@ def _tournament_cmd(st: Study, strategies, deals: int, orderings=None) -> str:
 
 def merged_ratings(pairings: pd.DataFrame, labels, seed: int, n_boot: int = N_BOOT) -> pd.DataFrame:
     """Bradley–Terry ratings of pairings played with different numbers of deals (a virtual draw per
-    pairing played, as ``ccsim.tournament`` does, keeps 100% results finite; none where no game was)."""
+    pairing played, as ``ccsim.analyses.tournament`` does, keeps 100% results finite; none where no game was)."""
     idx = {n: i for i, n in enumerate(labels)}
     k = len(labels)
     pts, games, draws = np.zeros((k, k)), np.zeros((k, k)), np.zeros((k, k))
@@ -389,7 +389,7 @@ def plan_orderings(st: Study) -> list[Part]:
     lv = s["level"]
 
     def search_compute(up, progress, backend=None):
-        from ccsim.study import search
+        from ccsim.analyses.ordering_study import search
         df = search(strategy=lv, budget=s["budget"], seed=st.seed, top=s["top"], backend=backend)
         prog = pd.DataFrame(df.attrs["progress"])
         base = pd.DataFrame([df.attrs["baseline"], df.attrs["worst"]]).assign(role=["shuffled", "worst"])
@@ -403,7 +403,7 @@ def plan_orderings(st: Study) -> list[Part]:
         few = st.is_search(strat) or st.is_search(opp)
 
         def compare_compute(up, progress, backend=None, strat=strat, opp=opp, g=g, few=few):
-            from ccsim.study import compare
+            from ccsim.analyses.ordering_study import compare
             cands = _candidates(up[f"orderings:search:{lv}"], presets, few)
             df = compare(cands, baseline="shuffled", strategy=strat, opponent=opp, games=g, seed=st.seed,
                          backend=backend)
@@ -414,7 +414,7 @@ def plan_orderings(st: Study) -> list[Part]:
                           g * (2 if few else n_cand), compare_compute, needs=(f"orderings:search:{lv}",)))
 
     def positions_compute(up, progress, backend=None):
-        from ccsim.study import positions
+        from ccsim.analyses.ordering_study import positions
         df = positions(strategy=lv, games=s["positions_games"], seed=st.seed, backend=backend)
         return dict(positions=pd.DataFrame(df)), {k: v for k, v in df.attrs.items() if k != "matchup"}
     parts.append(Part(f"orderings:positions:{lv}", dict(level=lv, games=s["positions_games"], seed=st.seed),
@@ -440,7 +440,7 @@ def _meta_orderings(search_res, presets) -> list[str]:
 
 def equilibrium(score: np.ndarray) -> tuple[np.ndarray, float]:
     """The maximum-entropy equilibrium mixture of the symmetric ordering meta-game whose row payoff is
-    the row's score minus 1/2 (a linear program, ``ccsim.stats.nash_average``), and the best reply's
+    the row's score minus 1/2 (a linear program, ``ccsim.analyses.stats.nash_average``), and the best reply's
     payoff against it (0 in a symmetric zero-sum game)."""
     a = np.nan_to_num(score - 0.5)
     a = (a - a.T) / 2
@@ -514,7 +514,7 @@ def build_orderings(st: Study, res: dict) -> Section:
         legend="played by (vs opponent)")
     pos = res[f"orderings:positions:{lv}"].tables["positions"]
     sec.tables["positions"] = pos
-    from ccsim.plots import positions_heatmap
+    from ccsim.analyses.plots import positions_heatmap
     pos_df = pos.copy()
     pos_df.attrs.update(res[f"orderings:positions:{lv}"].info)
     sec.figures["positions"] = positions_heatmap(pos_df, None, f"Value of a card by depth with {lv} on both sides "
@@ -586,7 +586,7 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
 
 def _whatif_part(name: str, st: Study, level: str, games: int, variants, changes, cards: bool) -> Part:
     def compute(up, progress, backend=None):
-        from ccsim.whatif import whatif
+        from ccsim.analyses.whatif import whatif
         w = whatif([level], games=games, seed=st.seed, variants=list(variants), changes=list(changes), cards=cards,
                    progress=progress, backend=backend)
         if w.info.get("interrupted"):

@@ -46,10 +46,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ccsim import rules as R
-from ccsim.orderings import OrderingError, PRESETS, parse_ordering
-from ccsim.ruleset import RulesError, rules_vector
-from ccsim.whatif import WhatIfError, load_changes_data
+from ccsim.kernel import rules as R
+from ccsim.runner.orderings import OrderingError, PRESETS, parse_ordering
+from ccsim.runner.ruleset import RulesError, rules_vector
+from ccsim.analyses.whatif import WhatIfError, load_changes_data
 from strategies.registry import available, strategy_id
 from ccsim.errors import InputError
 

@@ -1,0 +1,546 @@
+"""Round-robin tournaments: the Python API of ``ccsim tournament``.
+
+Every pair of entrants (an entrant is a strategy holding an action-deck
+ordering) plays the same deals 0 .. N-1 of the run seed, each deal twice with
+the seats swapped.  The unit of every interval is the *deal*: its two games
+share the cards, so a side's deal score (the mean of its two games: 0, 1/4,
+1/2, 3/4, 1) is what varies independently from deal to deal.
+
+Reported, each with its 95% interval: the score matrix (row's score against
+column; a draw counts half), Bradley–Terry ratings on the Elo scale
+(parametric bootstrap), the seat advantage (Cleopatra's score minus 50%) per
+pairing and overall, and whether the results are transitive — a *significant
+cycle* is a cycle A > B > ... > A of pairings each won significantly after
+Holm's correction over all pairings.  Where there is one, a Nash-averaging
+rating (Balduzzi et al. 2018, ``ccsim.analyses.stats.nash_average``) stands beside
+Bradley–Terry: an entrant's expected advantage against the maximum-entropy
+Nash mixture of the tournament's meta-game.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ccsim.kernel import rules as R
+from ccsim.runner.backends import LocalBackend
+from ccsim.errors import UsageError
+from ccsim.kernel.engine.episode import R_WINNER, R_END, R_TURNS, R_ERROR
+from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
+from ccsim.runner.orderings import OrderingError, PRESETS, SHUFFLED, parse_ordering
+from ccsim.runner.ruleset import RulesError, action_counts, describe, rules_vector
+from ccsim.analyses.stats import ELO_PER_NAT, bradley_terry, holm, mean_ci, nash_average, rating_intervals
+from ccsim.analyses.stats import json_number as _num
+from ccsim.analyses.stats import format_percent as _fp, format_percent_ci
+from strategies.registry import available, player_key, search_players, strategy_id
+
+__all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "heatmap", "score_heatmap", "format_tournament",
+           "tournament_json"]
+
+TASK_GAMES = 100_000  # games per task: a few seconds each, so progress and Ctrl-C stay responsive
+SEARCH_TASK_GAMES = 100  # games per task of the pairings with a search player (a few games a second)
+N_BOOT = 200
+
+
+class TournamentError(UsageError):
+    """An unusable tournament argument (a usage error: exit status 2 in the CLI)."""
+
+
+def entrant_names(spec) -> list[str]:
+    """Strategy names of ``--strategies``: a list or comma-separated text; ``all`` is every
+    registered strategy, ``heuristics`` every one but ``random`` and the search players
+    (``expert`` plays a few games a second: name it to have it)."""
+    names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else list(spec)
+    names = [n for n in names if n]
+    registered = available()
+    if names == ["all"]:
+        return [s["name"] for s in registered]
+    if names == ["heuristics"]:
+        slow = search_players()
+        return [s["name"] for s in registered if s["name"] != "random" and s["name"] not in slow]
+    for n in names:
+        try:
+            strategy_id(n)
+        except KeyError as e:
+            raise TournamentError(f"--strategies: {e.args[0]}") from None
+    if len(set(names)) != len(names):
+        raise TournamentError(f"--strategies: {names} names a strategy twice")
+    return names
+
+
+def _order_label(text: str, canonical: str) -> str:
+    key = "-".join(str(text).strip().lower().replace("_", "-").split())
+    return key if key in PRESETS or canonical == SHUFFLED else canonical
+
+
+@dataclass
+class Tournament:
+    """A tournament's results (DataFrames) and what they rest on (``info``)."""
+    entrants: list                 # labels, in the order given
+    pairings: pd.DataFrame         # one row per pairing
+    score: pd.DataFrame            # row's score against column (0..1), NaN on the diagonal
+    score_lo: pd.DataFrame
+    score_hi: pd.DataFrame
+    ratings: pd.DataFrame          # Bradley-Terry (and Nash averaging where intransitive), best first
+    seat: dict                     # overall seat advantage: value, lo, hi
+    cycles: list                   # significant cycles, each a list of labels (A beats B beats ... beats A)
+    nash: pd.DataFrame | None      # the Nash mixture and averages, or None when not computed
+    info: dict = field(default_factory=dict)
+
+
+def _entrants(strategies, orderings, rules):
+    """[(label, strategy, ordering)]: every strategy with every ordering."""
+    names = entrant_names(strategies)
+    texts = orderings if orderings else [SHUFFLED]
+    if isinstance(texts, str):
+        texts = [t for t in texts.split(",") if t.strip()]
+    orders = []
+    for t in texts:
+        try:
+            # an entrant may sit at either seat, so her ordering must suit both seats' counts
+            canon = parse_ordering(t, action_counts(rules, 0))
+            parse_ordering(t, action_counts(rules, 1))
+        except OrderingError as e:
+            raise TournamentError(f"--orderings: {e}") from None
+        orders.append((_order_label(t, canon), canon))
+    if len({c for _, c in orders}) != len(orders):
+        raise TournamentError("--orderings: an ordering is given twice")
+    out = []
+    for n in names:
+        for lab, canon in orders:
+            label = n if len(orders) == 1 else (lab if len(names) == 1 else f"{n}/{lab}")
+            out.append((label, n, canon))
+    if len(out) < 2:
+        raise TournamentError("a tournament needs at least two entrants (strategies x orderings)")
+    return out
+
+
+class _Tally:
+    """Per-pairing sums over deals, and the overall seat advantage per deal."""
+
+    def __init__(self, n_pairs: int):
+        z = lambda *s: np.zeros(s)  # noqa: E731
+        self.deals = 0
+        self.score = z(n_pairs, 3)      # n, sum, sumsq of side A's deal score
+        self.cleo = z(n_pairs, 3)       # of Cleopatra's deal score
+        self.wdl = z(n_pairs, 3)        # side A's wins, draws, losses (games)
+        self.ends = z(n_pairs, len(R.END_NAMES))
+        self.turns = z(n_pairs)
+        self.errors = z(n_pairs)
+        self.seat = z(3)                # n, sum, sumsq over deals of Cleopatra's mean deal score over pairings
+
+    def add(self, rows: np.ndarray, cs: np.ndarray, d: int, seat: bool = True):
+        """Rows of deals ``d`` of pairings ``cs`` (both arrangements each); ``seat``: count the deals
+        in the overall seat advantage (the pairings that play every deal)."""
+        rows = rows.reshape(len(cs), 2, d, -1)
+        w = rows[..., R_WINNER].astype(np.int64)
+        cleo = np.where(w == 0, 1.0, np.where(w < 0, 0.5, 0.0))          # (pairs, arrangement, deals)
+        a = np.stack([cleo[:, 0], 1.0 - cleo[:, 1]], axis=1)                # side A: cleopatra, then caesar
+        da = a.mean(axis=1)
+        dc = cleo.mean(axis=1)
+        for acc, x in ((self.score, da), (self.cleo, dc)):
+            acc[cs] += np.stack([np.full(len(cs), d), x.sum(1), (x * x).sum(1)], axis=1)
+        self.wdl[cs] += np.stack([(a == 1).sum((1, 2)), (a == 0.5).sum((1, 2)), (a == 0).sum((1, 2))], axis=1)
+        for k in range(len(R.END_NAMES)):
+            self.ends[cs, k] += (rows[..., R_END] == k).sum((1, 2))
+        self.turns[cs] += rows[..., R_TURNS].astype(np.int64).sum((1, 2))
+        self.errors[cs] += (rows[..., R_ERROR] != 0).sum((1, 2))
+        if seat:
+            s = dc.mean(axis=0)
+            self.seat += (d, s.sum(), (s * s).sum())
+            self.deals += d
+
+
+def _interval(acc) -> tuple[float, float, float]:
+    """Mean deal score and its 95% t-interval, clipped to the scores' range [0, 1]."""
+    m, lo, hi = mean_ci(acc[1], acc[2], acc[0])
+    return float(m), float(max(lo, 0.0)), float(min(hi, 1.0))
+
+
+def _p_value(acc, null: float = 0.5) -> float:
+    """Two-sided t-test of a deal-level mean against ``null``."""
+    from scipy import stats as sps
+    n, s, ss = acc
+    if n < 2:
+        return math.nan
+    m = s / n
+    var = max(ss - s * m, 0.0) / (n - 1)
+    if var == 0:
+        return 1.0 if m == null else 0.0
+    return float(2 * sps.t.sf(abs(m - null) / math.sqrt(var / n), n - 1))
+
+
+def significant_cycles(labels, beats: np.ndarray) -> list[list[str]]:
+    """A shortest cycle through each strongly connected part of the digraph ``beats[i, j]``
+    (i significantly beats j); none when the results are transitive."""
+    from collections import deque
+    from scipy.sparse.csgraph import connected_components
+    n_comp, comp = connected_components(beats, directed=True, connection="strong")
+    cycles = []
+    for c in range(n_comp):
+        members = np.flatnonzero(comp == c)
+        if members.size < 2:
+            continue
+        best = None
+        for start in members:  # BFS back to the start: its shortest cycle
+            prev = {start: None}
+            q = deque([start])
+            found = None
+            while q and found is None:
+                u = q.popleft()
+                for v in np.flatnonzero(beats[u]):
+                    if v == start:
+                        found = u
+                        break
+                    if v not in prev and comp[v] == c:
+                        prev[v] = u
+                        q.append(v)
+            if found is not None:
+                path = [found]
+                while prev[path[-1]] is not None:
+                    path.append(prev[path[-1]])
+                path.reverse()
+                if best is None or len(path) < len(best):
+                    best = path
+        cycles.append([labels[i] for i in best])
+    return cycles
+
+
+def _nash(score_pts, games, labels, rng, n_boot):
+    """Nash averages (Elo scale) of the logit evaluation matrix, with parametric-bootstrap intervals."""
+    def evaluation(pts):
+        p = (pts + 0.5) / (games + 1.0)  # one virtual drawn game per pair: finite logits at 0% and 100%
+        a = ELO_PER_NAT * np.log(p / (1 - p))
+        np.fill_diagonal(a, 0.0)
+        return (a - a.T) / 2
+    mix, avg = nash_average(evaluation(score_pts))
+    k = len(labels)
+    iu, ju = np.triu_indices(k, 1)
+    reps = np.empty((n_boot, k))
+    for b in range(n_boot):
+        pts = np.zeros((k, k))
+        g = games[iu, ju].astype(np.int64)
+        pts[iu, ju] = rng.binomial(g, np.clip(score_pts[iu, ju] / np.maximum(g, 1), 0, 1))
+        pts[ju, iu] = g - pts[iu, ju]
+        reps[b] = nash_average(evaluation(pts))[1]
+    lo, hi = np.percentile(reps, [2.5, 97.5], axis=0)
+    return pd.DataFrame(dict(entrant=labels, nash_mixture=mix, nash=avg, nash_lo=lo, nash_hi=hi))
+
+
+def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orderings=None, variants=(),
+               rules: dict | None = None, backend=None, progress: bool = False, nash: bool | None = None,
+               n_boot: int = N_BOOT, search_games: int | None = None) -> Tournament:
+    """A round robin of ``strategies`` (names, comma-separated text, ``all`` or ``heuristics``),
+    each with each of ``orderings`` (default ``shuffled``), on ``games`` deals per pairing,
+    each deal played twice with the seats swapped.
+
+    ``search_games``: a pairing with a search player (``expert``: a few games a
+    second) plays only deals 0 .. search_games-1; the ratings are fitted to every
+    pairing's games, and the overall seat advantage is then over the pairings that
+    play every deal.  None (or not below ``games``): every pairing plays ``games`` deals.
+
+    ``nash``: compute Nash averaging (None: only where the results are intransitive).
+    Ctrl-C keeps every finished chunk of deals (``info['interrupted']``).
+
+    >>> t = tournament("greedy,tactician,random", games=200)        # doctest: +SKIP
+    >>> t.ratings[["entrant", "elo", "elo_lo", "elo_hi"]]            # doctest: +SKIP
+    """
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise TournamentError(f"--games must be a positive integer, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise TournamentError(f"--seed must be an integer in 0 .. 2**63-1, got {seed!r}")
+    if search_games is not None and (isinstance(search_games, bool) or not isinstance(search_games, (int, np.integer))
+                                     or search_games < 1):
+        raise TournamentError(f"--search-games must be a positive integer, got {search_games!r}")
+    try:
+        vec = rules_vector(rules, tuple(variants))
+    except RulesError as e:
+        raise TournamentError(str(e)) from None
+    ents = _entrants(strategies, orderings, vec)
+    labels = [e[0] for e in ents]
+    k = len(ents)
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    builder = GridBuilder()
+    for i, j in pairs:
+        builder.add(ents[i][1:], ents[j][1:], vec)
+    grid = builder.build()
+    n_pairs = len(pairs)
+    searchers = search_players() if search_games and search_games < games else set()
+    capped = [c for c, (i, j) in enumerate(pairs) if {ents[i][1], ents[j][1]} & searchers]
+    full = [c for c in range(n_pairs) if c not in capped]
+    cap = int(search_games) if capped else int(games)
+    tasks = (_group_tasks(seed, grid, full, int(games), TASK_GAMES)
+             + _group_tasks(seed, grid, capped, cap, SEARCH_TASK_GAMES))
+    seat_group = set(full or capped)   # the overall seat advantage: over the pairings that play every deal
+    backend = backend or LocalBackend()
+    if tasks:  # compiling before the clock: time counts games
+        backend.warm(play_task, warm_task(tasks[0]))
+    tally = _Tally(n_pairs)
+    total = 2 * (len(full) * int(games) + len(capped) * cap)
+    bar = _progress(total) if progress else None
+    interrupted = False
+    t0 = time.perf_counter()
+    try:
+        for task, rows in backend.map(play_task, tasks):
+            cs = task.segments[::2, 0]
+            tally.add(rows, cs, int(task.segments[0, 3]), seat=int(cs[0]) in seat_group)
+            if bar:
+                bar.update(len(rows))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar:
+            bar.close()
+    seconds = time.perf_counter() - t0
+    played = int(tally.score[:, 0].sum()) * 2
+    if played == 0:
+        raise KeyboardInterrupt
+    return _results(ents, pairs, tally, dict(
+        entrants=labels, strategies=list(dict.fromkeys(e[1] for e in ents)),
+        orderings=list(dict.fromkeys(e[2] for e in ents)), variants=list(variants),
+        rules=describe(vec), seed=int(seed), deals=int(tally.deals), games_per_pairing=2 * int(tally.deals),
+        search_deals=(int(tally.score[capped, 0].min()) if capped and full else None),
+        games=played, seconds=seconds, games_per_s=played / seconds if seconds > 0 else None,
+        interrupted=interrupted),
+        nash, n_boot)
+
+
+def _group_tasks(seed: int, grid, cs: list, deals: int, task_games: int) -> list[GridTask]:
+    """Tasks playing deals 0 .. deals-1 of pairings ``cs``, both arrangements, about ``task_games`` games each."""
+    if not cs:
+        return []
+    per = max(1, min(deals, task_games // (2 * len(cs))))
+    return [GridTask(int(seed), grid, np.array([(c, s, d0, min(per, deals - d0)) for c in cs for s in (0, 1)],
+                                               np.int64))
+            for d0 in range(0, deals, per)]
+
+
+def _results(ents, pairs, tally, info, nash, n_boot) -> Tournament:
+    labels = [e[0] for e in ents]
+    k = len(labels)
+    recs = []
+    score_pts = np.zeros((k, k))
+    games = np.zeros((k, k))
+    draws = np.zeros((k, k))
+    lo_m = np.full((k, k), np.nan)
+    hi_m = np.full((k, k), np.nan)
+    mean_m = np.full((k, k), np.nan)
+    pvals = []
+    for c, (i, j) in enumerate(pairs):
+        m, lo, hi = _interval(tally.score[c])
+        sm, slo, shi = _interval(tally.cleo[c])
+        wins, dr, losses = (int(x) for x in tally.wdl[c])
+        g = wins + dr + losses
+        pvals.append(_p_value(tally.score[c]))
+        score_pts[i, j], score_pts[j, i] = wins + dr / 2, losses + dr / 2
+        games[i, j] = games[j, i] = g
+        draws[i, j] = draws[j, i] = dr
+        mean_m[i, j], mean_m[j, i] = m, 1 - m
+        lo_m[i, j], hi_m[i, j], lo_m[j, i], hi_m[j, i] = lo, hi, 1 - hi, 1 - lo
+        recs.append(dict(a=labels[i], b=labels[j], deals=int(tally.score[c, 0]), games=g, wins=wins, draws=dr,
+                         losses=losses, score=m, ci_lo=lo, ci_hi=hi, seat_advantage=sm - 0.5,
+                         seat_lo=slo - 0.5, seat_hi=shi - 0.5,
+                         **{f"end_{e}": int(tally.ends[c, n]) for n, e in enumerate(R.END_NAMES) if n},
+                         mean_turns=tally.turns[c] / g if g else math.nan, errors=int(tally.errors[c])))
+    pairings = pd.DataFrame(recs)
+    pairings["identical"] = [_identical(ents[i], ents[j]) for i, j in pairs]
+    pairings["p"] = pvals
+    pairings["p_holm"] = holm(pvals)
+    beats = np.zeros((k, k), bool)
+    for c, (i, j) in enumerate(pairs):
+        if pairings["p_holm"][c] < 0.05:
+            beats[(i, j) if pairings["score"][c] > 0.5 else (j, i)] = True
+    cycles = significant_cycles(labels, beats)
+    rng = np.random.default_rng([info["seed"], 0xB7])
+    elo = bradley_terry(score_pts, games, prior=1.0)
+    elo_lo, elo_hi = rating_intervals(score_pts, games, n_boot=n_boot, rng=rng, draws=draws, prior=1.0)
+    mean = score_pts.sum(1) / games.sum(1)
+    ratings = pd.DataFrame(dict(entrant=labels, elo=elo, elo_lo=elo_lo, elo_hi=elo_hi, mean_score=mean))
+    nash_df = None
+    if nash or (nash is None and cycles):
+        nash_df = _nash(score_pts, games, labels, rng, n_boot)
+        ratings = ratings.merge(nash_df, on="entrant")
+    ratings = ratings.sort_values("elo", ascending=False, kind="stable").reset_index(drop=True)
+    ratings.insert(0, "rank", np.arange(1, k + 1))
+    sv, slo, shi = _interval(tally.seat)
+    frame = lambda x: pd.DataFrame(x, index=labels, columns=labels)  # noqa: E731
+    info.update(transitive=not cycles, pairings=len(pairs), boot=n_boot,
+                errors=int(tally.errors.sum()))
+    return Tournament(entrants=labels, pairings=pairings, score=frame(mean_m), score_lo=frame(lo_m),
+                      score_hi=frame(hi_m), ratings=ratings,
+                      seat=dict(value=sv - 0.5, lo=slo - 0.5, hi=shi - 0.5), cycles=cycles, nash=nash_df, info=info)
+
+
+def _identical(a, b) -> bool:
+    """Two entrants (label, strategy, ordering) that are one player: the same strategy id and
+    parameters with the same ordering, so their pairing is a mirror match, not a comparison."""
+    return a[2] == b[2] and player_key(a[1]) == player_key(b[1])
+
+
+def _progress(total: int):
+    from tqdm import tqdm
+    return tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1, dynamic_ncols=True, leave=False)
+
+
+# --- presentation ------------------------------------------------------------------------------
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def format_tournament(t: Tournament) -> str:
+    """The tournament as readable tables."""
+    i = t.info
+    order = list(t.ratings["entrant"])
+    short = {e: e.replace("weighted-", "w-") for e in order}
+    w = max(10, *(len(e) for e in order)) + 2
+    if i.get("search_deals"):
+        deals = (f"{i['deals']:,} deals per pairing ({i['search_deals']:,} in a pairing with a search player), each "
+                 f"played twice with the seats swapped ({i['games']:,} games in all)")
+    else:
+        deals = (f"{i['deals']:,} deals per pairing played twice with the seats swapped "
+                 f"({i['games_per_pairing']:,} games per pairing, {i['games']:,} in all)")
+    head = (f"round robin of {len(order)} entrants, {deals}, seed {i['seed']}, "
+            f"rules: {i['rules']}" + (f", variants: {', '.join(i['variants'])}" if i["variants"] else ""))
+    lines = [head, "orderings: " + ", ".join(i["orderings"]) + ("   (interrupted: partial result)"
+                                                                  if i["interrupted"] else ""), ""]
+    lines.append("ratings (Bradley-Terry, Elo scale, 95% bootstrap interval; mean score over all opponents)"
+                 + ("; Nash averaging (Elo scale) beside it" if t.nash is not None else ""))
+    hdr = f"{'#':>3}  {'entrant':<{w}}{'Elo':>7}  {'95% interval':<16}{'mean score':>11}"
+    if t.nash is not None:
+        hdr += f"{'Nash avg':>10}  {'95% interval':<16}{'mixture':>8}"
+    lines.append(hdr)
+    for r in t.ratings.itertuples():
+        line = (f"{r.rank:>3}  {r.entrant:<{w}}{r.elo:>+7.0f}  {f'{r.elo_lo:+.0f} .. {r.elo_hi:+.0f}':<16}"
+                f"{_fp(r.mean_score):>11}")
+        if t.nash is not None:
+            line += f"{r.nash:>+10.0f}  {f'{r.nash_lo:+.0f} .. {r.nash_hi:+.0f}':<16}{_fp(r.nash_mixture):>8}"
+        lines.append(line)
+    lines += ["", "score matrix: row's score against column, % (a draw counts half)"]
+    cw = max(7, *(len(short[e]) + 1 for e in order))
+    lines.append(f"{'':<{w}}" + "".join(f"{short[e]:>{cw}}" for e in order))
+    for a in order:
+        cells = ["—" if a == b else f"{100 * t.score.loc[a, b]:.1f}" for b in order]
+        lines.append(f"{a:<{w}}" + "".join(f"{c:>{cw}}" for c in cells))
+    lines += ["", "pairings: first's score [95% interval over deals], seat advantage = Cleopatra's score - 50%, "
+              "points [95%], Holm-adjusted p of 'no difference'"]
+    aw = max(len(x) for x in t.pairings["a"])
+    bw = max(len(x) for x in t.pairings["b"])
+    lines.append(f"{'first':<{aw}}  {'second':<{bw}}  {'score [95%]':<25}{'seat adv. [95%]':<23}{'p (Holm)':>9}")
+    for r in t.pairings.itertuples():
+        if r.identical:
+            lines.append(f"{r.a:<{aw}}  {r.b:<{bw}}  {'identical players':<25}"
+                         f"{f'{_pts(r.seat_advantage)} [{_pts(r.seat_lo)}, {_pts(r.seat_hi)}]':<23}{'-':>9}")
+            continue
+        p = f"{r.p_holm:.2g}" if r.p_holm >= 1e-300 else "<1e-300"
+        lines.append(f"{r.a:<{aw}}  {r.b:<{bw}}  {format_percent_ci(r.score, r.ci_lo, r.ci_hi):<25}"
+                     f"{f'{_pts(r.seat_advantage)} [{_pts(r.seat_lo)}, {_pts(r.seat_hi)}]':<23}{p:>9}")
+    twins = [f"{r.a} = {r.b}" for r in t.pairings.itertuples() if r.identical]
+    if twins:
+        lines += ["identical players: " + ", ".join(twins),
+                  "  (one strategy, parameters and ordering under two names: a mirror match, not a comparison)"]
+    s = t.seat
+    over = "the pairings without a search player" if i.get("search_deals") else "all pairings"
+    lines += ["", f"seat advantage over {over} (Cleopatra's score - 50%): {_pts(s['value'])} points "
+                  f"[{_pts(s['lo'])}, {_pts(s['hi'])}]"]
+    if t.cycles:
+        lines.append("INTRANSITIVE: significant cycles (each pairing won significantly after Holm):")
+        lines += ["  " + " > ".join(c + [c[0]]) for c in t.cycles]
+    else:
+        lines.append("transitive: no cycle of pairings won significantly (Holm, 5%)")
+    if i["errors"]:
+        lines.append(f"ENGINE ERRORS: {i['errors']}")
+    if i.get("seconds"):
+        lines.append(f"time: {i['seconds']:.1f} s   ({i['games_per_s']:,.0f} games/s)")
+    return "\n".join(lines)
+
+
+
+
+def tournament_json(t: Tournament) -> dict:
+    """The tournament as one JSON-ready object."""
+    i = t.info
+    mat = lambda df: [[_num(df.loc[a, b]) for b in t.entrants] for a in t.entrants]  # noqa: E731
+    out = {k: i[k] for k in ("entrants", "strategies", "orderings", "variants", "rules", "seed", "deals",
+                             "games_per_pairing", "games", "transitive", "errors")}
+    if i.get("search_deals"):
+        out["search_deals"] = i["search_deals"]   # deals of the pairings with a search player
+    out["ratings"] = [{"rank": int(r.rank), "entrant": r.entrant, "elo": _num(r.elo), "ci95": [_num(r.elo_lo),
+                       _num(r.elo_hi)], "mean_score": _num(r.mean_score),
+                       **({"nash": _num(r.nash), "nash_ci95": [_num(r.nash_lo), _num(r.nash_hi)],
+                           "nash_mixture": _num(r.nash_mixture)} if t.nash is not None else {})}
+                      for r in t.ratings.itertuples()]
+    out["matrix"] = {"entrants": t.entrants, "score": mat(t.score), "ci95_lo": mat(t.score_lo),
+                     "ci95_hi": mat(t.score_hi)}
+    out["pairings"] = [{"a": r.a, "b": r.b, "deals": int(r.deals), "games": int(r.games), "wins": int(r.wins),
+                        "draws": int(r.draws), "losses": int(r.losses), "score": _num(r.score),
+                        "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "seat_advantage": _num(r.seat_advantage),
+                        "seat_ci95": [_num(r.seat_lo), _num(r.seat_hi)], "p_holm": _num(r.p_holm),
+                        "end_reasons": {e: int(getattr(r, f"end_{e}")) for e in R.END_NAMES[1:]},
+                        "mean_turns": _num(r.mean_turns), "errors": int(r.errors),
+                        "identical": bool(r.identical)}
+                       for r in t.pairings.itertuples()]
+    out["seat_advantage"] = {"value": t.seat["value"], "ci95": [t.seat["lo"], t.seat["hi"]]}
+    out["cycles"] = t.cycles
+    out["seconds"] = round(i["seconds"], 3)
+    out["games_per_s"] = round(i["games_per_s"], 1) if i["games_per_s"] else None
+    if i["interrupted"]:
+        out["interrupted"] = True
+    return out
+
+
+def heatmap(t: Tournament, path=None, title: str | None = None):
+    """The score matrix as a heatmap (rows and columns by Bradley-Terry rank); returns the figure,
+    saved as PNG at ``path`` if given."""
+    order = list(t.ratings["entrant"])
+    i = t.info
+    fig = score_heatmap(order, t.score.loc[order, order].to_numpy(), t.score_lo.loc[order, order].to_numpy(),
+                        t.score_hi.loc[order, order].to_numpy(),
+                        title or f"Round robin: {i['deals']:,} deals per pairing"
+                                 + (f" ({i['search_deals']:,} with a search player)" if i.get("search_deals") else "")
+                                 + ", each played twice, seats swapped\n"
+                                 f"seed {i['seed']}; rules: {i['rules']}; bold: 95% interval excludes 50%")
+    if path is not None:
+        from pathlib import Path
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+    return fig
+
+
+def score_heatmap(labels, score, lo, hi, title: str, ylabel: str = "entrant (row), by Bradley-Terry rank"):
+    """A score matrix (row's score against column, 0..1, with its interval ``lo``, ``hi``) as a heatmap:
+    bold where the interval excludes 50%, "—" on the diagonal, a blank cell for a pairing not played (NaN)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    m = 100 * np.asarray(score, dtype=float)
+    lo = 100 * np.asarray(lo, dtype=float)
+    hi = 100 * np.asarray(hi, dtype=float)
+    k = len(labels)
+    fig, ax = plt.subplots(figsize=(3.4 + 0.72 * k, 2.4 + 0.62 * k))
+    im = ax.imshow(np.where(np.eye(k, dtype=bool), np.nan, m), cmap="RdBu", vmin=0, vmax=100)
+    for a in range(k):
+        for b in range(k):
+            if a == b:
+                ax.text(b, a, "—", ha="center", va="center", color="0.5")
+                continue
+            if np.isnan(m[a, b]):
+                continue
+            sig = lo[a, b] > 50 or hi[a, b] < 50
+            ax.text(b, a, f"{m[a, b]:.0f}" if abs(m[a, b] - 50) >= 10 else f"{m[a, b]:.1f}", ha="center",
+                    va="center", fontsize=7.5 if k > 8 else 9, fontweight="bold" if sig else "normal",
+                    color="white" if abs(m[a, b] - 50) > 35 else "black")
+    ax.set_xticks(range(k))
+    ax.set_yticks(range(k))
+    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=9)
+    ax.set_yticklabels(labels, fontsize=9)
+    ax.set_xlabel("opponent (column)")
+    ax.set_ylabel(ylabel)
+    cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    cb.set_label("row's score against column, %")
+    ax.set_title(title, fontsize=9.5)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,530 @@
+"""What-if rules: the Python API of ``ccsim whatif``.
+
+Each *arm* is a set of rules: RULES.md as written (the base), each R11
+variant alone, each change of a rules file, and with ``cards`` each action
+card ablated — one copy taken out of one player's action deck.  Every arm
+plays the same deals 0 .. N-1 of the run seed (common random numbers: the
+same influence decks, bonus cards and VoC deck wherever the rules allow) at
+each strategy given, in mirror games (the strategy against itself).  Every
+designer metric (``ccsim.analyses.metrics``, docs/metrics.md) is reported per arm with
+its 95% interval, beside the base's value, and the difference to the base on
+the same deals with its interval and a p-value, Holm-adjusted over every
+difference reported (all metrics x arms x strategies).
+
+A card's *worth* is what its owner loses without it: her score under RULES.md
+minus her score with one copy fewer, paired deal by deal, for each player and
+for both (the mean of the two players' losses on a deal), Holm-adjusted over
+all cards x players x strategies.  How a deck loses its copy: a shuffled deck
+is R1.4's deck shuffled as always with a uniformly random copy taken out (the
+other twelve keep their order); a fixed ordering loses its topmost copy
+(``ccsim.runner.orderings.without_card``).
+
+The rules file (TOML)::
+
+    description = "three changes a designer asked about"   # optional
+    [[change]]
+    name = "hand of 4"                 # optional: a name (default: what it changes)
+    hand_size = 4
+    [[change]]
+    group_size = {censor = 5, aedile = 5}
+    [[change]]
+    name = "no wrath for caesar"
+    action_count = {caesar = {wrath = 0}}
+    variants = ["two_orgies"]          # optional: variants switched on with the change
+
+Every other key of a change is a rules parameter exactly as a record's
+``rules`` block (GAME_RECORD.md) writes it, or its dotted name.
+"""
+from __future__ import annotations
+
+import math
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ccsim.kernel import rules as R
+from ccsim.runner.backends import LocalBackend
+from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
+from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS, Distribution, MetricSums, game_values
+from ccsim.runner.orderings import OrderingError, SHUFFLED, parse_ordering, without_card
+from ccsim.runner.ruleset import RulesError, action_counts, describe, rules_block, rules_vector
+from ccsim.analyses.stats import Moments, holm, ratio_difference, ratio_interval
+from ccsim.analyses.stats import format_percent, json_number as _num
+from strategies.registry import strategy_id
+from ccsim.errors import UsageError
+
+__all__ = ["WhatIfError", "Change", "Arm", "load_changes", "load_changes_data", "arms_for", "whatif", "WhatIf", "format_whatif",
+           "whatif_json", "whatif_plot", "cards_plot"]
+
+TASK_GAMES = 100_000
+BASE = "RULES.md"
+
+
+class WhatIfError(UsageError):
+    """An unusable what-if argument or rules file (a usage error: exit status 2 in the CLI)."""
+
+
+@dataclass(frozen=True)
+class Change:
+    name: str
+    block: dict
+    variants: tuple = ()
+
+
+@dataclass
+class Arm:
+    name: str
+    kind: str                 # base, variant, change, card
+    rules: np.ndarray
+    orders: tuple             # (cleopatra's, caesar's) ordering under these rules
+    card: str | None = None   # card arms: the card and the player who lost a copy
+    player: str | None = None
+
+
+def load_changes(path) -> tuple[list[Change], str]:
+    """The ``[[change]]`` tables of a what-if rules file, validated, and its description."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise WhatIfError(f"--rules {path}: cannot read it ({e.strerror})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise WhatIfError(f"--rules {path}: not valid TOML ({e})") from None
+    return load_changes_data(data, f"--rules {path}")
+
+
+def load_changes_data(data: dict, where: str) -> tuple[list[Change], str]:
+    """``load_changes`` of parsed TOML; ``where`` names the source in errors."""
+    stray = sorted(set(data) - {"description", "change"})
+    if stray:
+        raise WhatIfError(f"{where}: unknown top-level key {stray[0]!r} (known: change, description; "
+                          f"each change is a [[change]] table)")
+    changes = data.get("change", [])
+    if not isinstance(changes, list) or not changes or not all(isinstance(c, dict) for c in changes):
+        raise WhatIfError(f"{where}: needs at least one [[change]] table")
+    out, names = [], set()
+    for k, c in enumerate(changes, 1):
+        c = dict(c)
+        name = c.pop("name", None)
+        variants = c.pop("variants", [])
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise WhatIfError(f"{where}: change {k}: variants must be a list of names")
+        try:
+            vec = rules_vector(c, tuple(variants))
+        except RulesError as e:
+            raise WhatIfError(f"{where}: change {k}: {e}") from None
+        if name is None:
+            name = describe(vec) + "".join(f", {v}" for v in variants)
+        if not isinstance(name, str) or not name.strip():
+            raise WhatIfError(f"{where}: change {k}: name must be a non-empty string")
+        if name in names or name == BASE:
+            raise WhatIfError(f"{where}: change {k}: the name {name!r} is taken")
+        if not c and not variants:
+            raise WhatIfError(f"{where}: change {k} ({name}) changes nothing")
+        names.add(name)
+        out.append(Change(name, c, tuple(variants)))
+    desc = data.get("description", "")
+    return out, desc if isinstance(desc, str) else ""
+
+
+def variants_of(vec) -> list[str]:
+    return [v for v, bit in R.VARIANTS.items() if vec[R.RP_VARIANTS] & bit]
+
+
+def rules_text(vec) -> str:
+    """What a rules vector changes, variants included."""
+    on = variants_of(vec)
+    text = describe(vec)
+    return ", ".join(([] if text == BASE else [text]) + on) or BASE
+
+
+def _orders_for(vec, orders, name):
+    try:
+        return tuple(parse_ordering(o, action_counts(vec, p)) for p, o in enumerate(orders))
+    except OrderingError as e:
+        raise WhatIfError(f"{name}: {e}") from None
+
+
+def arms_for(variants=None, changes=(), cards: bool = False, orders=(SHUFFLED, SHUFFLED)) -> list[Arm]:
+    """The base, then each variant alone, each change, and with ``cards`` each card ablated
+    from each player's deck."""
+    base = rules_vector()
+    orders = _orders_for(base, orders, "the orderings")
+    arms = [Arm(BASE, "base", base, orders)]
+    for v in (R.VARIANTS if variants is None else variants):
+        if v not in R.VARIANTS:
+            raise WhatIfError(f"--variant: unknown variant {v!r} (known: {', '.join(R.VARIANTS)})")
+        arms.append(Arm(v, "variant", rules_vector(None, (v,)), orders))
+    for c in changes:
+        vec = rules_vector(c.block, c.variants)
+        arms.append(Arm(c.name, "change", vec, _orders_for(vec, orders, f"change {c.name!r}")))
+    if cards:
+        for p, player in enumerate(R.PLAYERS):
+            for a, card in enumerate(R.ACTION_NAMES):
+                vec = base.copy()
+                vec[R.RP_PLAYER_ACTIONS[p] + a] -= 1
+                o = list(orders)
+                o[p] = without_card(o[p], R.ACTION_LETTERS[a])
+                arms.append(Arm(f"{player} without one {card}", "card", vec, tuple(o), card, player))
+    if len(arms) < 2:
+        raise WhatIfError("nothing to compare: give a variant, a rules file or --cards")
+    return arms
+
+
+@dataclass
+class WhatIf:
+    """A what-if study's results and what they rest on (``info``)."""
+    metrics: pd.DataFrame       # strategy, arm, metric: value [ci], base, diff [ci], p, p_holm, significant
+    lengths: pd.DataFrame       # strategy, arm: game length distributions (turns, votes)
+    cards: pd.DataFrame | None  # strategy, card, player: worth [ci], p, p_holm (with ``cards``)
+    info: dict = field(default_factory=dict)
+
+
+class _ArmTally:
+    def __init__(self, n_metrics: int):
+        self.sums = MetricSums()
+        self.lengths = Distribution()
+        self.paired = Moments(4, batch=n_metrics)  # [i]: metric i's (arm num, den, base num, den) per deal
+
+
+def whatif(strategies=("greedy",), games: int = 20_000, seed: int = 1, variants=None, changes=(),
+           rules_file=None, cards: bool = False, cleopatra_order: str = SHUFFLED, caesar_order: str = SHUFFLED,
+           backend=None, progress: bool = False, record=None, record_games: int = 10) -> WhatIf:
+    """Compare rules on common deals (see the module's docstring); returns DataFrames.
+
+    ``variants``: R11 variants to compare (None: all four; ``()``: none); ``changes``: ``Change``
+    objects, or ``rules_file`` a TOML file of ``[[change]]`` tables.  ``record``: a JSONL path for
+    the records of the first ``record_games`` deals of every arm (``info['recorded_games']``).
+
+    >>> w = whatif(["greedy"], games=2000, variants=["two_orgies"])         # doctest: +SKIP
+    >>> w.metrics.query("metric == 'seat_advantage'")                          # doctest: +SKIP
+    """
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 2:
+        raise WhatIfError(f"--games must be an integer >= 2, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise WhatIfError(f"--seed must be an integer in 0 .. 2**63-1, got {seed!r}")
+    strategies = [strategies] if isinstance(strategies, str) else list(dict.fromkeys(strategies))
+    if not strategies:
+        raise WhatIfError("give at least one --strategy")
+    for s in strategies:
+        try:
+            strategy_id(s)
+        except KeyError as e:
+            raise WhatIfError(f"--strategy: {e.args[0]}") from None
+    description = ""
+    if rules_file is not None:
+        file_changes, description = load_changes(rules_file)
+        changes = list(changes) + file_changes
+    arms = arms_for(variants, changes, cards, (cleopatra_order, caesar_order))
+    builder = GridBuilder()
+    configs = [(s, a) for s in strategies for a in arms]
+    for s, a in configs:
+        builder.add((s, a.orders[0]), (s, a.orders[1]), a.rules)
+    grid = builder.build()
+    n_cfg = len(configs)
+    per = max(1, min(int(games), TASK_GAMES // n_cfg))
+    tasks = [GridTask(int(seed), grid, np.array([(c, 0, d0, min(per, games - d0)) for c in range(n_cfg)], np.int64))
+             for d0 in range(0, int(games), per)]
+    tallies = {(s, a.name): _ArmTally(len(METRICS)) for s, a in configs}
+    both: dict = {}  # (strategy, card): per-deal mean loss of the two owners
+    bar = _progress(n_cfg * int(games)) if progress else None
+    backend = backend or LocalBackend()
+    if tasks:  # compiling before the clock: time counts games
+        backend.warm(play_task, warm_task(tasks[0]))
+    interrupted = False
+    deals = 0
+    t0 = time.perf_counter()
+    try:
+        for task, rows in backend.map(play_task, tasks):
+            d = int(task.segments[0, 3])
+            rows = rows.reshape(n_cfg, d, -1)
+            values = {}
+            for c, (s, a) in enumerate(configs):
+                values[s, a.name] = game_values(rows[c], a.rules)
+                tallies[s, a.name].sums.add_values(values[s, a.name])
+                tallies[s, a.name].lengths.add_rows(rows[c])
+            for s, a in configs:
+                tallies[s, a.name].paired.update(np.concatenate([values[s, a.name], values[s, BASE]], axis=2))
+            for s in strategies:
+                for card, x in _both_losses(values, s, arms).items():
+                    both.setdefault((s, card), Moments(2)).update(np.column_stack([x, np.ones_like(x)]))
+            deals += d
+            if bar:
+                bar.update(len(rows.reshape(-1, rows.shape[-1])))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar:
+            bar.close()
+    if deals == 0:
+        raise KeyboardInterrupt
+    seconds = time.perf_counter() - t0
+    info = dict(strategies=strategies, orderings=[cleopatra_order, caesar_order], seed=int(seed), deals=deals,
+                games=deals * n_cfg, arms=[dict(name=a.name, kind=a.kind, rules=rules_text(a.rules),
+                                                 orderings=list(a.orders)) for a in arms],
+                description=description, seconds=seconds, games_per_s=deals * n_cfg / seconds if seconds else None,
+                interrupted=interrupted)
+    if record is not None and not interrupted:
+        info["recorded_games"] = record_arms(record, arms, strategies, seed, min(int(record_games), deals))
+    return _results(strategies, arms, tallies, both, info)
+
+
+def _results(strategies, arms, tallies, both, info) -> WhatIf:
+    recs, lens, cards = [], [], []
+    for s in strategies:
+        base = tallies[s, BASE].sums
+        for a in arms:
+            t = tallies[s, a.name]
+            frame = t.lengths.frame()
+            lens += [dict(strategy=s, arm=a.name, **r) for r in frame.to_dict("records")]
+            if a.kind == "card":
+                continue
+            for i, met in enumerate(METRICS):
+                e = t.sums.estimate(met.name)
+                b = base.estimate(met.name)
+                d = ratio_difference(t.paired[i], (0, 1), (2, 3)) if a.kind != "base" else None
+                recs.append(dict(strategy=s, arm=a.name, kind=a.kind, metric=met.name, label=met.label,
+                                 group=met.group, value=e["value"], ci_lo=e["lo"], ci_hi=e["hi"], base=b["value"],
+                                 diff=d["value"] if d else math.nan, diff_lo=d["lo"] if d else math.nan,
+                                 diff_hi=d["hi"] if d else math.nan, p=d["p"] if d else math.nan, games=e["games"]))
+        cards += _card_worths(s, arms, tallies, both)
+    metrics = pd.DataFrame(recs)
+    metrics["p_holm"] = holm(metrics["p"])
+    metrics["significant"] = metrics["p_holm"] < 0.05
+    card_df = None
+    if cards:
+        card_df = pd.DataFrame(cards)
+        card_df["p_holm"] = holm(card_df["p"])
+        card_df["significant"] = card_df["p_holm"] < 0.05
+    info.update(comparisons=int(metrics["p"].notna().sum()),
+                card_comparisons=int(card_df["p"].notna().sum()) if card_df is not None else 0)
+    return WhatIf(metrics=metrics, lengths=pd.DataFrame(lens), cards=card_df, info=info)
+
+
+def _card_worths(s, arms, tallies, both) -> list[dict]:
+    """Each ablated card's worth to its owner: her score under RULES.md minus her score without
+    the copy, per deal; and for both players together, the mean of the two losses on a deal."""
+    i = INDEX["seat_advantage"]
+    out = []
+    for a in arms:
+        if a.kind != "card":
+            continue
+        m = tallies[s, a.name].paired[i]  # per deal: this arm's Cleopatra score, 1, the base's, 1
+        # Cleopatra loses base - arm; Caesar's score is 1 minus Cleopatra's, so she loses arm - base
+        r = ratio_difference(m, (2, 3), (0, 1)) if a.player == "cleopatra" else ratio_difference(m, (0, 1), (2, 3))
+        out.append(dict(strategy=s, card=a.card, player=a.player, worth=r["value"], ci_lo=r["lo"], ci_hi=r["hi"],
+                        p=r["p"], games=int(m.n)))
+    for card in R.ACTION_NAMES:
+        if (s, card) in both:
+            r = ratio_interval(both[s, card], 0, 1)
+            out.append(dict(strategy=s, card=card, player="both", worth=r["value"], ci_lo=r["lo"], ci_hi=r["hi"],
+                            p=r["p"], games=int(2 * both[s, card].n)))
+    return out
+
+
+def _both_losses(values, s, arms) -> dict:
+    """Per deal, the mean of the two owners' losses of a card: with b the base's Cleopatra score,
+    c and z hers when Cleopatra or Caesar lost the copy, ((b - c) + (z - b)) / 2 = (z - c) / 2."""
+    i = INDEX["seat_advantage"]
+    lost = {(a.card, a.player): values[s, a.name][:, i, 0] for a in arms if a.kind == "card"}
+    return {card: (lost[card, "caesar"] - lost[card, "cleopatra"]) / 2 for card in R.ACTION_NAMES
+            if (card, "caesar") in lost and (card, "cleopatra") in lost}
+
+
+def record_arms(path, arms, strategies, seed: int, k: int) -> int:
+    """Write the first ``k`` deals of every arm at every strategy as ``ccsim-game/1`` records (the
+    very games the study plays), each carrying its ``rules`` block; returns the records written."""
+    from ccsim.runner.config import RunConfig
+    from ccsim.analyses.run import iter_records, open_records
+    import json
+    n = 0
+    with open_records(str(path)) as f:
+        for s in strategies:
+            for a in arms:
+                cfg = RunConfig(games=k, seed=int(seed), cleopatra=s, caesar=s, cleopatra_order=a.orders[0],
+                                caesar_order=a.orders[1], variants=tuple(variants_of(a.rules)),
+                                rules=rules_block(a.rules)).validated()
+                for rec in iter_records(cfg, k, f"ccsim whatif {s}, arm {a.name!r},"):
+                    f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                    n += 1
+    return n
+
+
+def _progress(total: int):
+    from tqdm import tqdm
+    return tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1, dynamic_ncols=True, leave=False)
+
+
+# --- presentation ------------------------------------------------------------------------------
+
+_POINTS = {"seat_advantage", "draw_rate", "leader_at_half", "decisiveness"} | {f"end_{e}" for e in R.END_NAMES[1:]}
+
+
+def _fmt(metric: str, x: float, signed: bool = False) -> str:
+    """Shares as percent (differences in points), counts with two decimals."""
+    if not math.isfinite(x):
+        return "n/a"
+    if metric in _POINTS:
+        return f"{100 * x:+.1f}" if signed or metric == "seat_advantage" else format_percent(x)
+    return f"{x:+.2f}" if signed else f"{x:.2f}"
+
+
+def format_whatif(w: WhatIf, all_metrics: bool = False) -> str:
+    """Readable tables: per strategy and arm, each metric beside the base with the difference."""
+    i = w.info
+    names = [m.name for m in METRICS] if all_metrics else list(HEADLINE)
+    lines = [f"what-if: {i['deals']:,} deals per arm (the same deals for every arm: game 0..{i['deals'] - 1} of "
+             f"seed {i['seed']}), mirror games at each strategy, orderings {i['orderings'][0]} / "
+             f"{i['orderings'][1]}" + ("   (interrupted: partial result)" if i["interrupted"] else "")]
+    if i["description"]:
+        lines.append(i["description"])
+    arms = [a for a in i["arms"] if a["kind"] not in ("base", "card")]
+    if arms:
+        lines.append(f"differences to {BASE} on the same deals with 95% intervals; shares in %, their differences "
+                     f"in points; * = significant after Holm over all {i['comparisons']} differences")
+    lw = max(len(METRICS[INDEX[n]].label) for n in names) + 2
+    for s in i["strategies"]:
+        m = w.metrics[w.metrics["strategy"] == s].set_index(["arm", "metric"])
+        for a in arms:
+            detail = [a["rules"]] if a["rules"] != a["name"] else []
+            if a["orderings"] != i["orderings"]:
+                detail.append("orderings " + ", ".join(a["orderings"]))
+            lines += ["", f"{s} — {a['name']}" + (f" ({'; '.join(detail)})" if detail else ""),
+                      f"{'metric':<{lw}}{BASE:>10}{'this arm':>11}   {'difference [95% CI]':<28}{'p (Holm)':>9}"]
+            for n in names:
+                r = m.loc[(a["name"], n)]
+                diff = f"{_fmt(n, r['diff'], True)} [{_fmt(n, r['diff_lo'], True)}, {_fmt(n, r['diff_hi'], True)}]"
+                mark = "*" if r["significant"] else " "
+                lines.append(f"{METRICS[INDEX[n]].label:<{lw}}{_fmt(n, r['base']):>10}{_fmt(n, r['value']):>11}   "
+                             f"{diff + ' ' + mark:<28}{r['p_holm']:>9.2g}")
+    if w.cards is not None:
+        lines += ["", f"what each action card is worth: its owner's score under {BASE} minus with one copy fewer, "
+                      f"points [95% CI], paired on the same deals; * = significant after Holm over "
+                      f"{i['card_comparisons']}",
+                  "(a shuffled deck loses a uniformly random copy; a fixed ordering its topmost)"]
+        for s in i["strategies"]:
+            c = w.cards[w.cards["strategy"] == s]
+            lines += ["", f"{s}: {'card':<15}" + "".join(f"{p:>26}" for p in ("cleopatra", "caesar", "both"))]
+            for card in R.ACTION_NAMES:
+                cells = []
+                for p in ("cleopatra", "caesar", "both"):
+                    r = c[(c["card"] == card) & (c["player"] == p)]
+                    if r.empty:
+                        cells.append("—")
+                        continue
+                    r = r.iloc[0]
+                    cells.append(f"{100 * r['worth']:+.1f} [{100 * r['ci_lo']:+.1f}, {100 * r['ci_hi']:+.1f}]"
+                                 + ("*" if r["significant"] else " "))
+                lines.append(f"{'':{len(s) + 2}}{card:<15}" + "".join(f"{x:>26}" for x in cells))
+    if i.get("seconds"):
+        lines += ["", f"{i['games']:,} games in {i['seconds']:.1f} s ({i['games_per_s']:,.0f} games/s)"]
+    return "\n".join(lines)
+
+
+
+
+def whatif_json(w: WhatIf) -> dict:
+    """The study as one JSON-ready object: every metric of every arm, the card worths, what it rests on."""
+    i = w.info
+    out = {k: i[k] for k in ("strategies", "orderings", "seed", "deals", "games", "arms", "description",
+                             "comparisons", "card_comparisons")}
+    out["metrics"] = [{"strategy": r.strategy, "arm": r.arm, "metric": r.metric, "value": _num(r.value),
+                       "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "base": _num(r.base), "diff": _num(r.diff),
+                       "diff_ci95": [_num(r.diff_lo), _num(r.diff_hi)], "p": _num(r.p), "p_holm": _num(r.p_holm),
+                       "significant": bool(r.significant)} for r in w.metrics.itertuples()]
+    out["lengths"] = [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
+                      for r in w.lengths.to_dict("records")]
+    if w.cards is not None:
+        out["cards"] = [{"strategy": r.strategy, "card": r.card, "player": r.player, "worth": _num(r.worth),
+                         "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "p_holm": _num(r.p_holm),
+                         "significant": bool(r.significant)} for r in w.cards.itertuples()]
+    out["seconds"] = round(i["seconds"], 3)
+    out["games_per_s"] = round(i["games_per_s"], 1) if i["games_per_s"] else None
+    if i["interrupted"]:
+        out["interrupted"] = True
+    return out
+
+
+PLOTTED = (("seat_advantage", "seat advantage, points"), ("draw_rate", "draw rate, points"),
+           ("decisiveness", "decisiveness, points"), ("lead_changes", "lead changes per game"),
+           ("turns", "turns per game"), ("votes", "votes per game"))
+
+
+def _save(fig, path):
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+    return fig
+
+
+def whatif_plot(w: WhatIf, path=None):
+    """Differences to RULES.md of six headline metrics, one panel each, every arm and strategy,
+    with 95% intervals (filled: significant after Holm); returns the figure."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    arms = [a["name"] for a in w.info["arms"] if a["kind"] not in ("base", "card")]
+    strategies = w.info["strategies"]
+    fig, axes = plt.subplots(2, 3, figsize=(13, 2.2 + 0.55 * len(arms) * 2), sharey=True)
+    y = np.arange(len(arms))
+    step = 0.6 / max(1, len(strategies))
+    for ax, (metric, label) in zip(axes.ravel(), PLOTTED):
+        scale = 100.0 if metric in _POINTS else 1.0
+        for k, s in enumerate(strategies):
+            d = w.metrics[(w.metrics["strategy"] == s) & (w.metrics["metric"] == metric)].set_index("arm").loc[arms]
+            off = y - 0.3 + step * (k + 0.5)
+            x = scale * d["diff"].to_numpy()
+            err = [x - scale * d["diff_lo"].to_numpy(), scale * d["diff_hi"].to_numpy() - x]
+            ax.errorbar(x, off, xerr=err, fmt="none", ecolor=f"C{k}", capsize=2, lw=1)
+            sig = d["significant"].to_numpy()
+            ax.scatter(x[sig], off[sig], color=f"C{k}", s=22, zorder=3, label=s if metric == PLOTTED[0][0] else None)
+            ax.scatter(x[~sig], off[~sig], facecolor="white", edgecolor=f"C{k}", s=22, zorder=3)
+        ax.axvline(0, color="0.4", lw=0.8, ls="--")
+        ax.set_xlabel(f"difference: {label}", fontsize=9)
+        ax.tick_params(labelsize=8)
+    for ax in axes[:, 0]:
+        ax.set_yticks(y)
+        ax.set_yticklabels(arms, fontsize=8)
+    axes[0, 0].invert_yaxis()  # the axes share y: once for all
+    i = w.info
+    fig.suptitle(f"What-if rules against RULES.md: {i['deals']:,} common deals per arm, mirror games, seed "
+                 f"{i['seed']} (95% intervals; filled: significant after Holm)", fontsize=10)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="lower center", ncol=len(strategies), fontsize=9,
+               title="strategy (mirror games)", title_fontsize=8, frameon=False)
+    return _save(fig, path)
+
+
+def cards_plot(w: WhatIf, path=None):
+    """What each action card is worth to its owner (points of score, 95% intervals), per player and
+    strategy; returns the figure."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    strategies = w.info["strategies"]
+    players = ("cleopatra", "caesar", "both")
+    fig, axes = plt.subplots(1, len(strategies), figsize=(5.2 * len(strategies), 4.2), sharey=True, squeeze=False)
+    y = np.arange(len(R.ACTION_NAMES))
+    for ax, s in zip(axes[0], strategies):
+        c = w.cards[w.cards["strategy"] == s]
+        for k, p in enumerate(players):
+            d = c[c["player"] == p].set_index("card").reindex(R.ACTION_NAMES)
+            off = y - 0.25 + 0.25 * k
+            x = 100 * d["worth"].to_numpy()
+            ax.errorbar(x, off, xerr=[x - 100 * d["ci_lo"].to_numpy(), 100 * d["ci_hi"].to_numpy() - x], fmt="o",
+                        color=f"C{k}", ms=4, capsize=2, lw=1, label=p)
+        ax.axvline(0, color="0.4", lw=0.8, ls="--")
+        ax.set_title(f"{s} vs {s}", fontsize=10)
+        ax.set_xlabel("worth: owner's score lost without one copy, points")
+        ax.set_yticks(y)
+        ax.set_yticklabels(R.ACTION_NAMES)
+    axes[0, 0].invert_yaxis()  # the axes share y: once for all
+    axes[0, 0].legend(title="whose deck", fontsize=8, title_fontsize=8)
+    fig.suptitle(f"Action cards by ablation: {w.info['deals']:,} common deals, seed {w.info['seed']} "
+                 f"(95% intervals)", fontsize=10)
+    fig.tight_layout()
+    return _save(fig, path)

@@ -1,0 +1,4 @@
+"""``python -m ccsim.cli``: the ``ccsim`` command."""
+from ccsim.cli import entry
+
+entry()

@@ -1,0 +1,176 @@
+"""`ccsim tournament`, `ccsim whatif`, `ccsim metrics`: balance analysis on the command line.
+
+Thin: parse, validate (one line and exit status 2 before any game is played),
+call ccsim.analyses.tournament / ccsim.analyses.whatif / ccsim.analyses.metrics, print tables or
+``--json``, save.  A run interrupted with Ctrl-C prints what it completed and
+exits with status 130.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ccsim.kernel import rules as R
+from ccsim.cli.options import backend_options, cli_backend, writable_folder as _writable
+
+
+def _threads(n):
+    from ccsim.kernel.simulate import set_threads
+    if n is not None:
+        if not 0 <= n <= 256:
+            raise click.UsageError(f"--threads must be 0 (all cores) .. 256, got {n}")
+        set_threads(n)
+
+
+def _show(progress):
+    return sys.stderr.isatty() if progress is None else progress
+
+
+def _parquet(df, path: Path):
+    out = df.copy()
+    out.attrs = {}
+    out.to_parquet(path, index=False)
+
+
+_COMMON = [
+    click.option("--seed", type=int, default=1, show_default=True, help="Run seed: deal i is game i of this seed."),
+    click.option("--threads", type=int, default=None, help="Threads (0: all cores)."),
+    click.option("--out", default=None, metavar="DIR", help="Write the tables (Parquet), summary.json, the report "
+                 "and the plots under DIR."),
+    click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object."),
+    click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal]."),
+]
+
+
+def _common(fn):
+    for opt in reversed(_COMMON):
+        fn = opt(fn)
+    return backend_options(fn)
+
+
+@click.command("tournament")
+@click.option("--strategies", default="heuristics", show_default=True, metavar="A,B,...|all|heuristics",
+              help="Strategies (comma-separated); all: every registered one; heuristics: all but random and the search players.")
+@click.option("--games", "-n", type=int, default=10_000, show_default=True,
+              help="Deals per pairing, each played twice with the seats swapped.")
+@click.option("--orderings", default="shuffled", show_default=True, metavar="O1,O2,...",
+              help="Orderings (13 letters, presets, shuffled): every strategy plays with each.")
+@click.option("--variant", "variants", multiple=True, metavar="NAME",
+              help="Rule variant (R11), repeatable: " + ", ".join(R.VARIANTS))
+@click.option("--nash/--no-nash", default=None, help="Nash averaging beside Bradley-Terry [only if intransitive].")
+@click.option("--search-games", type=int, default=None, metavar="N",
+              help="Deals of a pairing with a search player (expert), each played twice [--games].")
+@_common
+def tournament_cmd(strategies, games, orderings, variants, nash, search_games, seed, threads, out, as_json, progress,
+                   backend, scheduler, workers, connect_timeout):
+    """Round robin: score matrix, Bradley-Terry ratings, seat advantage, transitivity."""
+    from ccsim.analyses.tournament import tournament, format_tournament, tournament_json, heatmap, entrant_names
+
+    entrant_names(strategies)
+    folder = _writable(out)
+    _threads(threads)
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
+    try:
+        t = tournament(strategies, games=games, seed=seed, orderings=orderings, variants=variants, backend=be,
+                       progress=_show(progress), nash=nash, search_games=search_games)
+    finally:
+        be.close()
+    d = tournament_json(t)
+    text = format_tournament(t)
+    if folder:
+        _parquet(t.pairings, folder / "pairings.parquet")
+        _parquet(t.ratings, folder / "ratings.parquet")
+        _parquet(t.score.rename_axis("entrant").reset_index(), folder / "matrix.parquet")
+        (folder / "summary.json").write_text(json.dumps(d, indent=2) + "\n")
+        (folder / "tournament.txt").write_text(text + "\n")
+        heatmap(t, folder / "heatmap.png")
+    click.echo(json.dumps(d) if as_json else text)
+    if t.info["interrupted"]:
+        sys.exit(130)
+
+
+@click.command("whatif")
+@click.option("--strategy", "strategies", multiple=True, metavar="S",
+              help="Strategy playing mirror games, repeatable [greedy].")
+@click.option("--games", "-n", type=int, default=20_000, show_default=True,
+              help="Deals per arm (the same deals for every arm).")
+@click.option("--variant", "variants", multiple=True, metavar="NAME",
+              help="R11 variant to compare with RULES.md, repeatable [all four]: " + ", ".join(R.VARIANTS))
+@click.option("--no-variants", is_flag=True, help="Compare no variant (only the rules file and --cards).")
+@click.option("--rules", "rules_file", default=None, metavar="FILE.toml",
+              help="Rules changes to compare, as [[change]] tables (see docs/metrics.md).")
+@click.option("--cards", is_flag=True, help="Also ablate each action card from each player's deck.")
+@click.option("--cleopatra-order", default="shuffled", show_default=True, metavar="ORDER")
+@click.option("--caesar-order", default="shuffled", show_default=True, metavar="ORDER")
+@click.option("--all-metrics", is_flag=True, help="Print every metric, not only the headline ones.")
+@click.option("--record", default=None, metavar="FILE.jsonl",
+              help="Write records (ccsim-game/1, with their rules) of the first deals of every arm.")
+@click.option("--record-games", type=int, default=10, show_default=True, metavar="K", help="Deals recorded per arm.")
+@_common
+def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleopatra_order, caesar_order,
+               all_metrics, record, record_games, seed, threads, out, as_json, progress, backend, scheduler, workers,
+               connect_timeout):
+    """Rules against RULES.md on the same deals: every metric, its difference and interval (Holm)."""
+    from ccsim.analyses.whatif import whatif, format_whatif, whatif_json, whatif_plot, cards_plot, load_changes, arms_for
+
+    if no_variants and variants:
+        raise click.UsageError("--no-variants and --variant contradict each other")
+    chosen = () if no_variants else (tuple(variants) or None)
+    changes = load_changes(rules_file)[0] if rules_file else []
+    arms_for(chosen, changes, cards, (cleopatra_order, caesar_order))  # every argument checked before a game
+    if record_games < 0:
+        raise click.UsageError(f"--record-games must be >= 0, got {record_games}")
+    if record:
+        from ccsim.analyses.run import open_records
+        open_records(record).close()
+    folder = _writable(out)
+    _threads(threads)
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
+    try:
+        w = whatif(list(strategies) or ["greedy"], games=games, seed=seed, variants=chosen, rules_file=rules_file,
+                   cards=cards, cleopatra_order=cleopatra_order, caesar_order=caesar_order, backend=be,
+                   progress=_show(progress), record=record, record_games=record_games)
+    finally:
+        be.close()
+    d = whatif_json(w)
+    text = format_whatif(w, all_metrics)
+    if folder:
+        _parquet(w.metrics, folder / "metrics.parquet")
+        _parquet(w.lengths, folder / "lengths.parquet")
+        (folder / "summary.json").write_text(json.dumps(d, indent=2) + "\n")
+        (folder / "whatif.txt").write_text(format_whatif(w, True) + "\n")
+        if (w.metrics["kind"] != "base").any():
+            whatif_plot(w, folder / "whatif.png")
+        if w.cards is not None:
+            _parquet(w.cards, folder / "cards.parquet")
+            cards_plot(w, folder / "cards.png")
+    click.echo(json.dumps(d) if as_json else text)
+    if w.info["interrupted"]:
+        sys.exit(130)
+
+
+@click.command("metrics")
+@click.argument("path", metavar="RUN_DIR|GAMES.parquet")
+@click.option("--json", "as_json", is_flag=True, help="Print the metrics as one JSON object.")
+def metrics_cmd(path, as_json):
+    """Designer metrics of a run written with `ccsim run --out DIR` (docs/metrics.md)."""
+    import pandas as pd
+    from ccsim.analyses.metrics import metrics_report, format_metrics
+    from ccsim.runner.ruleset import rules_vector
+
+    p = Path(path)
+    games = p / "games.parquet" if p.is_dir() else p
+    try:
+        df = pd.read_parquet(games)
+    except (OSError, ValueError) as e:
+        raise click.UsageError(f"{path}: cannot read a games.parquet there ({str(e).splitlines()[0]})") from None
+    summary = games.parent / "summary.json"
+    block, variants = {}, []
+    if summary.is_file():
+        cfg = json.loads(summary.read_text()).get("config", {})
+        block, variants = cfg.get("rules", {}), cfg.get("variants", [])
+    report = metrics_report(df, rules_vector(block, tuple(variants)))
+    click.echo(json.dumps(report) if as_json else format_metrics(report))

@@ -1,0 +1,306 @@
+"""`ccsim orderings ...`: the action-deck ordering toolkit (compare, search, positions).
+
+Thin: parse, call ccsim.analyses.ordering_study, print (or ``--json``), save.  Every usage error
+(an invalid ordering, strategy, count or folder) is one line and exit status 2.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ccsim.kernel import rules as R
+from ccsim.cli.options import backend_options, cli_backend, writable_folder as _writable
+from ccsim.analyses.stats import format_percent, json_number as _num
+
+_ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
+
+
+def _load_config(ctx, param, value):
+    """``--config FILE``: a TOML table whose keys are the command's own flags
+    (``opponent-order`` or ``opponent_order``; ``candidates`` for ``compare``'s
+    ORDER...).  They become the defaults: flags given on the line still win, and
+    every value is validated as if typed.  Unknown keys are errors."""
+    if value is None:
+        return None
+    import tomllib
+    try:
+        data = tomllib.loads(Path(value).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise click.UsageError(f"--config {value}: cannot read it ({e.strerror})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise click.UsageError(f"--config {value}: not valid TOML ({e})") from None
+    params = {p.name: p for p in ctx.command.params if p.expose_value}
+    aliases = {"json": "as_json", "variant": "variants", "plot": "plot_path"}
+    defaults = {}
+    for key, v in data.items():
+        name = aliases.get(key.replace("-", "_"), key.replace("-", "_"))
+        if name not in params:
+            known = ", ".join(sorted(k.replace("_", "-") for k in params))
+            raise click.UsageError(f"--config {value}: unknown key {key!r} (known: {known})")
+        defaults[name] = v
+    ctx.default_map = {**(ctx.default_map or {}), **defaults}
+    return value
+
+
+def _matchup_options(fn):
+    for opt in reversed([
+        click.option("--config", type=click.Path(dir_okay=False), callback=_load_config, is_eager=True,
+                     expose_value=False, metavar="FILE.toml",
+                     help="Read the flags from a TOML file (keys as the flags; the line wins)."),
+        click.option("--strategy", default="greedy", show_default=True, metavar="S",
+                     help="Strategy playing the orderings studied."),
+        click.option("--opponent", default=None, metavar="S", help="Opponent's strategy [same as --strategy]."),
+        click.option("--opponent-order", default="shuffled", show_default=True, metavar="ORDER",
+                     help="Opponent's ordering: " + _ORDER_HELP + "."),
+        click.option("--seed", type=int, default=1, show_default=True, help="Run seed (the deals)."),
+        click.option("--variant", "variants", multiple=True, metavar="NAME",
+                     help="Rule variant (R11), repeatable: " + ", ".join(R.VARIANTS)),
+        click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object."),
+    ]):
+        fn = opt(fn)
+    return backend_options(fn)
+
+
+def _pct(x) -> str:
+    return format_percent(x, 5)
+
+
+def _score_caption(strategy: str) -> str:
+    """Whose score the tables show: the ordering's player, over both seats."""
+    return f"score = {strategy}'s with its deck in each ordering, over both seats; a draw counts half"
+
+
+def _pts(x) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def _parquet(df, path: Path):
+    out = df.copy()
+    out.attrs = {}
+    out.to_parquet(path, index=False)
+
+
+def _log(quiet: bool):
+    return None if quiet else (lambda msg: click.echo(msg, err=True))
+
+
+@click.group("orderings")
+def orderings_group():
+    """Compare, search and explain action-deck orderings (R2.2).
+
+    An ordering is 13 letters, top first (A assassination x4, S spy x2,
+    C castling x2, R scout x2, W wrath x1, V veto x2), a preset name or
+    shuffled.  Every study plays each deal twice, seats swapped, and scores
+    from the ordering's side: win 1, draw 1/2, loss 0.
+    """
+
+
+@orderings_group.command("presets")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object name -> ordering.")
+def presets_cmd(as_json):
+    """List the named orderings."""
+    from ccsim.runner.orderings import PRESETS, describe
+
+    if as_json:
+        click.echo(json.dumps({k: v for k, (v, _) in PRESETS.items()}))
+        return
+    width = max(map(len, PRESETS))
+    for k, (v, text) in PRESETS.items():
+        click.echo(f"{k:<{width}}  {v}  {text}")
+    click.echo(f"{'shuffled':<{width}}  {'-' * 13}  {describe('shuffled').split(': ', 1)[1]}")
+
+
+@orderings_group.command("compare")
+@click.argument("candidates", nargs=-1, metavar="ORDER...")
+@click.option("--baseline", default="shuffled", show_default=True, metavar="ORDER",
+              help="Ordering every candidate is compared with.")
+@_matchup_options
+@click.option("--games", "-n", type=int, default=20_000, show_default=True,
+              help="Games per ordering (half as many deals, each at both seats); "
+                   "with --until-decided the most a comparison may use.")
+@click.option("--until-decided", is_flag=True,
+              help="Stop each comparison as soon as a sequential test (SPRT) decides it.")
+@click.option("--delta", type=float, default=0.02, show_default=True,
+              help="SPRT: the difference in score (0.02 = 2 points) that counts as better or worse.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT: false-difference rate.")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT: missed-difference rate.")
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Save a forest plot.")
+def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, variants, as_json, backend,
+                scheduler, workers, connect_timeout, games, until_decided, delta, alpha, beta, plot_path):
+    """Compare orderings with a baseline on the same deals, seats swapped."""
+    from ccsim.analyses import ordering_study as study
+    from ccsim.analyses.ordering_study import compare
+
+    if not candidates:
+        raise click.UsageError("give at least one ORDER to compare")
+    if not (0 < alpha < 0.5 and 0 < beta < 0.5):
+        raise click.UsageError(f"--alpha and --beta must be in (0, 0.5), got {alpha}, {beta}")
+    study.Matchup(strategy, opponent, opponent_order, seed, tuple(variants))  # refuse bad input before a cluster
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
+    try:
+        df = compare(list(candidates), baseline=baseline, strategy=strategy, opponent=opponent,
+                     opponent_order=opponent_order, games=games, seed=seed, until_decided=until_decided,
+                     delta=delta, alpha=alpha, beta=beta, variants=variants, backend=be)
+    finally:
+        be.close()
+    if plot_path:
+        from ccsim.analyses.plots import forest_plot
+        forest_plot(df, plot_path)
+    if as_json:
+        recs = []
+        for r in df.itertuples():
+            rec = {"ordering": r.ordering, "games": int(r.games), "win_rate": _num(r.win_rate),
+                   "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "diff": _num(r.diff),
+                   "diff_ci95": [_num(r.diff_lo), _num(r.diff_hi)]}
+            if until_decided:
+                rec["decision"] = r.decision
+            recs.append(rec)
+        click.echo(json.dumps({"orderings": recs}))
+        return
+    b = df.attrs["baseline"]
+    click.echo(f"{df.attrs['matchup']}")
+    click.echo(_score_caption(strategy))
+    click.echo(f"baseline {b['label']} {b['ordering'] if b['label'] != b['ordering'] else ''}".rstrip()
+               + f": {_pct(b['win_rate'])} [{_pct(b['ci_lo'])}, {_pct(b['ci_hi'])}] in {b['games']:,} games")
+    lw = max(12, *(len(x) for x in df["label"]))
+    click.echo(f"{'ordering':<13}  {'':<{lw}}  {'games':>9}  {'score [95%]':<22}  "
+               + (f"{'diff, points [95%]':<22}  decision" if until_decided else "diff, points [95%]"))
+    for r in df.itertuples():
+        lab = r.label if r.label != r.ordering else ""
+        line = (f"{r.ordering:<13}  {lab:<{lw}}  {r.games:>9,}  {_pct(r.win_rate)} [{_pct(r.ci_lo)}, "
+                f"{_pct(r.ci_hi)}]  {_pts(r.diff):>6} [{_pts(r.diff_lo)}, {_pts(r.diff_hi)}]")
+        if until_decided:
+            line += f"  {r.decision}"
+        click.echo(line)
+    if until_decided:
+        click.echo(f"SPRT: H0 no difference vs H1 a difference of {100 * delta:g} points either way, "
+                   f"alpha {alpha:g}, beta {beta:g}; 'games' is what each decision took")
+    if plot_path:
+        click.echo(f"plot: {plot_path}")
+
+
+@orderings_group.command("search")
+@_matchup_options
+@click.option("--budget", type=int, default=1_000_000, show_default=True, metavar="GAMES",
+              help="Games to spend, all stages together.")
+@click.option("--top", type=int, default=10, show_default=True, help="Orderings to confirm and print.")
+@click.option("--out", default="results/orderings/search", show_default=True, metavar="DIR",
+              help="Folder for search_top.parquet, search_progress.parquet, search_progress.png, search.json.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers,
+               connect_timeout, budget, top,
+               out, quiet):
+    """Find strong orderings among all 16,216,200 within a budget of games."""
+    import pandas as pd
+    from ccsim.analyses.plots import search_progress
+    from ccsim.analyses.ordering_study import search, search_args
+
+    search_args(strategy, opponent, opponent_order, budget, seed, top, variants)
+    folder = _writable(out)
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
+    try:
+        df = search(strategy=strategy, opponent=opponent, opponent_order=opponent_order, budget=budget, seed=seed,
+                    top=top, variants=variants, log=_log(quiet), backend=be)
+    finally:
+        be.close()
+    a = df.attrs
+    roles = pd.concat([df.assign(role="top"),
+                       pd.DataFrame([a["baseline"]]).assign(rank=0, role="baseline"),
+                       pd.DataFrame([a["worst"]]).assign(rank=-1, role="worst of sample")], ignore_index=True)
+    _parquet(roles, folder / "search_top.parquet")
+    _parquet(pd.DataFrame(a["progress"]), folder / "search_progress.parquet")
+    search_progress(df, folder / "search_progress.png")
+    summary = {
+        "matchup": a["matchup"], "budget": a["budget"], "games_used": a["games_used"],
+        "seconds": round(a["seconds"], 1), "cpu_seconds": round(a["cpu_seconds"], 1), "threads": a["threads"],
+        "plan": a["plan"],
+        "orderings": [_search_rec(r) for r in df.to_dict("records")],
+        "baseline": _search_rec(a["baseline"]), "worst": _search_rec(a["worst"]),
+    }
+    (folder / "search.json").write_text(json.dumps(summary, indent=2) + "\n")
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(f"{a['matchup']}: {a['games_used']:,} games in {a['seconds']:.0f} s "
+               f"({a['games_used'] / max(a['seconds'], 1e-9):,.0f} games/s; {a['cpu_seconds']:.0f} CPU-s on "
+               f"{a['threads']} threads)")
+    g = int(df["games"].iloc[0])
+    click.echo(f"confirmed on fresh deals, {g:,} games each (95% interval; all-{len(df)} Bonferroni in brackets)")
+    click.echo(_score_caption(strategy))
+    click.echo(f"{'#':>2}  {'ordering':<13}  {'score [95%]':<22} {'(simultaneous)':<18}  "
+               f"{'vs shuffled, points':<20}")
+    for r in df.to_dict("records") + [dict(a["baseline"], rank="-"), dict(a["worst"], rank="w")]:
+        click.echo(f"{r['rank']:>2}  {r['ordering']:<13}  {_pct(r['win_rate'])} [{_pct(r['ci_lo'])}, "
+                   f"{_pct(r['ci_hi'])}] ({_pct(r['simul_lo'])}, {_pct(r['simul_hi'])})  "
+                   f"{_pts(r['diff']):>6} [{_pts(r['diff_lo'])}, {_pts(r['diff_hi'])}]")
+    click.echo(f"('-': shuffled itself; 'w': the worst ordering of the first round)  saved under {folder}/")
+
+
+def _search_rec(r) -> dict:
+    out = {"ordering": r["ordering"], "games": int(r["games"]), "win_rate": _num(r["win_rate"]),
+           "ci95": [_num(r["ci_lo"]), _num(r["ci_hi"])], "simultaneous_ci": [_num(r["simul_lo"]), _num(r["simul_hi"])],
+           "diff": _num(r["diff"]), "diff_ci95": [_num(r["diff_lo"]), _num(r["diff_hi"])]}
+    if "rank" in r:
+        out = {"rank": int(r["rank"]), **out}
+    return out
+
+
+@orderings_group.command("positions")
+@_matchup_options
+@click.option("--games", "-n", type=int, default=1_000_000, show_default=True,
+              help="Games in all (random orderings x deals per ordering x 2 seats).")
+@click.option("--deals-per-ordering", type=int, default=1, show_default=True,
+              help="Deals each random ordering plays (each at both seats).")
+@click.option("--out", default="results/orderings/positions", show_default=True, metavar="DIR",
+              help="Folder for positions.parquet, positions_heatmap.png, positions.json.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers,
+                  connect_timeout, games,
+                  deals_per_ordering, out, quiet):
+    """What each card type is worth at each depth of the deck (regression over random orderings)."""
+    from ccsim.analyses.plots import positions_heatmap
+    from ccsim.analyses.ordering_study import Matchup, positions, positions_size
+
+    positions_size(games, deals_per_ordering)
+    Matchup(strategy, opponent, opponent_order, seed, tuple(variants))
+    folder = _writable(out)
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
+    try:
+        df = positions(strategy=strategy, opponent=opponent, opponent_order=opponent_order, games=games, seed=seed,
+                       deals_per_ordering=deals_per_ordering, variants=variants, log=_log(quiet), backend=be)
+    finally:
+        be.close()
+    a = df.attrs
+    _parquet(df, folder / "positions.parquet")
+    positions_heatmap(df, folder / "positions_heatmap.png")
+    recs = [{"card": r.card, "letter": r.letter, "kind": r.kind, "region": r.region, "effect": _num(r.effect),
+             "se": _num(r.se), "ci95": [_num(r.lo), _num(r.hi)], "raw": _num(r.raw)} for r in df.itertuples()]
+    summary = {"matchup": a["matchup"], "orderings": a["orderings"], "games": a["games"],
+               "mean_score": _num(a["mean_score"]), "r2": _num(a["r2"]), "seconds": round(a["seconds"], 1),
+               "effects": recs}
+    (folder / "positions.json").write_text(json.dumps(summary, indent=2) + "\n")
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(f"{a['matchup']}: {a['orderings']:,} random orderings, {a['games']:,} games in {a['seconds']:.0f} s; "
+               f"mean score {a['mean_score']:.3f}, R^2 {a['r2']:.3f}")
+    click.echo("effect = E[score | card there] - E[score] of a random ordering, points of win rate [95%]")
+    reg = df[df["kind"] == "region"]
+    regions = list(dict.fromkeys(reg["region"]))
+    click.echo(f"{'card':<15}" + "".join(f"{x:>22}" for x in regions))
+    for (card, letter), g in reg.groupby(["card", "letter"], sort=False):
+        cells = [f"{_pts(r.effect)} [{_pts(r.lo)}, {_pts(r.hi)}]" for r in g.itertuples()]
+        click.echo(f"{card + ' (' + letter + ')':<15}" + "".join(f"{c:>22}" for c in cells))
+    pos = df[df["kind"] == "position"]
+    click.echo("by position (1 = top):")
+    click.echo(f"{'':<15}" + "".join(f"{q:>6}" for q in range(1, 14)))
+    for (card, letter), g in pos.groupby(["card", "letter"], sort=False):
+        click.echo(f"{card + ' (' + letter + ')':<15}" + "".join(f"{_pts(r.effect):>6}" for r in g.itertuples()))
+    big = reg.loc[reg["effect"].abs().sort_values(ascending=False).index[:3]]
+    for r in big.itertuples():
+        article = "an" if r.card[0] in "aeiou" else "a"
+        click.echo(f"{article} {r.card} in the {r.region} is worth {_pts(r.effect)} points of win rate "
+                   f"[{_pts(r.lo)}, {_pts(r.hi)}]")
+    click.echo(f"saved under {folder}/")

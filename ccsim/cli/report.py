@@ -1,0 +1,59 @@
+"""`ccsim report STUDY.toml --out DIR`: a balance study's report (ccsim.report).
+
+Thin: validate the study file (one line and exit status 2 before any game),
+run it (finished parts are kept in DIR/parts: an interrupted report resumes,
+and an unchanged study plays no game), print the claims with their verdicts or
+``--json``.  Ctrl-C keeps every finished part and exits with status 130.  ``--backend dask``
+plays the parts on a Dask cluster: the same games, so the same report (tests/test_dask.py).
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ccsim.cli.options import backend_options, cli_backend, writable_folder
+
+
+@click.command("report")
+@click.argument("study", type=click.Path(dir_okay=False))
+@click.option("--out", required=True, metavar="DIR", help="Folder of the report (and of its finished parts).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written and the claims as one JSON object.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
+@backend_options
+def report_cmd(study, out, as_json, progress, backend, scheduler, workers, connect_timeout):
+    """Run a balance study and write its report: report.html, summary.md, claims.json, tables/."""
+    from ccsim.report import StudyInterrupted, load_study, run_study
+    from ccsim.report.claims import fmt, fmt_ci
+    load_study(study)  # a bad file fails before the folder or a cluster
+    folder = writable_folder(out)
+    from ccsim.runner.config import ConfigError
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
+    try:
+        rep = run_study(study, folder, progress=sys.stderr.isatty() if progress is None else progress, backend=be)
+    except StudyInterrupted as e:
+        click.echo(f"ccsim: {e}", err=True)
+        sys.exit(130)
+    except ConfigError as e:  # the cluster failed during a part: the finished parts are kept
+        raise click.ClickException(f"{e}; the finished parts are kept, rerun to resume") from None
+    finally:
+        be.close()
+    i = rep.info
+    if as_json:
+        click.echo(json.dumps(dict(out=str(folder), report=str(folder / "report.html"), games=i["games"],
+                                   games_played=i["games_played"], parts=i["parts"], parts_played=i["parts_played"],
+                                   parts_loaded=i["parts_loaded"], seconds=round(i["seconds"], 3),
+                                   claims=[c.to_json() for c in rep.claims]), default=float))
+        return
+    lines = [f"{rep.study.title}: {i['games']:,} games ({i['games_played']:,} played now; parts: "
+             f"{i['parts_played']} played, {i['parts_loaded']} kept from earlier) in {i['seconds']:.0f} s", ""]
+    w = max(len(c.id) for c in rep.claims)
+    lines.append(f"{'claim':<{w}}  {'figure':>8}  {'95% interval':<18}  {'level':<10}  robustness")
+    for c in rep.claims:
+        lines.append(f"{c.id:<{w}}  {fmt(c.value, c.unit, (c.lo, c.hi)):>8}  {fmt_ci(c.lo, c.hi, c.unit):<18}  {c.level:<10}  "
+                     f"{c.verdict}")
+    lines += ["", f"report: {folder / 'report.html'}  (summary.md, claims.json, tables/, figures/)"]
+    if i["stale"]:
+        lines.append(f"note: {len(i['stale'])} part folders of an earlier study in {folder / 'parts'} (not used)")
+    click.echo("\n".join(lines))

@@ -1,0 +1,433 @@
+"""`ccsim play`: a game against any strategy in the terminal, through ``ccsim.Game``.
+
+The screen shows only what the human player may see (R8): the table from her
+observation, her hand and her next action cards; what happened since her last
+move is told one event a line, her opponent's hidden cards kept hidden
+(``narrate.as_seen_by``).  The board is redrawn before every prompt in a
+layout that fits 80x30.  A move is chosen in small steps on top of
+``Game.legal()`` (which card, then face, then group...), each step showing at
+most a handful of choices under keys fixed per card and per group, so the
+same move has the same key at every prompt; the last step names exactly one
+legal option.  ``?`` helps, ``u`` undoes, ``l`` shows the story so far;
+``q``, end of input or Ctrl-C end the game cleanly, and ``--record`` still
+gets the record so far.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+import sys
+import textwrap
+
+import click
+
+from ccsim.kernel import rules as R
+
+_ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
+
+# Keys fixed per card and per group (never positions in a list).
+CARD_KEYS = {"1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "P": "p", "assassination": "a", "spy": "s",
+             "castling": "c", "scout": "r", "wrath": "w", "veto": "v"}
+GROUP_KEYS = {g: "abcde"[i] for i, g in enumerate(R.GROUPS)}
+RESERVED = "?uqlh"  # help, undo, quit, log (h: help too)
+MAX_CHOICES = 15
+
+HELP = """Keys (they never change between prompts):
+  cards    1-5, p = the influence cards; a assassination, s spy, c castling,
+           r scout, w wrath, v veto
+  groups   A senator, B praetor, C quaestor, D censor, E aedile
+  face     o face-up (open), d face-down
+  other    a active / p passive turn; i / a draw from the influence / action
+           deck, n none; v veto / n let it happen; n no (more) discards
+Several keys may be typed at once: '3db' places a 3 face-down on praetor.
+  ?  this help    u  undo (a step, or your last move)    l  the story so far
+  q  quit (the record so far is still written with --record)"""
+
+
+def option_words(d: dict) -> str:
+    """An option of ``Game.legal()`` in plain words, for the human player."""
+    k = d["e"]
+    if k == "place":
+        return f"place {d['card']} face-{d['face']} on {d['group']}"
+    if k == "action":
+        if d["card"] == "spy" and "target" in d:
+            return f"take her {d['target']}"
+        target = {"assassination": lambda: f" her {d['target']} at {d['group']}",
+                  "castling": lambda: f" {d['groups'][0]} and {d['groups'][1]}",
+                  "spy": lambda: " (see her hand, take one card)"}.get(d["card"], lambda: f" on {d['group']}")()
+        return f"play {d['card']}{target}"
+    if k == "end":
+        return "end the turn"
+    if k == "turn":
+        return f"{d['mode']} turn"
+    if k == "discard":
+        return "discard " + " ".join(d["cards"]) if d["cards"] else "discard nothing"
+    if k == "draw":
+        return f"draw from the {d['from']} deck"
+    if k == "no_draw":
+        return "draw nothing"
+    if k == "veto":
+        return "veto it"
+    if k == "no_veto":
+        return "let it happen"
+    if k == "split":
+        (g1, a), (g2, b) = d["to"].items()
+        return f"{d['card']}: {a} back on {g1}, {b} on {g2}"
+    if k == "placement":
+        return ", ".join(f"{g} {c}" for g, c in d["placement"].items())
+    return json.dumps(d)
+
+
+def _card_step(c, question, verb=""):
+    return (CARD_KEYS[c], f"{verb}{c}", question)
+
+
+def _group_step(g, question):
+    return (GROUP_KEYS[g], g, question)
+
+
+def option_path(d: dict) -> list[tuple[str, str, str]]:
+    """The small steps that name option ``d``: (key, label, question) each, keys fixed per card/group."""
+    k = d["e"]
+    what = "your move: which card?"
+    if k == "place":
+        return [_card_step(d["card"], what, "place "),
+                ("o" if d["face"] == "up" else "d", f"face-{d['face']}", f"place {d['card']}: face-up or down?"),
+                _group_step(d["group"], f"place {d['card']} face-{d['face']}: on which group?")]
+    if k == "action":
+        c = d["card"]
+        if c == "spy" and "target" in d:
+            return [_card_step(d["target"], "your spy: which of her cards do you take?", "take ")]
+        first = _card_step(c, what, "play ")
+        if c == "assassination":
+            return [first, _group_step(d["group"], "assassinate at which group?"),
+                    _card_step(d["target"], f"assassinate which of her cards at {d['group']}?")]
+        if c == "castling":
+            return [first, _group_step(d["groups"][0], "castling: the first group?"),
+                    _group_step(d["groups"][1], f"castling {d['groups'][0]} with which group?")]
+        if c == "spy":
+            return [first]
+        return [first, _group_step(d["group"], f"{c} on which group?")]
+    if k == "end":
+        return [("e", "end the turn", what)]
+    if k == "turn":
+        return [(d["mode"][0], f"{d['mode']} turn", "active or passive turn?")]
+    if k in ("draw", "no_draw"):
+        q = "draw a card from which deck?"
+        return [("i", "influence deck", q) if d.get("from") == "influence" else
+                ("a", "action deck", q) if k == "draw" else ("n", "no draw", q)]
+    if k in ("veto", "no_veto"):
+        return [("v", "veto it", "veto?") if k == "veto" else ("n", "let it happen", "veto?")]
+    if k == "split":
+        (g1, a), (g2, b) = d["to"].items()
+        return [(str(a), f"{a} back on {g1}, {b} on {g2}", f"castling: how many {d['card']} back on {g1}?")]
+    if k == "discard":
+        q = "discard which cards? (one at a time, n when done)"
+        return [_card_step(c, q, "discard ") for c in d["cards"]] + [("n", "no (more) discards", q)]
+    if k == "placement":
+        return [_card_step(c, f"initial placement: which card on {g}?", "") for g, c in d["placement"].items()]
+    return [("x", option_words(d), "?")]
+
+
+def _cards(cards) -> str:
+    return " ".join(cards) if cards else "-"
+
+
+def _counted(cards) -> str:
+    """``1 1 1 2 spy`` as ``1x3 2 spy``: a discard pile in a few words."""
+    out = []
+    for c in dict.fromkeys(cards):
+        n = cards.count(c)
+        out.append(f"{c}x{n}" if n > 1 else c)
+    return " ".join(out) or "-"
+
+
+def width() -> int:
+    return max(40, min(80, shutil.get_terminal_size((80, 30)).columns))
+
+
+def height() -> int:
+    return max(20, shutil.get_terminal_size((80, 30)).lines)
+
+
+def wrap(text: str, indent: str = "", more: str = "    ") -> list[str]:
+    """``text`` wrapped at the terminal width (at most 80), never inside a word."""
+    return textwrap.wrap(text, width(), initial_indent=indent, subsequent_indent=more,
+                         break_long_words=False, break_on_hyphens=False) or [""]
+
+
+def screen_lines(obs: dict) -> list[str]:
+    """The table as player ``obs['player']`` sees it, compact (about 12 lines of at most 80)."""
+    me = obs["player"]
+    her = R.PLAYERS[1 - R.PLAYERS.index(me)]
+    w = width()
+    lines = [f"Turn {obs['turn']} - you are {me}, your bonus group: {obs['bonus']}",
+             f"  {'group':9}{'left':>4} {'you/her':>7}  {'you: [x] is face-down':26} {her}"]
+    for g, x in obs["groups"].items():
+        mine = x[me]
+        side = " ".join(mine["up"] + [f"[{c}]" for c in mine["down"]]) or "-"
+        theirs = " ".join(x[her]["up"] + ([f"+{x[her]['down']} face-down"] if x[her]["down"] else [])) or "-"
+        left = x["patricians_left"] or "out"
+        won = f"{x['won'][me]}/{x['won'][her]}"
+        row = f"{GROUP_KEYS[g].upper()} {g:9}{left:>4} {won:>7}  {side:26} {theirs}"
+        lines.append(row if len(row) <= w else row.replace(" face-down", " down")[:w])
+    lines += wrap(f"your hand: {_cards(obs['hand'])}" if obs.get("decision") != "placement" or obs["hand"] else
+                  "your hand: - (your first five cards go one on each group)")
+    lines += wrap(f"your next action cards: {_cards(obs['action_deck'][:5])}"
+                  + (" ..." if len(obs["action_deck"]) > 5 else ""))
+    lines += wrap(f"{her}: {obs['hand_sizes'][her]} cards in hand, decks {obs['influence_deck_sizes'][her]} "
+                  f"influence + {obs['action_deck_sizes'][her]} action")
+    lines += wrap(f"discards: yours {_counted(obs['discards'][me])}; {her}'s {_counted(obs['discards'][her])}")
+    lines += wrap(f"VoC discard: {_cards(obs['voc_discard'])}   box: {_cards(obs['voc_box'])}   "
+                  f"deck: {obs['voc_deck_size']} cards")
+    if obs.get("announced"):
+        a = obs["announced"]
+        where = " ".join(x for x in (a["target"], "at" if a["target"] else None, a["group"], a["second_group"]) if x)
+        lines += wrap(f"{her} announces {a['card']}" + (f": {where}" if where else ""))
+    if obs.get("decision") == "spy_pick" and obs.get("spy_seen"):
+        lines += wrap(f"your spy sees {her}'s hand: {_cards(obs['spy_seen']['hand'])}")
+    return lines
+
+
+def screen(obs: dict) -> str:
+    return "\n".join(screen_lines(obs))
+
+
+def choice_lines(choices: list[tuple[str, str]]) -> list[str]:
+    """``key) label`` entries in as many columns as fit."""
+    cells = [f"{k}) {label}" for k, label in choices]
+    w = width()
+    cw = max(len(c) for c in cells) + 3
+    ncol = max(1, min(len(cells), (w - 2) // cw))
+    rows = (len(cells) + ncol - 1) // ncol
+    out = []
+    for r in range(rows):
+        row = [cells[c * rows + r] for c in range(ncol) if c * rows + r < len(cells)]
+        out.append(("  " + "".join(x.ljust(cw) for x in row)).rstrip())
+    return out
+
+
+def _order(key, label):
+    if label in R.GROUPS:
+        return R.GROUPS.index(label)
+    i = "e0123456789pascrwvoiadn".find(key)
+    return 99 if i < 0 else i
+
+
+class _Quit(Exception):
+    """The player left the game (q, end of input, Ctrl-C)."""
+
+
+class _Undo(Exception):
+    """Take back the player's last move."""
+
+
+def _readline() -> str:
+    try:
+        line = sys.stdin.readline()
+    except KeyboardInterrupt:
+        raise _Quit from None
+    if not line:
+        click.echo("")
+        raise _Quit
+    line = line.strip().lower()
+    if not sys.stdin.isatty():
+        click.echo(line)  # a scripted session: show what was typed
+    return line
+
+
+def choose(legal: list[dict], draw, story, note: str | None = None) -> int:
+    """The index into ``legal`` the player names, step by step.
+
+    ``draw(lines)`` redraws the screen with those lines under the board;
+    ``story()`` the whole story so far.  Raises _Undo to take back the last move."""
+    paths = [option_path(d) for d in legal]
+    chosen: list[tuple[str, str, bool]] = []  # (key, label, typed by the player)
+    msg = None
+    pending = ""
+    while True:
+        n = len(chosen)
+        match = [i for i, p in enumerate(paths) if [c[0] for c in chosen] == [s[0] for s in p[:n]]]
+        done = [i for i in match if len(paths[i]) == n]
+        if done:
+            return done[0]
+        steps = {}
+        for i in match:
+            k, label, q = paths[i][n]
+            steps.setdefault(k, (label, q))
+        if len(steps) == 1 and len(match) < len(legal):  # one way on: taken, and told
+            (k, (label, _)), = steps.items()
+            chosen.append((k, label, False))
+            if pending and pending[0] == k:
+                pending = pending[1:]
+            elif pending:  # typed ahead for a choice there is not: stop before it means something else
+                msg = f"  only {label} is possible there; not read: {pending}"
+                pending = ""
+            continue
+        question = next(iter(steps.values()))[1]
+        opts = sorted(steps.items(), key=lambda kv: _order(kv[0], kv[1][0]))
+        if not pending:
+            head = (["so far: " + " > ".join(lbl for _, lbl, _ in chosen) + "   (u goes back)"] if chosen else [])
+            draw(head + (wrap(note) if note else []) + wrap(question) + choice_lines([(k.upper() if lbl in R.GROUPS else k, lbl)
+                                                       for k, (lbl, _) in opts])
+                 + ([msg] if msg else []))
+            msg = None
+            click.echo(f"{len(opts)} choices (? help, u undo, q quit): ", nl=False)
+            pending = _readline().replace(" ", "")
+            if pending in ("quit", "exit"):
+                raise _Quit
+            if pending == "help":
+                pending = "?"
+            if not pending:
+                msg = "  please type the key of a choice (? for help)"
+                continue
+        key, pending = pending[0], pending[1:]
+        if key in steps:
+            chosen.append((key, steps[key][0], True))
+            continue
+        pending = ""
+        if key == "q":
+            raise _Quit
+        if key in "?h":
+            click.echo(HELP)
+            click.echo("press Enter to go on: ", nl=False)
+            _readline()
+        elif key == "l":
+            click.echo("\n".join(story()))
+            click.echo("press Enter to go on: ", nl=False)
+            _readline()
+        elif key == "u":
+            while chosen and not chosen[-1][2]:
+                chosen.pop()
+            if not chosen:
+                raise _Undo
+            chosen.pop()
+            while chosen and not chosen[-1][2]:
+                chosen.pop()
+        else:
+            msg = f"  {key!r} is not one of the keys here: {' '.join(k for k, _ in opts)}"
+
+
+@click.command("play")
+@click.option("--against", "against", default="tactician", show_default=True, metavar="STRATEGY",
+              help="The opponent's strategy (a registered name or a weights file).")
+@click.option("--as", "seat", type=click.Choice(list(R.PLAYERS)), default="cleopatra", show_default=True,
+              help="Your seat (cleopatra moves first).")
+@click.option("--seed", type=int, default=None, help="Run seed of the deal [random; printed].")
+@click.option("--game", "game_index", type=int, default=0, show_default=True, help="Game index of the deal.")
+@click.option("--cleopatra-order", default="shuffled", show_default=True, metavar="ORDER", help=_ORDER_HELP)
+@click.option("--caesar-order", default="shuffled", show_default=True, metavar="ORDER", help=_ORDER_HELP)
+@click.option("--variant", "variants", multiple=True, metavar="NAME",
+              help="Rule variant (R11), repeatable: " + ", ".join(R.VARIANTS))
+@click.option("--record", default=None, metavar="FILE.jsonl", help="Write the game's record (ccsim-game/1).")
+def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record):
+    """Play a game against a strategy in the terminal."""
+    from ccsim.play.game import Game, GameError
+    from ccsim.play.narrate import as_seen_by, event_text
+    from ccsim.play.record import decode_events
+    from ccsim.kernel import layout as L
+
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    me = R.PLAYERS.index(seat)
+    her = R.PLAYERS[1 - me]
+    names = ["human", against] if me == 0 else [against, "human"]
+    g = Game(seed=seed, game=game_index, cleopatra_order=cleopatra_order, caesar_order=caesar_order,
+             variants=variants, players=names)
+    g._strategy(against)  # an unknown strategy fails now, before the game starts
+    if record:
+        try:
+            open(record, "a", encoding="utf-8").close()
+        except OSError as e:
+            raise click.UsageError(f"--record {record}: cannot write ({e.strerror})") from None
+    for line in wrap(f"Caesar & Cleopatra: you ({seat}) against {against}; seed {seed}, game {game_index} "
+                     f"(replay the deal with --seed {seed} --game {game_index}).  ? shows the keys."):
+        click.echo(line)
+    # the story: every event as the human may see it; `told` events of the log told so far
+    st = {"told": 0, "spy": None, "story": [], "fresh": 0}
+
+    def tell():
+        k = int(g.st[L.H_NLOG])
+        if st["spy"] is not None:  # the spy's pick is written into its event once made
+            e = decode_events(g.st[L.LOG + st["spy"] * L.EV_W:L.LOG + (st["spy"] + 1) * L.EV_W].reshape(-1, L.EV_W))[0]
+            if "target" in e:
+                who = "you take" if e["p"] == seat else f"{e['p']} takes"
+                st["story"] += wrap(f"{who} {e['target']} from {'your' if e['p'] != seat else her + chr(39) + 's'}"
+                                    " hand (spy)", "  ")
+                st["spy"] = None
+        events = decode_events(g.st[L.LOG + st["told"] * L.EV_W:L.LOG + k * L.EV_W].reshape(-1, L.EV_W))
+        for j, e in enumerate(events, st["told"]):
+            if e["e"] == "veto":
+                st["spy"] = None
+            if e["e"] == "action" and e["card"] == "spy" and "target" not in e:
+                st["spy"] = j
+            text = event_text(as_seen_by(e, seat))
+            if e["e"] == "turn":
+                st["story"].append("")
+            st["story"] += wrap(text, "  ")
+        st["told"] = k
+
+    def draw(below):
+        tell()
+        board = [""] + screen_lines(g.observation(seat))
+        fresh = st["story"][st["fresh"]:]
+        room = max(3, height() - 1 - len(board) - len(below) - 2)
+        if len(fresh) > room:
+            fresh = [f"  ... ({len(fresh) - room + 1} earlier lines: l shows them)"] + fresh[-(room - 1):]
+        click.echo("\n".join(board + (["-" * min(width(), 40)] + fresh if fresh else []) + [""] + below))
+
+    undo: list = []
+    quit_ = False
+    try:
+        while not g.over:
+            if g.to_move != seat:
+                g.step(g.ask(against))
+                continue
+            legal = g.legal()
+            try:
+                tell()
+                note = None
+                if g.decision == "veto_draw":
+                    note = "after your veto you may draw a card (R7.6)"
+                elif g.decision == "draw" and st["story"] and (f"{her} spies on {seat}'s hand" in st["story"][-1]
+                                                              or st["story"][-1].endswith("from your hand (spy)")):
+                    note = "the spy took one of your cards: you draw a replacement (R7.2)"
+                i = choose(legal, draw, lambda: st["story"], note)
+            except _Undo:
+                if not undo:
+                    st["story"].append("  (nothing to undo)")
+                    continue
+                g, saved = undo.pop()
+                st.update(saved, story=st["story"][:saved["story_len"]])
+                st["story"].append("  (your last move is taken back)")
+                continue
+            undo.append((g.copy(), {"told": st["told"], "spy": st["spy"], "story_len": len(st["story"]),
+                                    "fresh": st["fresh"]}))
+            st["fresh"] = len(st["story"])
+            if g.decision == "spy_pick":
+                seen = g.observation(seat).get("spy_seen")
+                if seen:
+                    st["story"] += wrap(f"your spy saw {her}'s hand: {_cards(seen['hand'])}", "  ")
+            g.step(i)
+    except (_Quit, KeyboardInterrupt):
+        quit_ = True
+    tell()
+    click.echo("\n".join(st["story"][st["fresh"]:]))
+    if quit_:
+        click.echo(f"\nYou left the game at turn {g.turn}.")
+    else:
+        r = g.result
+        for line in wrap(f"End: {r['end']} after {r['turns']} turns. VP cleopatra {r['vp']['cleopatra']}, "
+                         f"caesar {r['vp']['caesar']}. " + ("A draw." if r["winner"] is None else
+                                                           ("You win!" if r["winner"] == seat
+                                                            else f"{r['winner']} wins."))):
+            click.echo(line)
+    if record:
+        try:
+            rec = g.record()
+        except GameError as e:
+            click.echo("\n".join(wrap(f"no record written: {e}")))
+            return
+        with open(record, "w", encoding="utf-8") as f:
+            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        click.echo("\n".join(wrap(f"record written to {record}" + (" (the game so far)" if not g.over else ""))))
