@@ -37,6 +37,7 @@ from ccsim.kernel import rules as R
 from ccsim.runner.backends import LocalBackend
 from ccsim.runner.config import ConfigError, RunConfig
 from ccsim.kernel.engine.episode import R_ERROR, R_WINNER
+from ccsim.runner.checks import check_count, check_seed
 from ccsim.runner.grid import GridTask, orderings_grid, play_task, segment_tasks
 from ccsim.runner.orderings import (COUNTS, LENGTH, LETTERS, PRESETS, SHUFFLED, OrderingError, count_orderings,
                              from_codes, parse_ordering, random_orderings, rank_many,
@@ -88,9 +89,7 @@ def _codes(ordering: str) -> np.ndarray:
 
 
 def _positive(value, flag: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise OrderingStudyError(f"{flag} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
+    return check_count(value, OrderingStudyError, flag, minimum)
 
 
 @dataclass
@@ -118,8 +117,7 @@ class Matchup:
         _strategy(self.strategy, "--strategy")
         _strategy(self.opponent, "--opponent")
         self.opponent_order = _ordering(self.opponent_order, "--opponent-order")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or not 0 <= self.seed < 2**63:
-            raise OrderingStudyError(f"--seed must be an integer in 0 .. 2**63-1, got {self.seed!r}")
+        check_seed(self.seed, OrderingStudyError)
         try:
             self.rules = RunConfig(variants=tuple(self.variants)).validated().rules_vector()
         except ConfigError as e:

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import signal
-import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +19,8 @@ from ccsim.kernel.engine.episode import RESULT_COLUMNS, N_RESULT, record_game_nb
 from ccsim.kernel.layout import LOG, EV_W, SETUP_SIZE, max_events, state_size, N_RNG
 from ccsim.play.record import make_record
 from ccsim.runner.coldstart import kernel_beside
-from ccsim.runner.backends import BackendError, LocalBackend, chunk_tasks, make_backend, play_chunk, warmup_task
+from ccsim.runner.backends import LocalBackend, chunk_tasks, make_backend, play_chunk, warmup_task
+from ccsim.runner.driver import Drive, drive
 from ccsim.kernel.simulate import set_threads
 from ccsim.analyses.summary import Summary
 from ccsim.analyses.metrics import MetricSums, Distribution, report as metrics_report
@@ -114,77 +112,44 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
     summary = Summary(((cfg.cleopatra, cfg.cleopatra_order), (cfg.caesar, cfg.caesar_order)))
     sums, lengths = (MetricSums(), Distribution()) if metrics else (None, None)
     frames = []
-    total = cfg.games * (2 if cfg.swap_seats else 1)
-    bar = None
-    interrupted, failure = False, None
-    t0 = time.perf_counter()
+
+    def tally(task, rows) -> int:  # a chunk is in the summary and the file, or in neither
+        swapped = task.chunk.swapped
+        summary.add_rows(rows, swapped)
+        if sums:
+            sums.add_rows(rows, cfg.rules_vector(swapped))
+            lengths.add_rows(rows)
+        if sink or keep_frames:
+            names, _, _, _, orders = cfg.seats(swapped)
+            df = results_frame(rows, task.chunk.first, cfg.seed, names, orders, swapped)
+            if sink:
+                sink.write(df)
+            if keep_frames:
+                frames.append(df)
+        return len(rows)
+
     try:
         # resolves the seats here: a parameter file is read by this process only; a cold
         # kernel compiles meanwhile in a helper process (ccsim.runner.coldstart)
         with kernel_beside() if isinstance(backend, LocalBackend) else contextlib.nullcontext():
             tasks = chunk_tasks(cfg, backend.chunk_size(cfg.games))
-        backend.warm(play_chunk, warmup_task(tasks[0]))
-        bar = _progress(total) if progress else None
-        t0 = time.perf_counter()
-        for first, rows, names, orders, swapped in iter_chunks(cfg, backend, tasks):
-            with _ctrl_c_deferred():  # a chunk is in the summary and the file, or in neither
-                summary.add_rows(rows, swapped)
-                if sums:
-                    sums.add_rows(rows, cfg.rules_vector(swapped))
-                    lengths.add_rows(rows)
-                if sink or keep_frames:
-                    df = results_frame(rows, first, cfg.seed, names, orders, swapped)
-                    if sink:
-                        sink.write(df)
-                    if keep_frames:
-                        frames.append(df)
-                if bar:
-                    bar.update(len(rows))
-    except KeyboardInterrupt:
-        interrupted = True  # (a second Ctrl-C is the ccsim command's to ignore: ccsim.cli.entry)
-    except BackendError as e:
-        interrupted, failure = True, e
+        done = drive(backend, play_chunk, tasks, tally, warm=warmup_task(tasks[0]),
+                     total=cfg.games * (2 if cfg.swap_seats else 1), progress=progress)
+    except KeyboardInterrupt:  # (while warming: nothing played)
+        done = Drive(0.0, True)
     finally:
-        summary.seconds = time.perf_counter() - t0  # before closing: a cluster takes seconds to stop
-        if bar:
-            bar.close()
         if own_backend:
             backend.close()
-    out = summary.to_dict(cfg, interrupted)
+    summary.seconds = done.seconds
+    out = summary.to_dict(cfg, done.interrupted)
     if sums:
         out["metrics"] = metrics_report(sums, lengths)
     if sink:
         sink.close(out)
-    if failure:
-        raise failure
+    if done.failure:
+        raise done.failure
     frame = pd.concat(frames, ignore_index=True) if keep_frames and frames else None
     return out, frame
-
-
-@contextlib.contextmanager
-def _ctrl_c_deferred():
-    """Hold a Ctrl-C (SIGINT) that arrives inside the block until its end, where it is
-    raised as KeyboardInterrupt.  Only where Ctrl-C raises KeyboardInterrupt (Python's
-    own handler or the ``ccsim`` command's, in the main thread); elsewhere a no-op.  The held
-    Ctrl-C goes to that handler at the end, as if it came then."""
-    previous = signal.getsignal(signal.SIGINT)
-    if threading.current_thread() is not threading.main_thread() or not callable(previous):
-        yield
-        return
-    caught = []
-    signal.signal(signal.SIGINT, lambda *_: caught.append(True))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        previous(signal.SIGINT, None)  # raises KeyboardInterrupt
-        raise KeyboardInterrupt  # (a handler that did not)
-
-
-def _progress(total: int):
-    from tqdm import tqdm
-    return tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1, dynamic_ncols=True, leave=False)
 
 
 def iter_records(cfg: RunConfig, k: int, what: str = "ccsim run"):

@@ -19,7 +19,6 @@ Nash mixture of the tournament's meta-game.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,6 +28,8 @@ from ccsim.kernel import rules as R
 from ccsim.runner.backends import LocalBackend
 from ccsim.errors import UsageError
 from ccsim.kernel.engine.episode import R_WINNER, R_END, R_TURNS, R_ERROR
+from ccsim.runner.checks import check_count, check_seed
+from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.runner.orderings import OrderingError, PRESETS, SHUFFLED, parse_ordering
 from ccsim.runner.ruleset import RulesError, action_counts, describe, rules_vector
@@ -248,13 +249,10 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
     >>> t = tournament("greedy,tactician,random", games=200)        # doctest: +SKIP
     >>> t.ratings[["entrant", "elo", "elo_lo", "elo_hi"]]            # doctest: +SKIP
     """
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise TournamentError(f"--games must be a positive integer, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise TournamentError(f"--seed must be an integer in 0 .. 2**63-1, got {seed!r}")
-    if search_games is not None and (isinstance(search_games, bool) or not isinstance(search_games, (int, np.integer))
-                                     or search_games < 1):
-        raise TournamentError(f"--search-games must be a positive integer, got {search_games!r}")
+    games = check_count(games, TournamentError, "--games")
+    seed = check_seed(seed, TournamentError)
+    if search_games is not None:
+        search_games = check_count(search_games, TournamentError, "--search-games")
     try:
         vec = rules_vector(rules, tuple(variants))
     except RulesError as e:
@@ -275,26 +273,18 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
     tasks = (_group_tasks(seed, grid, full, int(games), TASK_GAMES)
              + _group_tasks(seed, grid, capped, cap, SEARCH_TASK_GAMES))
     seat_group = set(full or capped)   # the overall seat advantage: over the pairings that play every deal
-    backend = backend or LocalBackend()
-    if tasks:  # compiling before the clock: time counts games
-        backend.warm(play_task, warm_task(tasks[0]))
     tally = _Tally(n_pairs)
-    total = 2 * (len(full) * int(games) + len(capped) * cap)
-    bar = _progress(total) if progress else None
-    interrupted = False
-    t0 = time.perf_counter()
-    try:
-        for task, rows in backend.map(play_task, tasks):
-            cs = task.segments[::2, 0]
-            tally.add(rows, cs, int(task.segments[0, 3]), seat=int(cs[0]) in seat_group)
-            if bar:
-                bar.update(len(rows))
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if bar:
-            bar.close()
-    seconds = time.perf_counter() - t0
+
+    def add(task, rows) -> int:
+        cs = task.segments[::2, 0]
+        tally.add(rows, cs, int(task.segments[0, 3]), seat=int(cs[0]) in seat_group)
+        return len(rows)
+
+    done = drive(backend or LocalBackend(), play_task, tasks, add, warm=warm_task(tasks[0]) if tasks else None,
+                 total=2 * (len(full) * int(games) + len(capped) * cap), progress=progress)
+    if done.failure:
+        raise done.failure
+    interrupted, seconds = done.interrupted, done.seconds
     played = int(tally.score[:, 0].sum()) * 2
     if played == 0:
         raise KeyboardInterrupt
@@ -378,11 +368,6 @@ def _identical(a, b) -> bool:
     """Two entrants (label, strategy, ordering) that are one player: the same strategy id and
     parameters with the same ordering, so their pairing is a mirror match, not a comparison."""
     return a[2] == b[2] and player_key(a[1]) == player_key(b[1])
-
-
-def _progress(total: int):
-    from tqdm import tqdm
-    return tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1, dynamic_ncols=True, leave=False)
 
 
 # --- presentation ------------------------------------------------------------------------------

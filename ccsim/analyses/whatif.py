@@ -38,7 +38,6 @@ Every other key of a change is a rules parameter exactly as a record's
 from __future__ import annotations
 
 import math
-import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +47,8 @@ import pandas as pd
 
 from ccsim.kernel import rules as R
 from ccsim.runner.backends import LocalBackend
+from ccsim.runner.checks import check_count, check_seed
+from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS, Distribution, MetricSums, game_values
 from ccsim.runner.orderings import OrderingError, SHUFFLED, parse_ordering, without_card
@@ -203,10 +204,8 @@ def whatif(strategies=("greedy",), games: int = 20_000, seed: int = 1, variants=
     >>> w = whatif(["greedy"], games=2000, variants=["two_orgies"])         # doctest: +SKIP
     >>> w.metrics.query("metric == 'seat_advantage'")                          # doctest: +SKIP
     """
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 2:
-        raise WhatIfError(f"--games must be an integer >= 2, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise WhatIfError(f"--seed must be an integer in 0 .. 2**63-1, got {seed!r}")
+    games = check_count(games, WhatIfError, "--games", minimum=2)
+    seed = check_seed(seed, WhatIfError)
     strategies = [strategies] if isinstance(strategies, str) else list(dict.fromkeys(strategies))
     if not strategies:
         raise WhatIfError("give at least one --strategy")
@@ -231,38 +230,32 @@ def whatif(strategies=("greedy",), games: int = 20_000, seed: int = 1, variants=
              for d0 in range(0, int(games), per)]
     tallies = {(s, a.name): _ArmTally(len(METRICS)) for s, a in configs}
     both: dict = {}  # (strategy, card): per-deal mean loss of the two owners
-    bar = _progress(n_cfg * int(games)) if progress else None
-    backend = backend or LocalBackend()
-    if tasks:  # compiling before the clock: time counts games
-        backend.warm(play_task, warm_task(tasks[0]))
-    interrupted = False
     deals = 0
-    t0 = time.perf_counter()
-    try:
-        for task, rows in backend.map(play_task, tasks):
-            d = int(task.segments[0, 3])
-            rows = rows.reshape(n_cfg, d, -1)
-            values = {}
-            for c, (s, a) in enumerate(configs):
-                values[s, a.name] = game_values(rows[c], a.rules)
-                tallies[s, a.name].sums.add_values(values[s, a.name])
-                tallies[s, a.name].lengths.add_rows(rows[c])
-            for s, a in configs:
-                tallies[s, a.name].paired.update(np.concatenate([values[s, a.name], values[s, BASE]], axis=2))
-            for s in strategies:
-                for card, x in _both_losses(values, s, arms).items():
-                    both.setdefault((s, card), Moments(2)).update(np.column_stack([x, np.ones_like(x)]))
-            deals += d
-            if bar:
-                bar.update(len(rows.reshape(-1, rows.shape[-1])))
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if bar:
-            bar.close()
+
+    def add(task, rows) -> int:
+        nonlocal deals
+        d = int(task.segments[0, 3])
+        rows = rows.reshape(n_cfg, d, -1)
+        values = {}
+        for c, (s, a) in enumerate(configs):
+            values[s, a.name] = game_values(rows[c], a.rules)
+            tallies[s, a.name].sums.add_values(values[s, a.name])
+            tallies[s, a.name].lengths.add_rows(rows[c])
+        for s, a in configs:
+            tallies[s, a.name].paired.update(np.concatenate([values[s, a.name], values[s, BASE]], axis=2))
+        for s in strategies:
+            for card, x in _both_losses(values, s, arms).items():
+                both.setdefault((s, card), Moments(2)).update(np.column_stack([x, np.ones_like(x)]))
+        deals += d
+        return n_cfg * d
+
+    done = drive(backend or LocalBackend(), play_task, tasks, add, warm=warm_task(tasks[0]) if tasks else None,
+                 total=n_cfg * int(games), progress=progress)
+    if done.failure:
+        raise done.failure
     if deals == 0:
         raise KeyboardInterrupt
-    seconds = time.perf_counter() - t0
+    interrupted, seconds = done.interrupted, done.seconds
     info = dict(strategies=strategies, orderings=[cleopatra_order, caesar_order], seed=int(seed), deals=deals,
                 games=deals * n_cfg, arms=[dict(name=a.name, kind=a.kind, rules=rules_text(a.rules),
                                                  orderings=list(a.orders)) for a in arms],
@@ -352,11 +345,6 @@ def record_arms(path, arms, strategies, seed: int, k: int) -> int:
                     f.write(json.dumps(rec, separators=(",", ":")) + "\n")
                     n += 1
     return n
-
-
-def _progress(total: int):
-    from tqdm import tqdm
-    return tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1, dynamic_ncols=True, leave=False)
 
 
 # --- presentation ------------------------------------------------------------------------------

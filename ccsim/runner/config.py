@@ -13,6 +13,7 @@ import numpy as np
 
 from ccsim.kernel import rules as R
 from ccsim.kernel.layout import MAX_PARAMS
+from ccsim.runner.checks import check_seed
 from ccsim.runner.orderings import OrderingError, parse_ordering, to_codes, SHUFFLED
 from ccsim.runner.ruleset import RulesError, action_counts, rules_vector, swap_players
 from strategies.registry import resolve, strategy_id
@@ -58,8 +59,7 @@ class RunConfig:
             raise ConfigError(f"games must be a positive integer, got {self.games!r}")
         if self.games > MAX_GAMES:
             raise ConfigError(f"games={self.games} is absurd (at most {MAX_GAMES})")
-        if not isinstance(self.seed, int) or self.seed < 0 or self.seed >= 2**63:
-            raise ConfigError(f"seed must be an integer in 0 .. 2**63-1, got {self.seed!r}")
+        check_seed(self.seed, ConfigError, "seed")
         if not isinstance(self.threads, int) or not 0 <= self.threads <= MAX_THREADS:
             raise ConfigError(f"threads must be 0 (all cores) .. {MAX_THREADS}, got {self.threads!r}")
         if self.chunk_size is not None and (not isinstance(self.chunk_size, int)

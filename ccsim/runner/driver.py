@@ -1,0 +1,89 @@
+"""The one driver loop of every analysis: tasks → ``backend.map`` → tally.
+
+``run``, ``tournament`` and ``whatif`` build their tasks and their tally and hand
+both to ``drive``, which does what they share: compiling before the clock (the
+time counts games, never compiling), the progress bar, Ctrl-C between results
+(whatever was tallied is kept; a result is tallied whole or not at all) and a
+backend that fails mid-run (the tallied results are kept, the error is handed
+back).
+"""
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from ccsim.runner.backends import BackendError
+
+def progress_bar(total: int, **options):
+    """A tqdm bar counting games on stderr (it leaves no line behind unless asked)."""
+    from tqdm import tqdm
+    settings = dict(unit="game", unit_scale=True, smoothing=0.1, dynamic_ncols=True, leave=False)
+    return tqdm(total=total, **{**settings, **options})
+
+
+@dataclass(frozen=True)
+class Drive:
+    """How a drive ended: ``seconds`` of playing (from the first task after warming to the
+    last result), whether Ctrl-C ended it early, and a backend's failure if one did."""
+    seconds: float
+    interrupted: bool
+    failure: BackendError | None = None
+
+
+def drive(backend, fn: Callable, tasks: Iterable, tally: Callable[[Any, Any], int], *, warm=None,
+          total: int = 0, progress: bool = False) -> Drive:
+    """Play ``tasks`` with ``fn`` on ``backend`` and hand each (task, result) to ``tally``,
+    which returns the games it counted (for the progress bar over ``total`` games).
+
+    ``warm``: a small task played first, off the clock, so that compiling (here or on the
+    workers) is not counted as playing.  A Ctrl-C arriving while a result is tallied waits
+    for the tally to finish; the drive then ends with ``interrupted``.
+    """
+    tasks = list(tasks)
+    bar, t0 = None, None
+    interrupted, failure = False, None
+    try:
+        if tasks and warm is not None:
+            backend.warm(fn, warm)
+        bar = progress_bar(total) if progress and total else None
+        t0 = time.perf_counter()
+        for task, result in backend.map(fn, tasks):
+            with ctrl_c_deferred():  # a result is in the tally whole, or not at all
+                n = tally(task, result)
+                if bar:
+                    bar.update(n)
+    except KeyboardInterrupt:
+        interrupted = True  # (a second Ctrl-C is the ccsim command's to ignore: ccsim.cli.entry)
+    except BackendError as e:
+        interrupted, failure = True, e
+    finally:
+        # before any cluster is closed (that takes seconds); nothing played while warming
+        seconds = time.perf_counter() - t0 if t0 is not None else 0.0
+        if bar:
+            bar.close()
+    return Drive(seconds, interrupted, failure)
+
+
+@contextlib.contextmanager
+def ctrl_c_deferred():
+    """Hold a Ctrl-C (SIGINT) that arrives inside the block until its end, where it is
+    raised as KeyboardInterrupt.  Only where Ctrl-C raises KeyboardInterrupt (Python's
+    own handler or the ``ccsim`` command's, in the main thread); elsewhere a no-op.  The held
+    Ctrl-C goes to that handler at the end, as if it came then."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield
+        return
+    caught = []
+    signal.signal(signal.SIGINT, lambda *_: caught.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        previous(signal.SIGINT, None)  # raises KeyboardInterrupt
+        raise KeyboardInterrupt  # (a handler that did not)
