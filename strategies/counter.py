@@ -35,6 +35,7 @@ from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with, prepare_step, option_score, choose_spy
 
 NAME = "counter"
+ID = 7  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
 FAMILY = "heuristic"
 DESCRIPTION = "card counter: tracks her unseen cards from public discards, remembers what its spy saw"
 
@@ -143,3 +144,6 @@ def choose_counter_nb(params, kind, opts, n, pub, own, mem, me, rng):
     if params[P_VERSION] == 1.0:  # a filled vector (resolve gives DEFAULT_PARAMS): experiments
         return counter_policy(params, kind, opts, n, pub, own, mem, me, rng)
     return counter_policy(W, kind, opts, n, pub, own, mem, me, rng)
+
+
+CHOOSE = choose_counter_nb  # what the registry compiles into this strategy's entry

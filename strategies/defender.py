@@ -15,6 +15,7 @@ from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with
 
 NAME = "defender"
+ID = 8  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
 FAMILY = "heuristic"
 DESCRIPTION = "defender: guards its leads, one face-down card unless two clearly pay, passive discards to fish"
 
@@ -53,3 +54,6 @@ def choose_defender_nb(params, kind, opts, n, pub, own, mem, me, rng):
     if params[P_VERSION] == 1.0:  # a filled vector (resolve gives DEFAULT_PARAMS): experiments
         return defender_policy(params, kind, opts, n, pub, own, mem, me, rng)
     return defender_policy(W, kind, opts, n, pub, own, mem, me, rng)
+
+
+CHOOSE = choose_defender_nb  # what the registry compiles into this strategy's entry

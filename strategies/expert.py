@@ -43,6 +43,7 @@ from ccsim.kernel.engine.score import winner_nb, vp_nb
 from strategies import tactician
 
 NAME = "expert"
+ID = 9  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
 FAMILY = "search"
 DESCRIPTION = "search: determinized Monte Carlo on the engine, paired worlds, tactician rollouts (budget 64)"
 
@@ -254,3 +255,6 @@ def choose_expert_nb(params, kind, opts, n, pub, own, mem, me, rng):
     if (kinds >> kind) & 1 == 0 or params[P_BUDGET] < 2:
         return policy_choice_nb(params, kind, n, pub, own, mem, me, opts, rng, True)
     return search_nb(params, kind, opts, n, pub, own, mem, me, rng)
+
+
+CHOOSE = choose_expert_nb  # what the registry compiles into this strategy's entry

@@ -17,6 +17,7 @@ from ccsim.kernel.observe import hand_influence, room
 from strategies.features import margin, win_prob, next_vote_weight, group_stake
 
 NAME = "greedy"
+ID = 1  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
 DESCRIPTION = "plays to win the vote most likely to come next"
 FAMILY = "baseline"
 
@@ -197,3 +198,6 @@ def choose_greedy_nb(params, kind, opts, n, pub, own, mem, me, rng):
     if kind == DISCARD:
         return discard_choice(opts, n, pub, own, me)
     return 0  # CASTLE: as few cards as allowed on the first group
+
+
+CHOOSE = choose_greedy_nb  # what the registry compiles into this strategy's entry

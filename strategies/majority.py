@@ -20,6 +20,7 @@ from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with
 
 NAME = "majority"
+ID = 3  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
 FAMILY = "heuristic"
 DESCRIPTION = "majority hunter: weighs groups by VP at stake (majority, all, own bonus), focuses on open majorities"
 
@@ -71,3 +72,6 @@ def choose_majority_nb(params, kind, opts, n, pub, own, mem, me, rng):
     if params[P_VERSION] == 1.0:  # a filled vector (resolve gives DEFAULT_PARAMS): experiments
         return majority_policy(params, kind, opts, n, pub, own, mem, me, rng)
     return majority_policy(W, kind, opts, n, pub, own, mem, me, rng)
+
+
+CHOOSE = choose_majority_nb  # what the registry compiles into this strategy's entry

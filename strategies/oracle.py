@@ -28,6 +28,7 @@ from strategies.weighted import (light_policy, table_policy, params_with, best_s
                                  must_be_active)
 
 NAME = "oracle"
+ID = 6  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
 FAMILY = "heuristic"
 DESCRIPTION = "vote-odds player: reads the VoC discard and box for who votes next, counts exceptional votes"
 
@@ -109,3 +110,6 @@ def choose_oracle_nb(params, kind, opts, n, pub, own, mem, me, rng):
     if params[P_VERSION] == 1.0:  # a filled vector (resolve gives DEFAULT_PARAMS): experiments
         return oracle_policy(params, kind, opts, n, pub, own, mem, me, rng)
     return oracle_policy(W, kind, opts, n, pub, own, mem, me, rng)
+
+
+CHOOSE = choose_oracle_nb  # what the registry compiles into this strategy's entry

@@ -1,7 +1,8 @@
 """The strategy registry: names to integer ids, and the compiled dispatch.
 
-Adding a strategy is a new file under ``strategies/`` plus one line in
-``_ENTRIES``; the engine never changes.
+Adding a strategy is one new file under ``strategies/`` (or in a folder of
+``CCSIM_STRATEGY_PATH``) that declares ``NAME``, ``ID``, ``FAMILY``, ``DESCRIPTION``
+and ``CHOOSE``: the registry finds it; neither it nor the engine changes.
 
 Every strategy has the signature
 ``choose(params, kind, opts, n, pub, own, mem, me, rng) -> index`` and sees
@@ -23,6 +24,8 @@ A *data-only* strategy is a TOML file of weights for the ``weighted`` family:
 the files in ``strategies/params/`` are registered as ``weighted-<stem>``, and
 ``resolve`` accepts the path of any such file.
 """
+import importlib
+import pkgutil
 import tomllib
 import types as pytypes
 from pathlib import Path
@@ -37,31 +40,14 @@ from ccsim.toolchain.jit import pointer_array, whole_program
 
 from ccsim.kernel.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at, seat_of
 from ccsim.kernel.engine.dispatch import ENTRY_SIG, PY_STRATEGIES, RANDOM as _RANDOM_ID
-from strategies import greedy, random_play, weighted, majority, trickster, tactician, oracle, counter, defender
+from strategies import expert, weighted
 from strategies.features import PARAM_NAMES, N_PARAMS, P_VERSION
-from strategies.random_play import choose_random_nb
-from strategies.greedy import choose_greedy_nb
-from strategies.weighted import choose_weighted_nb
-from strategies.majority import choose_majority_nb
-from strategies.trickster import choose_trickster_nb
-from strategies.tactician import choose_tactician_nb
-from strategies.oracle import choose_oracle_nb
-from strategies.counter import choose_counter_nb
-from strategies.defender import choose_defender_nb
-from strategies import expert
-from strategies.expert import choose_expert_nb
 from ccsim.errors import InputError
 
 RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.kernel.engine.dispatch)
-GREEDY = 1
-WEIGHTED = 2
-MAJORITY = 3
-TRICKSTER = 4
-TACTICIAN = 5
-ORACLE = 6
-COUNTER = 7
-DEFENDER = 8
-EXPERT = 9
+WEIGHTED = weighted.ID  # the families whose parameter files strategies/params holds
+EXPERT = expert.ID
+PLUGIN_PATH_ENV = "CCSIM_STRATEGY_PATH"  # folders of plug-in strategy files (strategies/__init__.py)
 
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
 
@@ -166,7 +152,7 @@ def _param_entries():
         params, data = load_params(f)
         out.append((SimpleNamespace(NAME=f"weighted-{f.stem}", FAMILY=weighted.FAMILY, PATH=str(f),
                                     DESCRIPTION=data.get("description", f"weighted with {f.name}"),
-                                    DEFAULT_PARAMS=params), WEIGHTED, choose_weighted_nb))
+                                    DEFAULT_PARAMS=params), WEIGHTED, weighted.CHOOSE))
     return tuple(out)
 
 
@@ -177,26 +163,44 @@ def _expert_entries():
             params, data = load_params(f)
             out.append((SimpleNamespace(NAME=f.stem, FAMILY=expert.FAMILY, PATH=str(f),
                                         DESCRIPTION=data.get("description", f"expert with {f.name}"),
-                                        DEFAULT_PARAMS=params), EXPERT, choose_expert_nb))
+                                        DEFAULT_PARAMS=params), EXPERT, expert.CHOOSE))
     return tuple(out)
 
 
-# (module or named parameter set, id, choose function): ids are stable; they are
-# what the kernel sees.  Named parameter sets of a family share the family's id
-# and function: their parameters differ.
-_ENTRIES = (
-    (random_play, RANDOM, choose_random_nb),
-    (greedy, GREEDY, choose_greedy_nb),
-    (weighted, WEIGHTED, choose_weighted_nb),
-    (majority, MAJORITY, choose_majority_nb),
-    (trickster, TRICKSTER, choose_trickster_nb),
-    (tactician, TACTICIAN, choose_tactician_nb),
-    (oracle, ORACLE, choose_oracle_nb),
-    (counter, COUNTER, choose_counter_nb),
-    (defender, DEFENDER, choose_defender_nb),
-    *_param_entries(),
-    (expert, EXPERT, choose_expert_nb),
-)
+def _strategy_modules() -> list:
+    """Every module of the ``strategies`` package (its folder, and the folders of
+    ``CCSIM_STRATEGY_PATH``) that declares a strategy: ``NAME``, ``ID``, ``FAMILY``,
+    ``DESCRIPTION`` and ``CHOOSE``, its compiled choice function.  Adding a strategy is
+    adding such a file; nothing here changes.  Refused: two modules with one id or name."""
+    import strategies
+    found = []
+    for info in pkgutil.iter_modules(strategies.__path__):
+        if info.name in ("registry", "features"):
+            continue
+        module = importlib.import_module(f"strategies.{info.name}")
+        if hasattr(module, "CHOOSE"):
+            found.append(module)
+    for key in ("ID", "NAME"):
+        seen = {}
+        for m in found:
+            other = seen.setdefault(getattr(m, key), m)
+            if other is not m:
+                raise ImportError(f"strategies {other.__name__} and {m.__name__} share the {key} {getattr(m, key)!r}")
+    return sorted(found, key=lambda m: m.ID)
+
+
+def _registered() -> tuple:
+    """(module or named parameter set, id, choose function), in the order of ``available()``:
+    the strategy files by id, the weighted parameter files, then the search players (their
+    parameter files follow once the table of names exists).  Named parameter sets of a
+    family share its id and function: their parameters differ."""
+    modules = _strategy_modules()
+    entry = lambda m: (m, m.ID, m.CHOOSE)  # noqa: E731
+    return (tuple(entry(m) for m in modules if m.FAMILY != expert.FAMILY) + _param_entries()
+            + tuple(entry(m) for m in modules if m.FAMILY == expert.FAMILY))
+
+
+_ENTRIES = _registered()
 _CHOOSE = {sid: fn for _, sid, fn in _ENTRIES}
 assert N_PARAMS <= P_ENTRY, "the parameter vector's last slot is the strategy entry"
 

@@ -24,6 +24,7 @@ from strategies.weighted import (light_policy, table_policy, params_with, prepar
                                  announced_damage)
 
 NAME = "tactician"
+ID = 5  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
 FAMILY = "heuristic"
 DESCRIPTION = "action tactician: plays assassination/wrath/castling/scout by evaluated gain, saves vetoes for the worst"
 
@@ -114,3 +115,6 @@ def choose_tactician_nb(params, kind, opts, n, pub, own, mem, me, rng):
     if params[P_VERSION] == 1.0:  # a filled vector (resolve gives DEFAULT_PARAMS): experiments
         return tactician_policy(params, kind, opts, n, pub, own, mem, me, rng)
     return tactician_policy(W, kind, opts, n, pub, own, mem, me, rng)
+
+
+CHOOSE = choose_tactician_nb  # what the registry compiles into this strategy's entry

@@ -25,6 +25,7 @@ from strategies.features import P_VERSION, P_KNOB
 from strategies.weighted import light_policy, table_policy, params_with, prepare_step, option_score
 
 NAME = "trickster"
+ID = 4  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
 FAMILY = "heuristic"
 DESCRIPTION = "philosopher trickster: hides philosophers where it trails, then springs the reversed vote"
 
@@ -89,3 +90,6 @@ def choose_trickster_nb(params, kind, opts, n, pub, own, mem, me, rng):
     if params[P_VERSION] == 1.0:  # a filled vector (resolve gives DEFAULT_PARAMS): experiments
         return trickster_policy(params, kind, opts, n, pub, own, mem, me, rng)
     return trickster_policy(W, kind, opts, n, pub, own, mem, me, rng)
+
+
+CHOOSE = choose_trickster_nb  # what the registry compiles into this strategy's entry

@@ -44,6 +44,7 @@ from strategies.features import (
     P_FISH, P_DRAW_INF, P_DRAW_ACT, P_PLACE_BIG, P_PLACE_BONUS, P_MATERIAL, P_CASTLE, P_SAME, P_SPREAD, N_PARAMS)
 
 NAME = "weighted"
+ID = 2  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
 FAMILY = "weighted"
 DESCRIPTION = "parametric: scores every option by weighted features; weights from a TOML file (default: balanced)"
 
@@ -747,3 +748,6 @@ def params_with(**weights) -> np.ndarray:
     for k, x in weights.items():
         v[PARAM_NAMES.index(k)] = x
     return v
+
+
+CHOOSE = choose_weighted_nb  # what the registry compiles into this strategy's entry

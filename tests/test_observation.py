@@ -269,7 +269,7 @@ def test_observation_changes_with_what_the_player_sees(compiled):
 def test_greedy_choice_depends_on_what_it_sees(compiled):
     """The choice comparison has teeth too: revealing the opponent's face-down
     cards (public after a scout or a vote) changes greedy's step in some positions."""
-    from strategies.registry import GREEDY
+    from strategies.greedy import ID as GREEDY
     changed = 0
     tried = 0
     gen = np.random.default_rng(3)

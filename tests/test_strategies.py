@@ -188,7 +188,12 @@ def test_registry_lists_every_strategy_with_family_and_description():
         assert s["family"] and s["description"]
         sid, params = resolve(s["name"])
         assert sid == s["id"] and params.shape == (L.MAX_PARAMS,)
-    assert registry.RANDOM == 0 and registry.GREEDY == 1
+    # the kernel ids are a contract (parameter vectors, dispatch): each module declares its own
+    ids = {s["name"]: s["id"] for s in items}
+    assert {n: ids[n] for n in ("random", "greedy", "weighted", "majority", "trickster", "tactician", "oracle",
+                                "counter", "defender", "expert")} == dict(
+        random=0, greedy=1, weighted=2, majority=3, trickster=4, tactician=5, oracle=6, counter=7, defender=8, expert=9)
+    assert registry.RANDOM == 0 and registry.WEIGHTED == 2 and registry.EXPERT == 9
     assert len(HEURISTICS) >= 9  # six styles and three parameter sets
 
 

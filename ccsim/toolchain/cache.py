@@ -29,7 +29,9 @@ _CONSTANT_MODULES = {"rules.py", "layout.py"}
 
 _HERE = Path(__file__).resolve().parents[1]  # ccsim/
 ENGINE_ROOTS = (_HERE,)
-STRATEGY_ROOTS = (_HERE, _HERE.parent / "strategies")
+# the plug-in folders of CCSIM_STRATEGY_PATH (strategies/__init__.py) are strategies too
+STRATEGY_ROOTS = (_HERE, _HERE.parent / "strategies",
+                  *(Path(p) for p in os.environ.get("CCSIM_STRATEGY_PATH", "").split(os.pathsep) if p))
 
 _FOLDERS: dict[str, str] = {}
 
