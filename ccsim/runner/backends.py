@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ccsim.toolchain.cache import STRATEGY_ROOTS
 from ccsim.runner.config import DEFAULT_CONNECT_TIMEOUT, ConfigError, check_backend_flags
 
 SALT_ENV = "CCSIM_FINGERPRINT_SALT"  # test hook: a worker with it set reports a different fingerprint
@@ -132,10 +133,10 @@ def _sources_digest() -> str:
     rules, the strategies and their parameter sets, and the Python that turns a run into
     kernel arguments.  Stricter than the numba cache key (``_cache.source_hash``), which
     leaves out pure-Python modules that cannot change compiled code."""
-    import ccsim
-    here = Path(ccsim.__file__).resolve().parent
     h = hashlib.sha256()
-    for root in (here, here.parent / "strategies"):
+    # ccsim, strategies and the plug-in folders of CCSIM_STRATEGY_PATH (a worker without the
+    # client's plug-ins has another fingerprint and is refused)
+    for root in map(Path, STRATEGY_ROOTS):
         for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".toml")):
             h.update(str(path.relative_to(root.parent)).encode())
             h.update(path.read_bytes())
