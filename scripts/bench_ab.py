@@ -30,10 +30,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 WORKER = r"""
 import sys, time
-try:
+import os, ccsim
+# the checkout's own layout, by its files: an import that fails over to another path would
+# reach an editable install's ccsim and mix two checkouts in one process
+if os.path.isdir(os.path.join(os.path.dirname(ccsim.__file__), "runner")):
     from ccsim.runner.config import RunConfig
     from ccsim.kernel.simulate import simulate_rows, set_threads
-except ImportError:  # a checkout from before the layered layout (issue 24)
+else:  # a checkout from before the layered layout (issue 24)
     from ccsim.config import RunConfig
     from ccsim.simulate import simulate_rows, set_threads
 set_threads(1)

@@ -245,3 +245,28 @@ def test_compiled_and_interpreted_code_play_the_same_games(compiled):
         _, sids, sp, codes, _ = cfg.seats(False)
         rows = simulate_rows(cfg.seed, 0, games, cfg.rules_vector(), sids, sp, codes)
         np.testing.assert_array_equal(rows, interpreted[pair], err_msg=pair)
+
+
+def test_a_second_copy_of_the_toolchain_is_refused_not_stacked():
+    # two checkouts in one process (an editable install beside PYTHONPATH) once stacked their
+    # replacements of numba's methods and silently halved every strategy entry's speed
+    from ccsim.toolchain import jit
+
+    def theirs(self):
+        pass
+    theirs.__module__ = "ccsim.jit"  # another copy's replacement
+
+    class Owner:
+        method = theirs
+
+    with pytest.raises(ImportError, match="two copies of ccsim in one process"):
+        jit._replace(Owner, "method", lambda self: None)
+
+    def numbas(self):
+        pass
+
+    class Plain:
+        method = numbas
+
+    jit._replace(Plain, "method", theirs)  # numba's own method: replaced, and kept for calling
+    assert Plain.method is theirs and jit._NUMBA.pop("method") is numbas

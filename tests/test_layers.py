@@ -114,3 +114,12 @@ def test_the_size_check_sees_a_long_file(tmp_path, limit):
     p = tmp_path / "long.py"
     p.write_text("def f():\n" + "    x = 1\n" * (limit + 1))
     assert dict(_functions(p))["f"] == limit + 2
+
+
+def test_every_package_folder_is_installed():
+    # `pip install .` (the README's quick start) installs only the packages pyproject.toml lists
+    import tomllib
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for top in ("ccsim", "strategies")
+             for p in (ROOT / top).rglob("__init__.py")}
+    assert found == listed

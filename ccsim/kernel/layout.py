@@ -200,7 +200,118 @@ MEM = _even(OPTS + MAX_OPTIONS)           # [2*MEM_SIZE] strategy memory, player
 #                                           (even: a strategy may keep float64 values in it, ccsim.toolchain.jit.f64_view)
 LOG = MEM + 2 * MEM_SIZE                  # [cap*EV_W] event log when recording (H_LOG_CAP events)
 BASE_SIZE = LOG                           # a state that keeps no log
-globals().update(_pub, **_priv, **_hid, **_setup)
+# --- the slots, as the tables place them: plain definitions that grep and editors find.
+# Written by slot_definitions(); an import checks them against the tables, and
+# `CCSIM_UPDATE_GOLDEN=1 python -m pytest tests/test_layout.py` rewrites them after a table edit.
+PUB_TURN = 0
+PUB_CUR = 1
+PUB_OUT = 2
+PUB_REMAIN = 4
+PUB_WON = 9
+PUB_FU = 19
+PUB_FDN = 79
+PUB_DISC = 89
+PUB_HANDN = 113
+PUB_IDECKN = 115
+PUB_ADECKN = 117
+PUB_VOC_DISC = 119
+PUB_VOC_BOX = 126
+PUB_VOC_DECKN = 133
+PUB_QUIET = 134
+PUB_END = 135
+PUB_MODE = 136
+PUB_NPLACED = 137
+PUB_PLACED_UP = 138
+PUB_ACTION = 139
+PUB_CTX_CARD = 140
+PUB_CTX_G1 = 141
+PUB_CTX_G2 = 142
+PUB_CTX_A = 143
+PUB_CTX_B = 144
+PUB_CTX_LEFT = 145
+PUB_NPLAYED = 146
+PUB_NVETOED = 158
+PUB_SIDEN = 170
+PUB_RULES = 180
+PUB_ACTION_COUNT = 208
+PUB_DEC_KIND = 220
+PUB_DEC_P = 221
+PUB_PHASE = 222
+PUB_RESUME = 223
+PUB_DEC_N = 224
+PUB_NEXT = 225
+PUB_IN_TURN = 226
+PUB_PLACE_P = 227
+PUB_ACT_P = 228
+PUB_ACT_CARD = 229
+PUB_ACT_G = 230
+PUB_ACT_X = 231
+PUB_DRAWN = 232
+PUB_DISC_CNT = 233
+PUB_QUIET_TURN = 234
+PR_HAND = 0
+PR_FD = 12
+PR_BONUS = 42
+PR_ADECK = 43
+PR_ADECK_TOP = 75
+PR_ADECK_LEN = 76
+PR_SPY_SEEN = 77
+PR_SPY_TURN = 89
+PR_SPY_KNOWN = 90
+PR_CASTLE_C = 102
+PR_CASTLE_A = 103
+PR_CASTLE_M = 104
+PR_CASTLE_LEFT = 105
+PR_CASTLE_TOTAL = 106
+PR_SPLIT1 = 107
+PR_SPLIT2 = 108
+H_IDECK = 453
+H_IDECK_TOP = 581
+H_IDECK_LEN = 583
+H_VOC = 585
+H_VOC_TOP = 601
+H_VOC_LEN = 602
+H_BONUS = 603
+H_SID = 605
+H_HAND_INF = 607
+H_STOP = 609
+H_QUICK = 610
+H_ACTION_EV = 611
+H_NLOG = 612
+H_LOG_CAP = 613
+H_REPLAY = 614
+H_REC = 615
+H_REC_LEN = 616
+H_ERROR = 617
+H_ERROR_AT = 618
+H_BROKEN = 619
+H_VOTES = 620
+H_TIES = 625
+H_REVERSALS = 626
+H_EXCEPTIONAL = 627
+H_LEADER = 628
+H_VP_LEAD = 629
+H_LEAD_CHANGES = 630
+H_LEADERS = 631
+S_IDECK = 0
+S_IDECK_LEN = 128
+S_ADECK = 130
+S_ADECK_LEN = 194
+S_VOC = 196
+S_VOC_LEN = 212
+S_BONUS = 213
+S_PLACEMENT = 215
+# --- end of the slots ---
+_SLOTS = {**_pub, **_priv, **_hid, **_setup}
+
+
+def slot_definitions() -> str:
+    """The block of slot definitions above, as the tables place the slots."""
+    return "\n".join(f"{name} = {at}" for name, at in _SLOTS.items())
+
+
+_stale = {k: v for k, v in _SLOTS.items() if globals().get(k) != v}
+assert not _stale, f"layout.py's slot definitions differ from its tables at {sorted(_stale)[:3]}: regenerate them"
 
 #: every slot of the state, in order: Field(region, name, shape, meaning); regions
 #: "pub", "priv" (twice: player 0, then 1), "hid", "setup"; then opts, mem, log

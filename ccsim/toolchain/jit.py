@@ -401,9 +401,17 @@ _NUMBA: dict = {}  # numba's own methods that the functions above replace, by na
 def _replace(owner, name, ours, wrap=lambda f: f) -> None:
     """Put ``ours`` (wrapped, as a classmethod needs) in place of numba's ``owner.name``, once."""
     current = vars(owner)[name]
-    if getattr(current, "__func__", current) is not ours:
-        _NUMBA[name] = current
-        setattr(owner, name, wrap(ours))
+    theirs = getattr(current, "__func__", current)
+    if theirs is ours:
+        return
+    if getattr(theirs, "__module__", "").startswith("ccsim"):
+        # another copy of this module already replaced it (two checkouts in one process, e.g. an
+        # editable install beside PYTHONPATH): stacked, each would undo the other's whole
+        # programs, silently slowing every strategy entry about twofold
+        raise ImportError(f"numba's {owner.__name__}.{name} is already replaced by {theirs.__module__} "
+                          f"({theirs.__code__.co_filename}): two copies of ccsim in one process")
+    _NUMBA[name] = current
+    setattr(owner, name, wrap(ours))
 
 
 def _install_optimizer():
