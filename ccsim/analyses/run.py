@@ -50,19 +50,6 @@ def results_frame(rows: np.ndarray, first_game: int, seed: int, names, orders, s
     return out
 
 
-def iter_chunks(cfg: RunConfig, backend=None, tasks=None):
-    """Yield (first_game, rows, names, orders, swapped) chunk by chunk, in plan order.
-
-    With ``swap_seats`` every game index is played twice, the second time
-    with the seats swapped: a paired game on the same deal.
-    """
-    backend = backend or LocalBackend()
-    tasks = chunk_tasks(cfg, backend.chunk_size(cfg.games)) if tasks is None else tasks
-    for task, rows in backend.map(play_chunk, tasks):
-        names, _, _, _, orders = cfg.seats(task.chunk.swapped)
-        yield task.chunk.first, rows, names, orders, task.chunk.swapped
-
-
 class ParquetSink:
     """Appends each chunk to DIR/games.parquet; the file is valid after every close."""
 

@@ -54,8 +54,9 @@ def plan_study(st: Study) -> list[Part]:
 def _progress(total: int, enabled: bool):
     if not enabled or total == 0:
         return None
-    from tqdm import tqdm
-    return tqdm(total=total, unit="game", unit_scale=True, desc="study", dynamic_ncols=True, position=0)
+    from ccsim.runner.driver import progress_bar
+    # the bar of the whole study stays on screen (tqdm's own leave and smoothing)
+    return progress_bar(total, desc="study", position=0, leave=True, smoothing=0.3)
 
 
 def run_parts(parts: list[Part], store: PartStore | None, progress: bool = False, backend=None) -> tuple[dict, dict]:
