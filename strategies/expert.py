@@ -19,7 +19,7 @@ separates options that win or lose by different amounts).
   time, so a seed always gives the same game.
 * **A prior for STEP.**  A turn offers up to 60 placements and actions; the
   candidates are the ``width`` best by the tactician's own scores
-  (``tactician.step_scores``), ending the turn included when it is legal.
+  (``weighted.step_scores`` with `tactician`'s weights), ending the turn included when it is legal.
 * The initial placement (R2.5), the castling split and the passive discard
   are left to the rollout policy: measured, searching them changed little for
   their cost (see strategies/README.md).
@@ -32,6 +32,7 @@ with ``family = "expert"`` sets them; ``strategies/params/expert-*.toml``):
 import numpy as np
 
 from ccsim.toolchain.jit import njit, stack_array
+from ccsim.kernel import slots
 from ccsim.kernel.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_END
 from ccsim.kernel.layout import (BASE_SIZE, PUB, PUB_SIZE, PRIV_SIZE, MEM_SIZE, OPTS, MAX_OPTIONS, MAX_PARAMS, P_ENTRY,
                           N_RNG, PUB_END, H_SID, H_ACTION_EV, H_BONUS, priv_at, mem_at)
@@ -40,7 +41,8 @@ from ccsim.kernel.engine.determinize import sample_hidden_nb
 from ccsim.kernel.engine.dispatch import choose_with_nb
 from ccsim.kernel.engine.step import drive_nb, resolve_nb
 from ccsim.kernel.engine.score import winner_nb, vp_nb
-from strategies import tactician
+from strategies.param_files import style_vector
+from strategies.weighted import step_scores
 
 NAME = "expert"
 ID = 9  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
@@ -48,14 +50,36 @@ FAMILY = "search"
 DESCRIPTION = "search: determinized Monte Carlo on the engine, paired worlds, tactician rollouts (budget 64)"
 
 # the parameter vector (float64[MAX_PARAMS]); P_ENTRY, the last slot, is the engine's
-P_BUDGET = 0      # simulations per decision
-P_ROLLOUT = 1     # the rollout policy's strategy id (both seats of every simulation)
-P_ROLLOUT_ENTRY = 2  # its compiled entry's address, bit for bit (registry.resolve fills it)
-P_WIDTH = 3       # STEP candidates kept from the prior
-P_MARGIN = 4      # weight of the final VP margin (per 10 VP, clipped to +-1) in a simulation's value
-P_KINDS = 5       # bit k set: decision kind k is searched
-P_Z = 6           # standard errors by which an option must beat the policy's choice to replace it
-N_PARAMS = 7
+N_ROLLOUT_PARAMS = P_ENTRY - 8
+SEARCH_TABLE = (
+    ("BUDGET", (), "simulations per decision"),
+    ("ROLLOUT", (), "the rollout policy's strategy id (both seats of every simulation)"),
+    ("ROLLOUT_ENTRY", (), "its compiled entry's address, bit for bit (registry.resolve fills it)"),
+    ("WIDTH", (), "STEP candidates kept from the prior"),
+    ("MARGIN", (), "weight of the final VP margin (per 10 VP, clipped to +-1) in a simulation's value"),
+    ("KINDS", (), "bit k set: decision kind k is searched"),
+    ("Z", (), "standard errors by which an option must beat the policy's choice to replace it"),
+    ("RESERVED", (), "unused"),
+    ("ROLLOUT_PARAMS", (N_ROLLOUT_PARAMS,), "the rollout policy's own parameter vector (registry.expert_params)"),
+)
+SEARCH_SLOTS, _end = slots.place(SEARCH_TABLE, "P_")
+N_PARAMS = SEARCH_SLOTS["P_ROLLOUT_PARAMS"]  # the search's own slots
+# --- slots of search: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
+P_BUDGET = 0
+P_ROLLOUT = 1
+P_ROLLOUT_ENTRY = 2
+P_WIDTH = 3
+P_MARGIN = 4
+P_KINDS = 5
+P_Z = 6
+P_RESERVED = 7
+P_ROLLOUT_PARAMS = 8
+# --- end of the slots of search ---
+slots.hold(globals(), SEARCH_SLOTS, "search")
+assert _end == P_ENTRY
+
+# the prior's weights: `tactician`'s (strategies/params/tactician.toml; frozen into the compiled search)
+PRIOR = style_vector("tactician")
 
 SEARCHED = (1 << MODE) | (1 << STEP) | (1 << VETO) | (1 << SPY_PICK) | (1 << DRAW) | (1 << VETO_DRAW)
 KIND_NAMES = ("placement", "mode", "step", "veto", "spy_pick", "castle", "draw", "veto_draw", "discard")
@@ -74,10 +98,24 @@ _alive_nb = stack_array(np.int64, (MAX_OPTIONS,), zeroed=False)
 _policy_params_nb = stack_array(np.float64, (MAX_PARAMS,))
 
 
-def params_of(budget=64, rollout_id=5, width=6, margin=0.1, kinds=SEARCHED, z=1.0) -> np.ndarray:
+def params_of(budget=64, rollout_id=5, width=6, margin=0.1, kinds=SEARCHED, z=1.0, rollout_params=None) -> np.ndarray:
+    """The search's parameter vector; ``rollout_params``: the rollout policy's own vector (its
+    entry slot aside), which every simulation's seats play with."""
     v = np.zeros(MAX_PARAMS, np.float64)
     v[P_BUDGET], v[P_ROLLOUT], v[P_WIDTH], v[P_MARGIN], v[P_KINDS], v[P_Z] = budget, rollout_id, width, margin, kinds, z
+    if rollout_params is not None:
+        rp = np.asarray(rollout_params, np.float64)[:P_ENTRY]
+        assert not rp[N_ROLLOUT_PARAMS:].any(), "the rollout policy's parameters do not fit the search's vector"
+        v[P_ROLLOUT_PARAMS:P_ENTRY] = rp[:N_ROLLOUT_PARAMS]
     return v
+
+
+@njit(cache=True)
+def rollout_seat_nb(params, seat):
+    """A simulation seat: the rollout policy's parameters and entry, from the search's vector."""
+    for j in range(N_ROLLOUT_PARAMS):
+        seat[j] = params[P_ROLLOUT_PARAMS + j]
+    seat[P_ENTRY] = params[P_ROLLOUT_ENTRY]
 
 
 @njit(cache=True)
@@ -130,7 +168,7 @@ def candidates_nb(params, kind, opts, n, pub, own, mem, me, alive):
             alive[i] = i
         return n
     scores = _scores_nb()
-    tactician.step_scores(tactician.W, pub, own, mem, me, opts, n, scores)
+    step_scores(PRIOR, pub, own, mem, me, opts, n, scores)
     for i in range(n):
         if (opts[i] & 15) == T_END:
             scores[i] = 1e17  # always weighed: stopping is often right
@@ -166,7 +204,7 @@ def search_nb(params, kind, opts, n, pub, own, mem, me, rng):
     root[H_SID] = sid
     root[H_SID + 1] = sid
     for s in range(2):
-        seats[s, P_ENTRY] = params[P_ROLLOUT_ENTRY]
+        rollout_seat_nb(params, seats[s])
     pol = policy_choice_nb(params, kind, n, pub, own, mem, me, opts, rng, False)
     m = candidates_nb(params, kind, opts, n, pub, own, mem, me, alive)
     # the candidates other than the policy's choice
@@ -239,7 +277,7 @@ def policy_choice_nb(params, kind, n, pub, own, mem, me, opts, rng, keep):
     streams = _streams_nb()
     streams[1 + me] = rng[0]  # her own stream, as the policy would use it
     seat = _policy_params_nb()
-    seat[P_ENTRY] = params[P_ROLLOUT_ENTRY]
+    rollout_seat_nb(params, seat)
     i = choose_with_nb(root, streams, np.int64(params[P_ROLLOUT]), seat, me, kind, n)
     if keep:
         rng[0] = streams[1 + me]

@@ -20,13 +20,13 @@ only the strategies it plays: a cold ``ccsim run`` no longer compiles all of
 them into every kernel.  (Passing the functions to the kernel as arguments
 would miss numba's disk cache in every new process; DESIGN lesson 6.)
 
-A *data-only* strategy is a TOML file of weights for the ``weighted`` family:
-the files in ``strategies/params/`` are registered as ``weighted-<stem>``, and
-``resolve`` accepts the path of any such file.
+A *data-only* strategy is a TOML file in ``strategies/params/`` (strategies.param_files):
+weights for the ``weighted`` family (registered as ``weighted-<stem>``), a heuristic *style*
+(weights and switches of the one heuristic policy, with its own id: ``<stem>``), or the
+search parameters of an ``expert`` (``<stem>``); ``resolve`` accepts the path of any such file.
 """
 import importlib
 import pkgutil
-import tomllib
 import types as pytypes
 from pathlib import Path
 from types import SimpleNamespace
@@ -40,38 +40,17 @@ from ccsim.toolchain.jit import pointer_array, whole_program
 
 from ccsim.kernel.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at, seat_of
 from ccsim.kernel.engine.dispatch import ENTRY_SIG, PY_STRATEGIES, RANDOM as _RANDOM_ID
-from strategies import expert, weighted
-from strategies.features import PARAM_NAMES, N_PARAMS, P_VERSION
-from ccsim.errors import InputError
+from strategies import expert, param_files, weighted
+from strategies.layouts import N_PARAMS
 
 RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.kernel.engine.dispatch)
 WEIGHTED = weighted.ID  # the families whose parameter files strategies/params holds
 EXPERT = expert.ID
 PLUGIN_PATH_ENV = "CCSIM_STRATEGY_PATH"  # folders of plug-in strategy files (strategies/__init__.py)
 
-PARAMS_DIR = Path(__file__).resolve().parent / "params"
-
-
-class ParamFileError(InputError):
-    """A parameter file that cannot be used (one line naming the problem)."""
-
-
-PARAM_FILE_KEYS = {"description", "weights", "family"}  # a weight outside [weights] would be silently ignored
-EXPERT_FILE_KEYS = {"description", "family", "search"}
-
-
-def _read_toml(path: Path) -> dict:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ParamFileError(f"cannot read parameter file {path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ParamFileError(f"parameter file {path} is not valid TOML: {e}") from None
-
-
-def file_family(path) -> str:
-    """The family a parameter file is for: ``family = "expert"`` or (by default) weighted."""
-    return str(_read_toml(Path(path)).get("family", "weighted"))
+PARAMS_DIR = param_files.PARAMS_DIR
+ParamFileError = param_files.ParamFileError
+file_family = param_files.file_family
 
 
 def expert_params(search: dict, where: str = "expert") -> np.ndarray:
@@ -88,7 +67,7 @@ def expert_params(search: dict, where: str = "expert") -> np.ndarray:
     if isinstance(cfg["margin"], bool) or not isinstance(cfg["margin"], (int, float)) or not 0 <= cfg["margin"] <= 1:
         raise ParamFileError(f"{where}: margin must be a number in 0 .. 1, got {cfg['margin']!r}")
     try:
-        rollout = _lookup(cfg["rollout"])[0]
+        rollout, rollout_params = _lookup(cfg["rollout"])
     except KeyError as e:
         raise ParamFileError(f"{where}: rollout: {e.args[0]}") from None
     if rollout == EXPERT:
@@ -100,71 +79,39 @@ def expert_params(search: dict, where: str = "expert") -> np.ndarray:
         kinds |= 1 << expert.KIND_NAMES.index(name)
     if isinstance(cfg["z"], bool) or not isinstance(cfg["z"], (int, float)) or not 0 <= cfg["z"] <= 10:
         raise ParamFileError(f"{where}: z must be a number in 0 .. 10, got {cfg['z']!r}")
-    return expert.params_of(cfg["budget"], rollout, cfg["width"], float(cfg["margin"]), kinds, float(cfg["z"]))
-
-
-def _refuse_stray_keys(path, data: dict, known: set) -> None:
-    """A key outside the file's tables would be silently ignored: refuse it."""
-    stray = sorted(set(data) - known)
-    if stray:
-        hint = " (weights go in the [weights] table)" if stray[0] in PARAM_NAMES else ""
-        raise ParamFileError(f"parameter file {path}: unknown top-level key {stray[0]!r}{hint}; "
-                             f"top-level keys: {', '.join(sorted(known))}")
+    return expert.params_of(cfg["budget"], rollout, cfg["width"], float(cfg["margin"]), kinds, float(cfg["z"]),
+                            rollout_params)
 
 
 def load_params(path) -> tuple[np.ndarray, dict]:
-    """(parameter vector of MAX_PARAMS floats, the file's table) of a `weighted` TOML file.
-
-    Weights not in the file keep their `balanced` value; an unknown weight name
-    is an error.  (A file with ``family = "expert"`` is an `expert` file: ``expert_params``.)
-    """
+    """(parameter vector of MAX_PARAMS floats, the file's table) of a parameter file
+    (strategies.param_files: weighted, heuristic or expert)."""
     path = Path(path)
-    data = _read_toml(path)
-    if data.get("family", "weighted") == "expert":
-        search = data.get("search", {})
-        if not isinstance(search, dict):
-            raise ParamFileError(f"parameter file {path}: [search] must be a table")
-        _refuse_stray_keys(path, data, EXPERT_FILE_KEYS)
-        return expert_params(search, f"parameter file {path}"), data
-    _refuse_stray_keys(path, data, PARAM_FILE_KEYS)
-    weights = data.get("weights", {})
-    if not isinstance(weights, dict):
-        raise ParamFileError(f"parameter file {path}: [weights] must be a table")
-    params = np.zeros(MAX_PARAMS, np.float64)
-    params[:N_PARAMS] = weighted.BALANCED
-    for k, v in weights.items():
-        if k not in PARAM_NAMES or k == "version":
-            raise ParamFileError(f"parameter file {path}: unknown weight {k!r} (known: {', '.join(PARAM_NAMES[1:])})")
-        if not isinstance(v, (int, float)) or isinstance(v, bool):
-            raise ParamFileError(f"parameter file {path}: weight {k!r} must be a number, got {v!r}")
-        params[PARAM_NAMES.index(k)] = float(v)
-    params[P_VERSION] = 1.0
-    return params, data
+    data = param_files.read_toml(path)
+    param_files.refuse_stray_keys(path, data)
+    if param_files.family_of(path, data) == "expert":
+        return expert_params(param_files.table(path, data, "search"), f"parameter file {path}"), data
+    return param_files.weights_vector(path, data), data
 
 
-def _param_entries():
-    """The parameter files of strategies/params: ``weighted-<stem>``, or ``<stem>`` for an
-    `expert` file (``family = "expert"``)."""
-    out = []
-    for f in sorted(PARAMS_DIR.glob("*.toml")):
-        if file_family(f) == "expert":
-            continue  # registered once the table of names exists (their rollout is a name)
-        params, data = load_params(f)
-        out.append((SimpleNamespace(NAME=f"weighted-{f.stem}", FAMILY=weighted.FAMILY, PATH=str(f),
-                                    DESCRIPTION=data.get("description", f"weighted with {f.name}"),
-                                    DEFAULT_PARAMS=params), WEIGHTED, weighted.CHOOSE))
-    return tuple(out)
+def _file_entry(f: Path, family: str):
+    """(named parameter set, id, choose function) of one parameter file: a weighted file as
+    ``weighted-<stem>`` (the `weighted` id), a style (with the id it declares) or an `expert`
+    file as ``<stem>``."""
+    params, data = load_params(f)
+    if family == "weighted":
+        name, sid, fam, choose = f"weighted-{f.stem}", WEIGHTED, weighted.FAMILY, weighted.CHOOSE
+    elif family == "heuristic":
+        name, sid, fam, choose = f.stem, param_files.style_id(f, data), "heuristic", weighted.CHOOSE
+    else:
+        name, sid, fam, choose = f.stem, EXPERT, expert.FAMILY, expert.CHOOSE
+    return (SimpleNamespace(NAME=name, ID=sid, FAMILY=fam, PATH=str(f), DEFAULT_PARAMS=params,
+                            DESCRIPTION=data.get("description", f"{family} with {f.name}")), sid, choose)
 
 
-def _expert_entries():
-    out = []
-    for f in sorted(PARAMS_DIR.glob("*.toml")):
-        if file_family(f) == "expert":
-            params, data = load_params(f)
-            out.append((SimpleNamespace(NAME=f.stem, FAMILY=expert.FAMILY, PATH=str(f),
-                                        DESCRIPTION=data.get("description", f"expert with {f.name}"),
-                                        DEFAULT_PARAMS=params), EXPERT, expert.CHOOSE))
-    return tuple(out)
+def _file_entries(family: str) -> tuple:
+    """The parameter files of strategies/params of one family, by file name."""
+    return tuple(_file_entry(f, family) for f in sorted(PARAMS_DIR.glob("*.toml")) if file_family(f) == family)
 
 
 def _strategy_modules() -> list:
@@ -180,13 +127,18 @@ def _strategy_modules() -> list:
         module = importlib.import_module(f"strategies.{info.name}")
         if hasattr(module, "CHOOSE"):
             found.append(module)
-    for key in ("ID", "NAME"):
-        seen = {}
-        for m in found:
-            other = seen.setdefault(getattr(m, key), m)
-            if other is not m:
-                raise ImportError(f"strategies {other.__name__} and {m.__name__} share the {key} {getattr(m, key)!r}")
-    return sorted(found, key=lambda m: m.ID)
+    _refuse_shared("NAME", found)
+    return found
+
+
+def _refuse_shared(key: str, found: list) -> None:
+    """Two strategies (modules or style files) with one id or one name: refused at import."""
+    seen = {}
+    for m in found:
+        other = seen.setdefault(getattr(m, key), m)
+        if other is not m:
+            where = lambda x: getattr(x, "PATH", None) or x.__name__  # noqa: E731
+            raise ImportError(f"strategies {where(other)} and {where(m)} share the {key} {getattr(m, key)!r}")
 
 
 def _registered() -> tuple:
@@ -194,10 +146,11 @@ def _registered() -> tuple:
     the strategy files by id, the weighted parameter files, then the search players (their
     parameter files follow once the table of names exists).  Named parameter sets of a
     family share its id and function: their parameters differ."""
-    modules = _strategy_modules()
-    entry = lambda m: (m, m.ID, m.CHOOSE)  # noqa: E731
-    return (tuple(entry(m) for m in modules if m.FAMILY != expert.FAMILY) + _param_entries()
-            + tuple(entry(m) for m in modules if m.FAMILY == expert.FAMILY))
+    modules = [(m, m.ID, m.CHOOSE) for m in _strategy_modules()] + list(_file_entries("heuristic"))
+    _refuse_shared("ID", [m for m, _, _ in modules])
+    modules.sort(key=lambda e: e[1])
+    return (tuple(e for e in modules if e[0].FAMILY != expert.FAMILY) + _file_entries("weighted")
+            + tuple(e for e in modules if e[0].FAMILY == expert.FAMILY))
 
 
 _ENTRIES = _registered()
@@ -310,4 +263,4 @@ def _lookup(name):
 
 # the search players' parameters name their rollout policy: they need the table above
 expert.DEFAULT_PARAMS = expert_params({})
-_ENTRIES = _ENTRIES + _expert_entries()
+_ENTRIES = _ENTRIES + _file_entries("expert")

@@ -1,47 +1,39 @@
-"""`weighted`: the parametric heuristic family; its feature weights are data.
+"""`weighted`: the one policy of the heuristic family; its weights and switches are data.
 
-Every decision is scored with the shared tables of ``strategies.features``
-(one pass per decision: each group's margin, vote odds, stake and the gain of
-each hand card there) and a parameter vector ``w`` (``features.P_*``, names in
-``features.PARAM_NAMES``).  The named heuristics (majority, trickster, ...)
-reuse these scorers with their own constant vectors and their own twists;
-``weighted`` itself reads ``w`` from its seat's parameters, so a TOML file of
-weights (strategies/params/*.toml) is a new strategy without any code.
+Every heuristic plays this skeleton (``policy_nb``): the light decisions first (draw, spy,
+placement, mode when it is forced, discards), then the group tables of ``strategies.tables``
+(kept from this turn's last decision where they hold, refilled where not), then the decision
+from the tables, scored by ``strategies.scoring``.  A parameter vector ``w`` (``layouts.P_*``,
+names in ``layouts.PARAM_NAMES``) holds the weights, and five switches
+(``layouts.SWITCH_NAMES``) that turn on the *twists* of ``strategies.twists``, a style's own
+ideas at fixed places of the skeleton.
 
-Decisions, in short:
+So a strategy of this family is a TOML file in ``strategies/params``:
 
-* PLACEMENT (R2.5): high cards where ``place_big * size + place_bonus * [bonus] +
-  place_small / size`` is largest (rearrangement: any positive weights sort).
-* MODE (R3): active, unless the best single card gains less than ``passive``
-  and a passive discard would improve the hand (and the game is not stalling).
-* STEP (R4): argmax over the options of gain - cost; a first face-up card is
-  valued with the best second one (R4.2); actions by their effect on the
-  position times P(not vetoed); ending the turn is worth 0.
-* VETO (R7.6): the damage of her action card at the target she announced
-  (R7.0, public); veto if it reaches ``veto``.
-* SPY_PICK: her most dangerous card; CASTLE (R7.3): a greedy best split of my
-  cards over the two groups; DRAW (R4.4): action card if the next one of my own
-  deck is worth it and my hand holds enough influence; DISCARD (R5.1): cards
-  below my deck's mean by ``fish``, never a quiet turn after a quiet turn.
+* ``family = "weighted"`` (the default): weights only, registered as ``weighted-<stem>``;
+* ``family = "heuristic"``: a *style* with a name, an id, weights and switches
+  (``majority``, ``trickster``, ``tactician``, ``oracle``, ``counter``, ``defender``), registered
+  under its file's stem.
+
+``weighted`` itself plays the seat's parameter vector (``registry.resolve`` fills it; the
+`balanced` weights by default).
 """
 import numpy as np
 from ccsim.toolchain.jit import njit, stack_array
 
 from ccsim.kernel.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, PERMS,
-                             T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, DRAW_INFLUENCE, DRAW_ACTION)
-from ccsim.kernel.layout import (PUB_OUT, PUB_RULES, PUB_NPLACED, PUB_ACTION,
-                          PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2, PUB_CTX_A, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_QUIET,
-                          PUB_REMAIN, PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, fd_at, fdn_at, fu_at, siden_at)
-from ccsim.kernel.rules import (PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD,
-                         N_GROUPS, RP_GROUP_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_HAND_SIZE)
-from ccsim.kernel.observe import room
-from strategies.features import (
-    new_tables_nb, fill_gains, VAL, R_COST, e_val, rev_prob, my_deck_mean,
-    R_D, R_INV, R_PREV, R_W, R_E, R_ROOM, R_N, R_MY, R_OPPV, R_OPPFD, R_MYUP, R_GAIN,
-    R_SC, R_MYPH, R_OPPPH, R_HID, R_B1, R_B1C, R_B2, R_SEC, R_SECG, R_SEC2,
-    S_MU, S_PVETO, S_DECKMEAN, S_HANDINF, gains_ready, keep_turn_tables, kept_tables, keep_step_tables, refill_groups,
-    P_VERSION, P_CARD, P_UP, P_VALUE, P_PHIL, P_ACTION, P_ACT_COST, P_SPY, P_SCOUT, P_VETO, P_PASSIVE,
-    P_FISH, P_DRAW_INF, P_DRAW_ACT, P_PLACE_BIG, P_PLACE_BONUS, P_MATERIAL, P_CASTLE, P_SAME, P_SPREAD, N_PARAMS)
+                                    DRAW_INFLUENCE, DRAW_ACTION)
+from ccsim.kernel.layout import (PUB_RULES, PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2, PUB_ADECKN, PUB_REMAIN,
+                                 PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, fdn_at, siden_at)
+from ccsim.kernel.rules import ASSASSINATION, SPY, CASTLING, WRATH, VETO as VETO_CARD, N_GROUPS, RP_GROUP_SIZE
+from strategies.layouts import (PARAM_NAMES, N_PARAMS, P_PASSIVE, P_VETO, P_DRAW_INFLUENCE, P_DRAW_ACTION,
+                                P_PLACE_BIG, P_PLACE_BONUS, P_PLACE_SMALL)
+from strategies.tables import (new_tables_nb, fill_groups, fill_gains, keep_turn_tables, kept_tables,
+                               keep_step_tables, refill_groups)
+from strategies.scoring import (best_step, prepare_step, best_single, hand_can_improve, must_be_active,
+                                announced_damage, castle_plan, best_discard, fill_light, can_place_any)
+from strategies.twists import (reweigh_groups, step_context, twisted_score, worst_threat_veto, outlook_mode,
+                               spy_choice, S_STEP, S_VETO, S_MODE, WORST_THREAT, OUTLOOK)
 
 NAME = "weighted"
 ID = 2  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
@@ -79,414 +71,31 @@ BALANCED = np.array([
     5.0,    # horizon
     0.7,    # same_group
     0.0,    # place_small
-    0.0,    # knob1 (the named heuristics' own twists; unused here)
-    0.0,    # knob2
-    0.0,    # knob3
-    0.0,    # knob4
+    # the twists' own weights: the values of the style each comes from
+    1.4,    # guard_lead
+    0.75,   # guard_trail
+    0.1,    # guard_lead_margin
+    -0.4,   # guard_trail_margin
+    1.8,    # focus_open
+    0.5,    # focus_settled
+    0.5,    # focus_bonus
+    1.6,    # trap_spring
+    1.3,    # trap_break
+    0.5,    # shown_philosopher
+    1.5,    # her_turn
+    1.0,    # bad_draw
+    2.0,    # combo
+    0.7,    # threat_share
+    0.05,   # face_up_fear
+    5.0,    # response_cards
+    0.0, 0.0, 0.0, 0.0, 0.0,  # the switches (groups, step, veto, mode, spy): no twist
 ])
 assert BALANCED.shape[0] == N_PARAMS
 DEFAULT_PARAMS = BALANCED
+assert BALANCED.shape[0] == N_PARAMS
 
 
-# ------------------------------------------------------------------ costs ----
-@njit(cache=True)
-def card_cost(w, c, up):
-    """What placing my card c costs: a card spent, its value, face-up exposure."""
-    k = w[P_CARD] + w[P_VALUE] * VAL[c]
-    if up:
-        k += w[P_UP] * (2.0 if c == PHIL else 1.0)
-    elif c == PHIL:
-        k -= w[P_PHIL]
-    return k
-
-
-@njit(cache=True)
-def fill_best(own, T):
-    """Rows R_B1/R_B1C/R_B2: per group the best face-up card, and the best one left
-    when one copy of that card is gone; rows R_SEC/R_SECG/R_SEC2: per first card c the
-    best second face-up card (R4.2), its group and the best on another group.
-    (After fill_costs: the face-up costs.)  Each is the first of equals, as a scan of the
-    cards (then the groups) in order finds it; the comparisons pick values (selects), not
-    paths: which card or group is best is a coin toss to the branch predictor."""
-    for g in range(N_GROUPS):
-        T[R_B1, g] = -1e9  # best gain - cost of a card face-up here
-        T[R_B1C, g] = -1
-        T[R_B2, g] = -1e9  # the best of the other cards
-    for c in range(6):
-        if own[PR_HAND + c] <= 0:
-            continue
-        k = T[R_COST + 1, c]
-        for g in range(N_GROUPS):
-            gain = T[R_GAIN + c, g]
-            v = gain - k
-            b1 = T[R_B1, g]
-            b2 = T[R_B2, g]
-            fits = gain >= -1e8
-            top = fits & (v > b1)
-            second = fits & (v > b2)
-            T[R_B2, g] = (b1 if b1 > b2 else b2) if top else (v if second else b2)
-            T[R_B1, g] = v if top else b1
-            T[R_B1C, g] = c if top else T[R_B1C, g]
-    for g in range(N_GROUPS):
-        b1c = int(T[R_B1C, g])
-        if b1c >= 0 and own[PR_HAND + b1c] >= 2:
-            T[R_B2, g] = T[R_B1, g]  # a second copy of the best card
-    for c in range(6):
-        t1 = -1e9
-        t1g = -1
-        t2 = -1e9
-        if own[PR_HAND + c] > 0:
-            single = own[PR_HAND + c] < 2
-            for g2 in range(N_GROUPS):
-                bc = T[R_B1C, g2]
-                v = T[R_B2, g2] if (int(bc) == c) & single else T[R_B1, g2]
-                fits = bc >= 0
-                top = fits & (v > t1)
-                second = fits & (v > t2)
-                t2 = t1 if top else (v if second else t2)
-                t1 = v if top else t1
-                t1g = g2 if top else t1g
-        T[R_SEC, c] = t1
-        T[R_SECG, c] = t1g
-        T[R_SEC2, c] = t2
-
-
-@njit(cache=True)
-def second_up(w, own, T, c, g):
-    """Best value of the second face-up card after my card c on g (R4.2: it must follow);
-    a second card on the same group keeps ``same_group`` of its gain.  (Values picked by
-    selects: whether the best second card is on g is a coin toss to the branch predictor.)"""
-    k = card_cost(w, c, True)
-    same = w[P_SAME] * (T[R_SEC, c] + k) - k
-    here = same if (T[R_ROOM, g] >= 2) & (same > T[R_SEC2, c]) else T[R_SEC2, c]
-    return here if int(T[R_SECG, c]) == g else T[R_SEC, c]
-
-
-# ------------------------------------------------------------------ actions --
-@njit(cache=True)
-def assassination_gain(w, T, g, x):
-    """Position gain of removing her face-up card x at g (R7.1), before veto and cost."""
-    d2 = T[R_D, g] + VAL[x]
-    prev = T[R_PREV, g]
-    if x == PHIL:
-        prev = rev_prob(T[R_MYPH, g], T[R_OPPPH, g] - 1, T[R_HID, g])
-    e2 = e_val(d2, T[R_INV, g], prev)
-    return T[R_W, g] * (e2 - T[R_E, g]) + w[P_MATERIAL] * VAL[x]
-
-
-@njit(cache=True)
-def wrath_gain(w, T, g):
-    """Position gain of clearing g (R7.5): its vote becomes a tie, both sides lose their cards."""
-    opp = T[R_OPPV, g] + T[R_OPPFD, g] * T[R_SC, S_MU]
-    return -T[R_W, g] * T[R_E, g] + w[P_MATERIAL] * (opp - T[R_MY, g])
-
-
-@njit(cache=True)
-def castle_plan(w, T, pub, own, me, g1, g2, query):
-    """Greedy best split of my cards at g1 and g2 (R7.3): (position value after, cards of code
-    ``query`` that go on g1).  High cards first, each where it adds more; philosophers last."""
-    o = 1 - me
-    slim = pub[PUB_RULES + RP_SIDE_LIMIT]
-    glim = pub[PUB_RULES + RP_GROUP_LIMIT]
-    cap1 = min(slim, glim - pub[siden_at(g1, o)])
-    cap2 = min(slim, glim - pub[siden_at(g2, o)])
-    d1 = T[R_D, g1] - T[R_MY, g1]
-    d2 = T[R_D, g2] - T[R_MY, g2]
-    inv1 = T[R_INV, g1]
-    inv2 = T[R_INV, g2]
-    w1 = T[R_W, g1]
-    w2 = T[R_W, g2]
-    e1 = e_val(d1, inv1, 0.0)
-    e2 = e_val(d2, inv2, 0.0)
-    n1 = 0
-    n2 = 0
-    k_query = 0
-    for c in range(4, -1, -1):
-        k = pub[fu_at(g1, me, c)] + own[fd_at(g1, c)] + \
-            pub[fu_at(g2, me, c)] + own[fd_at(g2, c)]
-        v = VAL[c]
-        for _ in range(k):
-            # where the card goes picks values, not paths (selects): it is a coin toss to the
-            # branch predictor; the group's new value is the one just compared
-            a1 = e_val(d1 + v, inv1, 0.0)
-            a2 = e_val(d2 + v, inv2, 0.0)
-            to1 = (n1 < cap1) & ((n2 >= cap2) | (w1 * (a1 - e1) > w2 * (a2 - e2)))
-            d1 = d1 + v if to1 else d1
-            e1 = a1 if to1 else e1
-            d2 = d2 if to1 else d2 + v
-            e2 = e2 if to1 else a2
-            n1 += 1 if to1 else 0
-            n2 += 0 if to1 else 1
-            k_query += 1 if to1 & (c == query) else 0
-    kp = pub[fu_at(g1, me, PHIL)] + own[fd_at(g1, PHIL)] + \
-        pub[fu_at(g2, me, PHIL)] + own[fd_at(g2, PHIL)]
-    p1 = 0
-    p2 = 0
-    for _ in range(kp):
-        a = w1 * (e_val(d1, inv1, rev_prob(p1 + 1, T[R_OPPPH, g1], T[R_HID, g1]))
-                  - e_val(d1, inv1, rev_prob(p1, T[R_OPPPH, g1], T[R_HID, g1])))
-        b = w2 * (e_val(d2, inv2, rev_prob(p2 + 1, T[R_OPPPH, g2], T[R_HID, g2]))
-                  - e_val(d2, inv2, rev_prob(p2, T[R_OPPPH, g2], T[R_HID, g2])))
-        to1 = (n1 < cap1) & ((n2 >= cap2) | (a > b))
-        p1 += 1 if to1 else 0
-        n1 += 1 if to1 else 0
-        p2 += 0 if to1 else 1
-        n2 += 0 if to1 else 1
-        k_query += 1 if to1 & (query == PHIL) else 0
-    if kp == 0 and T[R_OPPPH, g1] == 0 and T[R_OPPPH, g2] == 0 and T[R_HID, g1] == 0 and T[R_HID, g2] == 0:
-        return w1 * e1 + w2 * e2, k_query
-    val = w1 * e_val(d1, inv1, rev_prob(p1, T[R_OPPPH, g1], T[R_HID, g1])) + \
-        w2 * e_val(d2, inv2, rev_prob(p2, T[R_OPPPH, g2], T[R_HID, g2]))
-    return val, k_query
-
-
-@njit(cache=True)
-def castle_gain(w, T, pub, own, me, g1, g2):
-    if T[R_MY, g1] + T[R_MYPH, g1] + T[R_MY, g2] + T[R_MYPH, g2] <= 0:
-        return -1e9  # nothing of mine to move
-    val, _ = castle_plan(w, T, pub, own, me, g1, g2, -1)
-    now = T[R_W, g1] * T[R_E, g1] + T[R_W, g2] * T[R_E, g2]
-    hide = w[P_UP] * (T[R_MYUP, g1] + T[R_MYUP, g2])  # my face-up cards go face-down again
-    return w[P_CASTLE] * (val - now) + hide
-
-
-@njit(cache=True)
-def action_score(w, T, pub, own, me, card, g, x):
-    """Score of playing action card ``card`` with target g (and x): gain x P(no veto) - cost."""
-    pv = 1.0 - T[R_SC, S_PVETO]
-    if card == ASSASSINATION:
-        return w[P_ACTION] * assassination_gain(w, T, g, x) * pv - w[P_ACT_COST]
-    if card == WRATH:
-        return w[P_ACTION] * wrath_gain(w, T, g) * pv - w[P_ACT_COST]
-    if card == SPY:
-        return w[P_SPY] * pub[PUB_HANDN + 1 - me] / 5.0 - w[P_ACT_COST]
-    if card == SCOUT:
-        return w[P_SCOUT] * T[R_OPPFD, g] * T[R_W, g] * pv - w[P_ACT_COST]
-    if card == CASTLING:
-        return w[P_ACTION] * castle_gain(w, T, pub, own, me, g, x) * pv - w[P_ACT_COST]
-    return -1e9
-
-
-# ------------------------------------------------------------------ steps ----
-@njit(cache=True)
-def fill_costs(w, own, T):
-    """Rows R_COST, R_COST + 1: what each card in my hand costs face-down and face-up,
-    once per decision; the placement options are scored from them (placement_score)."""
-    for c in range(6):
-        if own[PR_HAND + c] > 0:
-            T[R_COST, c] = card_cost(w, c, False)
-            T[R_COST + 1, c] = card_cost(w, c, True)
-
-
-@njit(cache=True)
-def placement_score(w, T, pub, own, t, c, g):
-    """Score of placing my card c on g (gain - cost; a first face-up card with its best
-    second one, R4.2), -1e9 where it cannot go; T prepared by prepare_step."""
-    gain = T[R_GAIN + c, g]
-    if gain < -1e8:
-        return -1e9
-    if t == T_PLACE_DOWN:
-        return gain - T[R_COST, c]
-    v = gain - T[R_COST + 1, c]
-    if pub[PUB_NPLACED] == 0:
-        v += second_up(w, own, T, c, g)
-    return v
-
-
-@njit(cache=True)
-def step_score(w, T, pub, own, me, code):
-    """Score of one STEP option (see the module docstring); T prepared by prepare_step."""
-    t = code & 15
-    if t == T_END:
-        return 0.0
-    c = (code >> 4) & 15
-    g = (code >> 8) & 15
-    if t == T_PLACE_DOWN or t == T_PLACE_UP:
-        return placement_score(w, T, pub, own, t, c, g)
-    return action_score(w, T, pub, own, me, c, g, (code >> 12) & 15)
-
-
-@njit(cache=True)
-def any_placement(opts, n):
-    for i in range(n):
-        t = opts[i] & 15
-        if t == T_PLACE_DOWN or t == T_PLACE_UP:
-            return True
-    return False
-
-
-@njit(cache=True)
-def prepare_step(w, pub, own, T, opts, n):
-    """Fill what scoring these STEP options needs when a placement is among them: the
-    gains, the costs and, before the turn's first card (the only one that may be followed
-    by a second, R4.2), the best second cards.  Returns whether one is."""
-    placing = any_placement(opts, n)
-    if placing:
-        gains_ready(w, pub, own, T)  # (kept from this turn's last decision: there, or all but a column)
-        fill_costs(w, own, T)
-        if pub[PUB_NPLACED] == 0:
-            fill_best(own, T)
-    return placing
-
-
-@njit(cache=True)
-def option_score(w, T, pub, own, me, code, placing):
-    """step_score, except that castling waits until the placements are done (it then
-    rearranges the new cards too, and is evaluated once a turn: it is the costly one)."""
-    if placing and (code & 15) == T_ACTION and ((code >> 4) & 15) == CASTLING:
-        return -1e9
-    return step_score(w, T, pub, own, me, code)
-
-
-@njit(cache=True)
-def best_step(w, T, pub, own, me, opts, n):
-    placing = prepare_step(w, pub, own, T, opts, n)
-    best = 0
-    bv = -1e18
-    for i in range(n):
-        code = opts[i]
-        t = code & 15
-        if t == T_PLACE_DOWN or t == T_PLACE_UP:
-            v = placement_score(w, T, pub, own, t, (code >> 4) & 15, (code >> 8) & 15)
-        elif t == T_END:
-            v = 0.0
-        else:
-            v = option_score(w, T, pub, own, me, code, placing)
-        if v > bv:
-            bv = v
-            best = i
-    return best
-
-
-@njit(cache=True)
-def best_single_placement(w, own, T):
-    """(gain - cost, card, group) of the best single face-down card this turn
-    ((-1e9, -1, -1) if none fits)."""
-    best = -1e9
-    bc = -1
-    bg = -1
-    for c in range(6):
-        if own[PR_HAND + c] <= 0:
-            continue
-        for g in range(N_GROUPS):
-            v = T[R_GAIN + c, g]
-            if v < -1e8:
-                continue
-            v -= card_cost(w, c, False)
-            if v > best:
-                best = v
-                bc = c
-                bg = g
-    return best, bc, bg
-
-
-@njit(cache=True)
-def best_single(w, own, T):
-    """Best gain - cost of one face-down card this turn (-1e9 if none fits)."""
-    return best_single_placement(w, own, T)[0]
-
-
-# ------------------------------------------------------------------ discards --
-@njit(cache=True)
-def discard_gain(w, T, pub, own, me, c):
-    """What discarding one card of code c (and drawing another) is worth, R5.1."""
-    o = 1 - me
-    idn = pub[PUB_IDECKN + me]
-    if c < 6:
-        if idn <= 0:
-            return -5.0
-        if c == PHIL:
-            return -1.0 - w[P_PHIL]
-        return (T[R_SC, S_DECKMEAN] - VAL[c] - w[P_FISH]) * 0.1
-    need_inf = 0.3 if T[R_SC, S_HANDINF] == 0 and idn > 0 else 0.0
-    if c == ASSASSINATION:
-        any_up = 0
-        for g in range(N_GROUPS):
-            if pub[PUB_REMAIN + g] > 0:
-                any_up += pub[siden_at(g, o)] - pub[fdn_at(g, o)]
-        return need_inf + (0.05 if any_up == 0 else -0.3)
-    if c == SCOUT:
-        return need_inf + 0.02
-    if c == CASTLING:
-        return need_inf - 0.05
-    if c == SPY:
-        return need_inf - 0.1
-    if c == WRATH:
-        return need_inf - 0.4
-    return need_inf - 0.3  # veto
-
-
-@njit(cache=True)
-def best_discard(w, T, pub, own, me, opts, n, can_place):
-    """The best DISCARD option; at least one card when the turn would otherwise be quiet
-    after a quiet turn (R9.4) or when a full hand cannot be played."""
-    for c in range(12):  # the gain of each card in hand, once: row R_GAIN.., column c % 6
-        if own[PR_HAND + c] > 0:
-            T[R_GAIN + c // 6, c % 6] = discard_gain(w, T, pub, own, me, c)
-    full = pub[PUB_HANDN + me] >= pub[PUB_RULES + RP_HAND_SIZE]
-    decks = pub[PUB_IDECKN + me] + pub[PUB_ADECKN + me]
-    # never a second quiet turn in a row (R9.4); a full hand that cannot be played is refreshed
-    must = pub[PUB_QUIET] >= 1 or (full and decks > 0 and (T[R_SC, S_HANDINF] == 0 or not can_place))
-    best = 0
-    bv = -1e18
-    for i in range(n):
-        code = opts[i]
-        k = code & 7
-        if must and k == 0:
-            continue
-        v = 0.0
-        for j in range(k):
-            c = (code >> (4 + 4 * j)) & 15
-            v += T[R_GAIN + c // 6, c % 6]
-        if v > bv:
-            bv = v
-            best = i
-    return best
-
-
-@njit(cache=True)
-def fill_light(pub, own, me, T):
-    """The scalars a discard needs, without the group tables."""
-    hinf = 0
-    for c in range(6):
-        hinf += own[PR_HAND + c]
-    T[R_SC, S_HANDINF] = hinf
-    T[R_SC, S_DECKMEAN] = my_deck_mean(pub, own, me)
-
-
-@njit(cache=True)
-def can_place_any(pub, own, me):
-    """Is there an influence card in my hand and room for it somewhere (R3.2)?"""
-    hinf = 0
-    for c in range(6):
-        hinf += own[PR_HAND + c]
-    if hinf == 0:
-        return False
-    for g in range(N_GROUPS):
-        if room(pub, g, me) > 0:
-            return True
-    return False
-
-
-@njit(cache=True)
-def hand_can_improve(w, T, pub, own, me):
-    """Would a passive turn's discard (R5.1) improve my hand?  (Fills S_DECKMEAN: only here
-    does a table decision need my deck's mean.)"""
-    T[R_SC, S_DECKMEAN] = my_deck_mean(pub, own, me)
-    for c in range(12):
-        if own[PR_HAND + c] > 0 and discard_gain(w, T, pub, own, me, c) > 0:
-            return True
-    return False
-
-
-# ------------------------------------------------------------------ others ---
-@njit(cache=True)
-def must_be_active(pub, me):
-    """No passive turn: she is out (R9.3: nothing to wait for), the last turn was quiet
-    (R9.4: a second would end the game) or my influence deck is empty (R5.1: nothing to draw)."""
-    return pub[PUB_OUT + 1 - me] != 0 or pub[PUB_QUIET] >= 1 or pub[PUB_IDECKN + me] <= 0
-
-
+# ------------------------------------------------------------------ decisions
 @njit(cache=True)
 def choose_mode(w, T, pub, own, me):
     """1 active / 0 passive (R3)."""
@@ -499,104 +108,12 @@ def choose_mode(w, T, pub, own, me):
 
 
 @njit(cache=True)
-def damage_at(w, T, pub, me, card, g, x):
-    """How much the opponent's action card ``card`` hurts me at target g (x: the code of my
-    face-up card an assassination removes; castling: one of its groups), 0 where it cannot."""
-    if card == ASSASSINATION:
-        if T[R_W, g] <= 0 or pub[fu_at(g, me, x)] <= 0:
-            return 0.0
-        prev = T[R_PREV, g]
-        if x == PHIL:
-            prev = rev_prob(T[R_MYPH, g] - 1, T[R_OPPPH, g], T[R_HID, g])
-        e2 = e_val(T[R_D, g] - VAL[x], T[R_INV, g], prev)
-        return T[R_W, g] * (T[R_E, g] - e2) + w[P_MATERIAL] * VAL[x]
-    if card == WRATH:
-        if T[R_W, g] <= 0 or T[R_N, g] <= 0:
-            return 0.0
-        return -wrath_gain(w, T, g)
-    if card == SPY:
-        return w[P_SPY]
-    if card == SCOUT:
-        return w[P_SCOUT] * pub[fdn_at(g, me)] * T[R_W, g]
-    if card == CASTLING:
-        return 0.5 * T[R_W, g] * (1.0 + T[R_E, g]) * 0.5
-    return 0.0
-
-
-@njit(cache=True)
-def veto_damage(w, T, pub, own, me, card):
-    """How much the opponent's action card ``card`` can hurt me at her best target (R7.6)."""
-    if card == SPY:
-        return w[P_SPY]
-    dmg = 0.0
-    for g in range(N_GROUPS):
-        for x in range(6 if card == ASSASSINATION else 1):
-            v = damage_at(w, T, pub, me, card, g, x)
-            if v > dmg:
-                dmg = v
-    return dmg
-
-
-@njit(cache=True)
-def announced_damage(w, T, pub, own, me):
-    """How much the action card I may veto hurts me at the target she announced (R7.0: public,
-    R8.1); at her best target if none is given (a position made outside the engine)."""
-    card = pub[PUB_ACTION]
-    g = pub[PUB_CTX_G1]
-    if card == SPY or g < 0:
-        return veto_damage(w, T, pub, own, me, card)
-    x = pub[PUB_CTX_G2] if card == CASTLING else pub[PUB_CTX_A]
-    dmg = damage_at(w, T, pub, me, card, g, x)
-    if card == CASTLING:  # either of its two groups may lose what I hold there
-        dmg = max(dmg, damage_at(w, T, pub, me, card, x, 0))
-    return dmg if dmg > 0.0 else 0.0
-
-
-@njit(cache=True)
 def choose_veto(w, T, pub, own, me):
     dmg = announced_damage(w, T, pub, own, me)
     thr = w[P_VETO]
     if own[PR_HAND + VETO_CARD] >= 2:
         thr *= 0.6
     return 1 if dmg >= thr else 0
-
-
-@njit(cache=True)
-def spy_value(pub, own, me, c):
-    """How much a card of hers hurts me (SPY_PICK, R7.2)."""
-    if c < 5:
-        return VAL[c]
-    if c == PHIL:
-        return 3.5
-    if c == WRATH:
-        return 6.0
-    if c == VETO_CARD:
-        k = 0
-        for a in range(6, 11):
-            k += own[PR_HAND + a]
-        return 3.0 + k
-    if c == ASSASSINATION:
-        up = 0
-        for g in range(N_GROUPS):
-            up += pub[siden_at(g, me)] - pub[fdn_at(g, me)]
-        return 2.5 + 0.2 * up
-    if c == CASTLING:
-        return 2.0
-    if c == SPY:
-        return 2.0
-    return 1.5  # scout
-
-
-@njit(cache=True)
-def choose_spy(pub, own, me, opts, n):
-    best = 0
-    bv = -1e9
-    for i in range(n):
-        v = spy_value(pub, own, me, opts[i])
-        if v > bv:
-            bv = v
-            best = i
-    return best
 
 
 @njit(cache=True)
@@ -626,9 +143,9 @@ def choose_draw(w, pub, own, me, opts, n):
     for c in range(6):
         hinf += own[PR_HAND + c]
     want = DRAW_INFLUENCE
-    if hinf >= w[P_DRAW_INF] and pub[PUB_ADECKN + me] > 0:
+    if hinf >= w[P_DRAW_INFLUENCE] and pub[PUB_ADECKN + me] > 0:
         a = own[PR_ADECK + own[PR_ADECK_TOP]]
-        if action_card_value(pub, me, a) >= w[P_DRAW_ACT]:
+        if action_card_value(pub, me, a) >= w[P_DRAW_ACTION]:
             want = DRAW_ACTION
     for i in range(n):
         if opts[i] == want:
@@ -646,7 +163,7 @@ def choose_placement(w, pub, own, n):
     b = own[PR_BONUS]
     for g in range(N_GROUPS):
         size = pub[PUB_RULES + RP_GROUP_SIZE + g]
-        wg[g] = w[P_PLACE_BIG] * size + w[P_SPREAD] / size + (w[P_PLACE_BONUS] if b == g else 0.0) + 0.01 * g
+        wg[g] = w[P_PLACE_BIG] * size + w[P_PLACE_SMALL] / size + (w[P_PLACE_BONUS] if b == g else 0.0) + 0.01 * g
     best = 0
     bv = -1e18
     for i in range(n):
@@ -683,7 +200,7 @@ def light_policy(w, kind, opts, n, pub, own, mem, me):
     if kind == DRAW or kind == VETO_DRAW:
         return choose_draw(w, pub, own, me, opts, n)
     if kind == SPY_PICK:
-        return choose_spy(pub, own, me, opts, n)
+        return spy_choice(w, pub, own, mem, me, opts, n)
     if kind == PLACEMENT:
         return choose_placement(w, pub, own, n)
     if kind == MODE and (w[P_PASSIVE] < -0.5 or must_be_active(pub, me)):
@@ -696,17 +213,50 @@ def light_policy(w, kind, opts, n, pub, own, mem, me):
 
 
 @njit(cache=True)
+def twisted_step(w, T, pub, own, mem, me, opts, n):
+    """STEP with the style's `step` twist: the best option by ``twists.twisted_score``."""
+    placing = prepare_step(w, pub, own, T, opts, n)
+    k = step_context(w, pub, own, mem, me)
+    best = 0
+    bv = -1e18
+    for i in range(n):
+        v = twisted_score(w, T, pub, own, me, opts[i], placing, k)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def step_scores(w, pub, own, mem, me, opts, n, out):
+    """Every STEP option's score into ``out``, from freshly filled tables (what a `step`-twisted
+    STEP maximises): the search player's prior (strategies.expert)."""
+    T = new_tables_nb()
+    fill_groups(w, pub, own, mem, me, T)
+    placing = prepare_step(w, pub, own, T, opts, n)
+    k = step_context(w, pub, own, mem, me)
+    for i in range(n):
+        out[i] = twisted_score(w, T, pub, own, me, opts[i], placing, k)
+
+
+@njit(cache=True)
 def table_policy(w, T, kind, opts, n, pub, own, mem, me):
     """STEP, MODE, VETO and CASTLE from T as ``fill_groups`` left it (the gains are
-    filled here, only where a decision needs them).  A MODE decision's tables are
-    kept for the turn's first STEP (features.kept_tables)."""
+    filled here, only where a decision needs them), each with the style's twist if it has one.
+    A MODE decision's tables are kept for the turn's first STEP (features.kept_tables)."""
     if kind == STEP:
+        if w[S_STEP] != 0.0:
+            return twisted_step(w, T, pub, own, mem, me, opts, n)
         return best_step(w, T, pub, own, me, opts, n)
     if kind == MODE:
         fill_gains(w, pub, own, T)
         keep_turn_tables(pub, mem, T)
+        if int(w[S_MODE]) == OUTLOOK:
+            return n - 1 if outlook_mode(w, T, pub, own, me) == 1 else 0
         return n - 1 if choose_mode(w, T, pub, own, me) == 1 else 0
     if kind == VETO:
+        if int(w[S_VETO]) == WORST_THREAT:
+            return n - 1 if worst_threat_veto(w, T, pub, own, me) == 1 else 0
         return n - 1 if choose_veto(w, T, pub, own, me) == 1 else 0
     if kind == CASTLE:
         return castle_choice(w, T, pub, own, me, opts, n)
@@ -715,7 +265,7 @@ def table_policy(w, T, kind, opts, n, pub, own, mem, me):
 
 @njit(cache=True)
 def policy_nb(w, kind, opts, n, pub, own, mem, me, rng):
-    """The whole weighted policy for parameter vector w."""
+    """The whole policy for parameter vector w: every heuristic's skeleton."""
     i = light_policy(w, kind, opts, n, pub, own, mem, me)
     if i >= 0:
         return i
@@ -723,31 +273,18 @@ def policy_nb(w, kind, opts, n, pub, own, mem, me, rng):
     lo, hi = kept_tables(kind, pub, mem, me, T)
     if lo < hi:  # the columns that this turn's last decision's tables do not give
         refill_groups(w, pub, own, mem, me, T, lo, hi)
+        reweigh_groups(w, pub, own, mem, me, T, lo, hi)
     i = table_policy(w, T, kind, opts, n, pub, own, mem, me)
     keep_step_tables(kind, pub, mem, me, T, opts[i])
     return i
 
 
-@njit(cache=True)
-def choose_weighted_nb(params, kind, opts, n, pub, own, mem, me, rng):
-    """`weighted`: the policy with the seat's parameter vector (all zeros: the balanced one)."""
-    if params[P_VERSION] != 1.0:
-        return policy_nb(BALANCED, kind, opts, n, pub, own, mem, me, rng)
-    return policy_nb(params, kind, opts, n, pub, own, mem, me, rng)
-
-
 def params_with(**weights) -> np.ndarray:
-    """The balanced vector with some weights changed, by name (features.PARAM_NAMES):
-    how the named heuristics build their constant weights (their DEFAULT_PARAMS).
-
-    A named heuristic plays with its constants unless its seat's parameter vector is
-    filled (version 1.0, as ``registry.resolve`` gives its DEFAULT_PARAMS), so that
-    experiments can vary any weight of it without touching code."""
-    from strategies.features import PARAM_NAMES
+    """The balanced vector with some weights changed, by name (layouts.PARAM_NAMES)."""
     v = BALANCED.copy()
     for k, x in weights.items():
         v[PARAM_NAMES.index(k)] = x
     return v
 
 
-CHOOSE = choose_weighted_nb  # what the registry compiles into this strategy's entry
+CHOOSE = policy_nb  # what the registry compiles into this strategy's entry (and every style's)

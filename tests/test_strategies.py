@@ -28,7 +28,8 @@ from ccsim.analyses.stats import wilson_interval
 from strategies import registry
 from strategies.registry import _ENTRIES, available, resolve, load_params, ParamFileError, WEIGHTED
 from ccsim.kernel.engine.dispatch import choose_nb
-from strategies.features import PARAM_NAMES, N_PARAMS, P_VERSION
+from strategies.layouts import PARAM_NAMES, N_PARAMS, P_VERSION
+from strategies.twists import reweigh_groups  # a style's own change to the group tables (none: no-op)
 
 # the search player plays in tests/test_expert.py: a thousand of its games would take minutes
 NAMES = [m.NAME for m, _, _ in _ENTRIES if m.FAMILY != "search"]
@@ -281,8 +282,8 @@ def test_a_veto_weighs_the_announced_target(compiled, name):
     decision reads the target the engine announced."""
     from ccsim.kernel.decisions import VETO
     from ccsim.kernel.rules import WRATH, VETO as VETO_CARD
-    from strategies.features import fill_groups, new_tables
-    from strategies.weighted import damage_at
+    from strategies.tables import fill_groups, new_tables
+    from strategies.scoring import damage_at
     _, w = resolve(name)
     sp = np.stack([w, w])
     flips = 0
@@ -306,25 +307,6 @@ def test_a_veto_weighs_the_announced_target(compiled, name):
     assert flips >= 3
 
 
-def _counter_reweigh(w, pub, own, mem, p, T, lo, hi):
-    from strategies import counter
-    from strategies.features import R_SC, S_PVETO
-    T[R_SC, S_PVETO] = counter.p_holds(pub, mem, p, R.VETO)
-    counter.her_response(w, pub, p, T, lo, hi)
-
-
-def _reweigh(name):
-    """``name``'s own change to the tables after fill_groups, for groups lo .. hi - 1."""
-    from strategies import defender, majority, oracle, trickster
-    return {
-        "defender": lambda w, pub, own, mem, p, T, lo, hi: defender.guard(w, T, lo, hi),
-        "oracle": lambda w, pub, own, mem, p, T, lo, hi: oracle.timing(w, pub, T, lo, hi),
-        "majority": lambda w, pub, own, mem, p, T, lo, hi: majority.focus(w, pub, own, p, T, lo, hi),
-        "trickster": lambda w, pub, own, mem, p, T, lo, hi: trickster.traps(w, T, lo, hi),
-        "counter": _counter_reweigh,
-    }.get(name, lambda *a: None)
-
-
 @pytest.mark.parametrize("name", ["defender", "oracle", "weighted-thrifty"])
 def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
     """A MODE decision made with the group tables keeps them for the first STEP of the
@@ -332,8 +314,8 @@ def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
     computation gives there, and the first STEP uses them once, choosing as with an empty memory."""
     from ccsim.kernel.decisions import MODE, STEP
     from ccsim.kernel.engine.turn import step_options_nb
-    from strategies.features import fill_groups, fill_gains, new_tables, M_TURN, M_TURN_T, M_KEPT_G, KEPT, KEPT_ROWS
-    reweigh = _reweigh(name)
+    from strategies.layouts import M_TURN, M_TURN_T, M_KEPT_G, KEPT, KEPT_ROWS
+    from strategies.tables import fill_groups, fill_gains, new_tables
     _, w = resolve(name)
     sp = np.stack([w, w])
     kept = 0
@@ -349,7 +331,7 @@ def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
         assert mem[M_TURN] == st[L.PUB_TURN] + 1
         T = new_tables()
         fill_groups(w, pub, own, np.zeros(L.MEM_SIZE, np.int32), p, T)
-        reweigh(w, pub, own, mem, p, T, 0, R.N_GROUPS)
+        reweigh_groups(w, pub, own, mem, p, T, 0, R.N_GROUPS)
         fill_gains(w, pub, own, T)
         mine = mem[M_TURN_T:M_TURN_T + 2 * KEPT].view(np.float64).reshape(KEPT_ROWS, 6)
         np.testing.assert_array_equal(mine[:, :5].view(np.int64), T[:KEPT_ROWS, :5].view(np.int64))
@@ -376,10 +358,9 @@ def test_tables_kept_from_a_placement_are_those_of_the_next_step(compiled, name)
     choice (and the random draws) are those of a memory without kept tables."""
     from ccsim.kernel.decisions import STEP
     from ccsim.play.game import Game
-    from strategies.features import (fill_groups, fill_gains, gains_ready, kept_tables, refill_groups, new_tables,
-                                     M_TURN, M_KEPT_G, M_KEPT_NP, KEPT_ROWS, R_SC, S_STALE)
+    from strategies.layouts import M_TURN, M_KEPT_G, M_KEPT_NP, KEPT_ROWS, R_SC, S_STALE
+    from strategies.tables import fill_groups, fill_gains, gains_ready, kept_tables, refill_groups, new_tables
     _, w = resolve(name)
-    reweigh = _reweigh(name)
     refreshed = 0
     for game in range(3):
         g = Game(seed=5, game=game)
@@ -399,10 +380,10 @@ def test_tables_kept_from_a_placement_are_those_of_the_next_step(compiled, name)
                 if hi - lo == 1:
                     assert lo == mem[M_KEPT_G]
                     refill_groups(w, pub, own, mem.copy(), p, T, lo, hi)
-                    reweigh(w, pub, own, mem, p, T, lo, hi)
+                    reweigh_groups(w, pub, own, mem, p, T, lo, hi)
                     fresh = new_tables()
                     fill_groups(w, pub, own, np.zeros(L.MEM_SIZE, np.int32), p, fresh)
-                    reweigh(w, pub, own, mem, p, fresh, 0, R.N_GROUPS)
+                    reweigh_groups(w, pub, own, mem, p, fresh, 0, R.N_GROUPS)
                     assert T[R_SC, S_STALE] == lo + 1  # the kept gains hold but for that column
                     gains_ready(w, pub, own, T)
                     fill_gains(w, pub, own, fresh)
@@ -428,7 +409,8 @@ def test_tables_kept_from_a_placement_hold_only_for_the_next_step_after_that_car
     (only that group's column is computed again); not if the card filled the group (its vote
     took the cards away), nor at another decision, turn or count of cards placed."""
     from ccsim.kernel.decisions import STEP, MODE, T_PLACE_DOWN
-    from strategies.features import keep_step_tables, kept_tables, new_tables, KEPT_ROWS, R_HID, R_SC, S_STALE
+    from strategies.layouts import KEPT_ROWS, R_HID, R_SC, S_STALE
+    from strategies.tables import keep_step_tables, kept_tables, new_tables
     st = _positions(("defender", "majority"), 1)[0]
     pub = st[L.PUB:L.PUB + L.PUB_SIZE].copy()
     pub[L.PUB_NPLACED], pub[L.PUB_ACTION] = 0, -1
@@ -466,7 +448,8 @@ def test_kept_stakes_give_the_tables_of_a_fresh_computation(compiled, name):
     """strategies.features keeps the stakes in the player's memory between decisions:
     the tables made with a memory filled at other positions (stale entries), at this very
     position (entries reused) and with an empty memory are identical, bit for bit."""
-    from strategies.features import fill_groups, new_tables, M_STAKE_CTX, M_END
+    from strategies.layouts import M_STAKE_CTX, M_END
+    from strategies.tables import fill_groups, new_tables
     _, w = resolve(name)
     positions = _positions(("defender", "majority"), 12)
     for p in (0, 1):

@@ -28,11 +28,10 @@ the multi-dimensional ones, so no offset arithmetic is written out anywhere
 else.  Counts are never negative; ``-1`` means "none" where a slot can be
 empty.
 """
-# ruff: noqa: F821  (the PUB_*, PR_*, H_*, S_* names are generated from the tables)
-import math
 from collections import namedtuple
 
 from ccsim.toolchain.jit import njit
+from ccsim.kernel import slots
 from ccsim.kernel.rules import (N_GROUPS, N_VALUES, N_CARD_CODES, N_ACTIONS, N_VOC_KINDS, N_PUB_RULES,
                          MAX_INFLUENCE_DECK, MAX_ACTION_DECK, MAX_VOC_DECK)
 
@@ -168,18 +167,11 @@ MEM_SIZE = 440          # per-player strategy memory (int32), zeroed at game sta
 #                         (strategies.features keeps its tables in [16:436])
 
 
-def _size(shape) -> int:
-    return math.prod(shape)
-
-
 def _place(fields, base, prefix, region):
-    """Offsets of consecutive fields from ``base``; returns (names -> offset, end, Field rows)."""
-    offsets, rows, o = {}, [], base
-    for name, shape, meaning in fields:
-        offsets[f"{prefix}{name}"] = o
-        rows.append(Field(region, name, shape, meaning))
-        o += _size(shape)
-    return offsets, o, rows
+    """Offsets of consecutive fields from ``base`` (ccsim.kernel.slots); returns (names -> offset,
+    end, Field rows)."""
+    offsets, end = slots.place(fields, prefix, base)
+    return offsets, end, [Field(region, *f) for f in fields]
 
 
 def _even(n: int) -> int:
@@ -201,8 +193,7 @@ MEM = _even(OPTS + MAX_OPTIONS)           # [2*MEM_SIZE] strategy memory, player
 LOG = MEM + 2 * MEM_SIZE                  # [cap*EV_W] event log when recording (H_LOG_CAP events)
 BASE_SIZE = LOG                           # a state that keeps no log
 # --- the slots, as the tables place them: plain definitions that grep and editors find.
-# Written by slot_definitions(); an import checks them against the tables, and
-# `CCSIM_UPDATE_GOLDEN=1 python -m pytest tests/test_layout.py` rewrites them after a table edit.
+# --- slots of pub: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
 PUB_TURN = 0
 PUB_CUR = 1
 PUB_OUT = 2
@@ -249,6 +240,8 @@ PUB_ACT_X = 231
 PUB_DRAWN = 232
 PUB_DISC_CNT = 233
 PUB_QUIET_TURN = 234
+# --- end of the slots of pub ---
+# --- slots of priv: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
 PR_HAND = 0
 PR_FD = 12
 PR_BONUS = 42
@@ -265,6 +258,8 @@ PR_CASTLE_LEFT = 105
 PR_CASTLE_TOTAL = 106
 PR_SPLIT1 = 107
 PR_SPLIT2 = 108
+# --- end of the slots of priv ---
+# --- slots of hid: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
 H_IDECK = 453
 H_IDECK_TOP = 581
 H_IDECK_LEN = 583
@@ -293,6 +288,8 @@ H_LEADER = 628
 H_VP_LEAD = 629
 H_LEAD_CHANGES = 630
 H_LEADERS = 631
+# --- end of the slots of hid ---
+# --- slots of setup: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
 S_IDECK = 0
 S_IDECK_LEN = 128
 S_ADECK = 130
@@ -301,17 +298,11 @@ S_VOC = 196
 S_VOC_LEN = 212
 S_BONUS = 213
 S_PLACEMENT = 215
-# --- end of the slots ---
-_SLOTS = {**_pub, **_priv, **_hid, **_setup}
+# --- end of the slots of setup ---
+SLOT_TABLES = {"pub": _pub, "priv": _priv, "hid": _hid, "setup": _setup}  # table -> {name: offset}
+for _table, _offsets in SLOT_TABLES.items():
+    slots.hold(globals(), _offsets, _table)
 
-
-def slot_definitions() -> str:
-    """The block of slot definitions above, as the tables place the slots."""
-    return "\n".join(f"{name} = {at}" for name, at in _SLOTS.items())
-
-
-_stale = {k: v for k, v in _SLOTS.items() if globals().get(k) != v}
-assert not _stale, f"layout.py's slot definitions differ from its tables at {sorted(_stale)[:3]}: regenerate them"
 
 #: every slot of the state, in order: Field(region, name, shape, meaning); regions
 #: "pub", "priv" (twice: player 0, then 1), "hid", "setup"; then opts, mem, log
@@ -348,7 +339,7 @@ EVENT_NAMES = {EV_TURN: "turn", EV_PLACE: "place", EV_ACTION: "action", EV_VETO:
                EV_RESHUFFLE: "reshuffle"}
 EVENTS_PER_TURN = 40    # bound on the events of one turn (votes, draws, VoC draws)
 
-MAX_PARAMS = 33         # per-seat strategy parameter vector (float64)
+MAX_PARAMS = 64         # per-seat strategy parameter vector (float64): a search holds its rollout's in it
 P_ENTRY = MAX_PARAMS - 1  # its last slot: the address of the seat's compiled strategy (strategies.registry)
 N_RNG = 4               # random streams: chance, cleopatra's strategy, caesar's strategy, shuffled action decks
 

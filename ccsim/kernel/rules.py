@@ -7,6 +7,8 @@ here once.
 """
 import numpy as np
 
+from ccsim.kernel import slots
+
 # --- players (R2.6: cleopatra always moves first) ---------------------------
 CLEOPATRA = 0
 CAESAR = 1
@@ -66,22 +68,43 @@ VARIANTS = {
 # --- the rules-parameter array: one int64 vector handed to the kernel --------
 # Index names; defaults are those of RULES.md.  What-if studies change entries
 # of this vector, never the engine.
-RP_HAND_SIZE = 0          # R4.4 refill target
-RP_SIDE_LIMIT = 1         # R4.2.1
-RP_GROUP_LIMIT = 2        # R4.2.2 (also the exceptional-vote size of R4.3)
-RP_GROUP_SIZE = 3         # 5 slots: patricians per group (R1.1)
-RP_DECK_COUNT = 8         # 6 slots: influence-deck cards per code 1..5, P (R2.1)
-RP_ACTION_COUNT = 14      # 6 slots: cleopatra's action cards per type A S C R W V (R1.4)
-RP_ORGIES = 20            # plain orgy cards in the VoC deck (R1.2)
-RP_VP_PATRICIAN = 21      # R10.1
-RP_VP_MAJORITY = 22       # R10.2
-RP_VP_ALL = 23            # R10.3
-RP_VP_BONUS = 24          # R10.4
-RP_BONUS_THRESHOLD = 25   # R10.4
-RP_MAX_TURNS = 26         # R9.5
-RP_VARIANTS = 27          # R11 bit flags
-RP_ACTION_COUNT_CAESAR = 28  # 6 slots: caesar's action cards per type (GAME_RECORD.md `action_count` by player)
-N_RULE_PARAMS = 34
+RULES_TABLE = (
+    ("HAND_SIZE", (), "R4.4 refill target"),
+    ("SIDE_LIMIT", (), "R4.2.1"),
+    ("GROUP_LIMIT", (), "R4.2.2 (also the exceptional-vote size of R4.3)"),
+    ("GROUP_SIZE", (5,), "[g] patricians per group (R1.1)"),
+    ("DECK_COUNT", (6,), "[code] influence-deck cards per code 1..5, P (R2.1)"),
+    ("ACTION_COUNT", (6,), "[a] cleopatra's action cards per type A S C R W V (R1.4)"),
+    ("ORGIES", (), "plain orgy cards in the VoC deck (R1.2)"),
+    ("VP_PATRICIAN", (), "R10.1"),
+    ("VP_MAJORITY", (), "R10.2"),
+    ("VP_ALL", (), "R10.3"),
+    ("VP_BONUS", (), "R10.4"),
+    ("BONUS_THRESHOLD", (), "R10.4"),
+    ("MAX_TURNS", (), "R9.5"),
+    ("VARIANTS", (), "R11 bit flags"),
+    ("ACTION_COUNT_CAESAR", (6,), "[a] caesar's action cards per type (GAME_RECORD.md `action_count` by player)"),
+)
+RULES_SLOTS, N_RULE_PARAMS = slots.place(RULES_TABLE, "RP_")
+# --- slots of rules: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
+RP_HAND_SIZE = 0
+RP_SIDE_LIMIT = 1
+RP_GROUP_LIMIT = 2
+RP_GROUP_SIZE = 3
+RP_DECK_COUNT = 8
+RP_ACTION_COUNT = 14
+RP_ORGIES = 20
+RP_VP_PATRICIAN = 21
+RP_VP_MAJORITY = 22
+RP_VP_ALL = 23
+RP_VP_BONUS = 24
+RP_BONUS_THRESHOLD = 25
+RP_MAX_TURNS = 26
+RP_VARIANTS = 27
+RP_ACTION_COUNT_CAESAR = 28
+# --- end of the slots of rules ---
+slots.hold(globals(), RULES_SLOTS, "rules")
+
 N_PUB_RULES = 28          # entries 0..27 sit in the state's PUB_RULES; each player's action counts in PUB_ACTION_COUNT
 RP_PLAYER_ACTIONS = (RP_ACTION_COUNT, RP_ACTION_COUNT_CAESAR)  # where player p's six action counts start
 

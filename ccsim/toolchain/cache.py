@@ -37,18 +37,21 @@ _FOLDERS: dict[str, str] = {}
 
 
 def _reaches_kernel(path: Path, text: bytes) -> bool:
+    if path.suffix == ".toml":  # a parameter file compiled code freezes (the search's prior, strategies.expert)
+        return path.parent.name == "params"
     return b"njit" in text or b"cfunc" in text or path.name in _CONSTANT_MODULES
 
 
 def source_hash(roots) -> str:
     """Hash of every source file compiled code can reach under ``roots`` (pure-Python edge
-    modules excluded, so editing the CLI or the reports keeps the cache)."""
+    modules excluded, so editing the CLI or the reports keeps the cache), and of the parameter
+    files (``params/*.toml``)."""
     h = hashlib.sha256()
     for root in roots:
         root = Path(root)
         if not root.is_dir():
             continue
-        for path in sorted(root.rglob("*.py")):
+        for path in sorted([*root.rglob("*.py"), *root.rglob("*.toml")]):
             text = path.read_bytes()
             if _reaches_kernel(path, text):
                 h.update(f"{root.name}/{path.relative_to(root)}".encode())

@@ -86,12 +86,25 @@ def _deal_pool_nb(pool, n, rng, k):
 
 @njit(cache=True)
 def sample_hidden_nb(st, p, rng, k):
-    """Redeal, in place, everything hidden from player p (see the module docstring)."""
+    """Redeal, in place, everything hidden from player p (see the module docstring); each part
+    draws from stream k in this order, so a world is one function of the observation and the
+    stream."""
     o = 1 - p
     mine = priv_at(p)
     hers = priv_at(o)
     pool = _pool_nb()
-    # --- her hand and action deck: action cards (R1.4), the known ones kept -------------
+    in_hand, known_act = deal_her_actions_nb(st, o, mine, hers, pool, rng, k)
+    deal_her_influence_nb(st, o, mine, hers, in_hand + known_act, pool, rng, k)
+    deal_own_deck_nb(st, p, mine, pool, rng, k)
+    deal_voc_nb(st, pool, rng, k)
+    deal_her_bonus_nb(st, p, o, mine, hers, pool, rng, k)
+    forget_what_she_knows_nb(st, o, hers)
+
+
+@njit(cache=True)
+def deal_her_actions_nb(st, o, mine, hers, pool, rng, k):
+    """Her hand's and action deck's action cards (R1.4), the ones p's spy still knows kept in
+    her hand; returns (unknown action cards dealt to her hand, known ones)."""
     n, known_act = unseen_pool_nb(st, o, mine + PR_SPY_KNOWN, hers + PR_HAND, ACTION_BASE,
                                   ACTION_BASE + N_ACTIONS, pool)
     _deal_pool_nb(pool, n, rng, k)
@@ -109,11 +122,17 @@ def sample_hidden_nb(st, p, rng, k):
         st[hers + PR_ADECK + top + i] = pool[in_hand + i]
     st[hers + PR_ADECK_TOP] = top
     st[hers + PR_ADECK_LEN] = length
-    # --- her influence cards: hand, face-down places, influence deck --------------------
+    return in_hand, known_act
+
+
+@njit(cache=True)
+def deal_her_influence_nb(st, o, mine, hers, actions_in_hand, pool, rng, k):
+    """Her influence cards: hand (beside her ``actions_in_hand`` action cards), face-down
+    places (as many per group as the public counts), influence deck."""
     n, known_inf = unseen_pool_nb(st, o, mine + PR_SPY_KNOWN, hers + PR_HAND, 0, N_VALUES, pool)
     _deal_pool_nb(pool, n, rng, k)
     j = 0
-    for _ in range(st[PUB_HANDN + o] - in_hand - known_act - known_inf):
+    for _ in range(st[PUB_HANDN + o] - actions_in_hand - known_inf):
         st[hers + PR_HAND + pool[j]] += 1
         j += 1
     for g in range(N_GROUPS):
@@ -133,7 +152,11 @@ def sample_hidden_nb(st, p, rng, k):
     for c in range(N_VALUES):
         inf += st[hers + PR_HAND + c]
     st[H_HAND_INF + o] = inf
-    # --- the order of her own influence deck (R2.7: its cards she knows) ----------------
+
+
+@njit(cache=True)
+def deal_own_deck_nb(st, p, mine, pool, rng, k):
+    """The order of p's own influence deck (R2.7: its cards she knows, not their order)."""
     n = 0
     for c in range(N_VALUES):
         u = influence_owned_nb(st, p, c) - st[disc_at(p, c)] - st[mine + PR_HAND + c]
@@ -151,7 +174,11 @@ def sample_hidden_nb(st, p, rng, k):
     for c in range(N_VALUES):
         inf += st[mine + PR_HAND + c]
     st[H_HAND_INF + p] = inf
-    # --- the VoC deck: every card neither discarded nor boxed (R1.2, R4.5) ---------------
+
+
+@njit(cache=True)
+def deal_voc_nb(st, pool, rng, k):
+    """The VoC deck: every card neither discarded nor boxed (R1.2, R4.5), in a random order."""
     n = 0
     for v in range(N_VOC_KINDS):
         u = (st[PUB_RULES + RP_ORGIES] if v == ORGY else 1) - st[PUB_VOC_DISC + v] - st[PUB_VOC_BOX + v]
@@ -164,7 +191,11 @@ def sample_hidden_nb(st, p, rng, k):
     st[H_VOC_TOP] = 0
     st[H_VOC_LEN] = n
     st[PUB_VOC_DECKN] = n  # (equal already: the public count of the same cards)
-    # --- her bonus: one of the five cards p does not hold (R2.3) -------------------------
+
+
+@njit(cache=True)
+def deal_her_bonus_nb(st, p, o, mine, hers, pool, rng, k):
+    """Her bonus: one of the five cards p does not hold (R2.3)."""
     n = 0
     skipped = False
     for i in range(6):
@@ -178,7 +209,12 @@ def sample_hidden_nb(st, p, rng, k):
     st[H_BONUS + o] = b
     st[H_BONUS + p] = st[mine + PR_BONUS]
     st[H_VP_LEAD] = vp_lead_nb(st)  # her bonus may score differently (R10.4)
-    # --- what she knows of p, her memory, the real deal: unknown to p --------------------
+
+
+@njit(cache=True)
+def forget_what_she_knows_nb(st, o, hers):
+    """What she knows of p (her spy record), her castling, her memory and the real deal:
+    unknown to p."""
     for c in range(N_CARD_CODES):
         st[hers + PR_SPY_SEEN + c] = 0
         st[hers + PR_SPY_KNOWN + c] = 0

@@ -3,6 +3,8 @@ result row.  The compiled entry points of the batch kernel, recording and replay
 import numpy as np
 from ccsim.toolchain.jit import njit
 
+from ccsim.kernel import slots
+
 from ccsim.kernel.layout import (SETUP, SETUP_SIZE, LOG, EV_W, N_RNG, PUB_RULES, PUB_END, PUB_TURN, H_BONUS, H_ERROR, H_REPLAY, H_NLOG, H_LOG_CAP, H_REC, H_REC_LEN,
                           H_VOTES, H_TIES, H_REVERSALS, H_EXCEPTIONAL, H_LEAD_CHANGES, won_at, played_at, vetoed_at)
 from ccsim.kernel.rules import N_GROUPS, N_ACTIONS, RP_GROUP_SIZE, RP_BONUS_THRESHOLD
@@ -49,8 +51,34 @@ RESULT_COLUMNS = (
     ("lead_changes", "votes after which the other player leads on VP than the last leader"),
     ("leader_half", "VP leader after the first half (rounded down) of the votes: 0, 1, -1 none"),
 )
-N_RESULT = len(RESULT_COLUMNS)
-R_WINNER, R_END, R_TURNS, R_VP = 0, 1, 2, 3
+# the result row's slots (RESULT_COLUMNS names every column of them, the Parquet contract)
+RESULT_TABLE = (
+    ("WINNER", (), "0 cleopatra, 1 caesar, -1 draw (R10.5)"),
+    ("END", (), "end reason code"),
+    ("TURNS", (), "turns taken"),
+    ("VP", (2,), "[p] R10 score"),
+    ("PAT", (2, N_GROUPS), "[p, g] patricians won"),
+    ("BONUS", (2,), "[p] bonus group (R2.3)"),
+    ("MAJ", (2,), "[p] bit g set: majority of group g (R10.2)"),
+    ("ALL", (2,), "[p] bit g set: every patrician of group g (R10.3)"),
+    ("BONUS_HIT", (2,), "[p] 1 if the bonus scored (R10.4)"),
+    ("PLAYED", (2, N_ACTIONS), "[p, a] action cards played"),
+    ("VETOED", (2, N_ACTIONS), "[p, a] own action cards vetoed"),
+    ("ERROR", (), "engine error code, 0 = none"),
+    ("VOTES", (N_GROUPS,), "[g] votes held, ties included"),
+    ("TIES", (), "tied votes (R6.4)"),
+    ("REVERSALS", (), "decided votes the philosophers reversed (R6.3)"),
+    ("EXCEPTIONAL", (), "votes of a group holding group_limit cards (R4.3)"),
+    ("LEAD_CHANGES", (), "votes after which the other player leads"),
+    ("LEADER_HALF", (), "VP leader after the first half of the votes"),
+)
+RESULT_SLOTS, N_RESULT = slots.place(RESULT_TABLE, "R_")
+assert N_RESULT == len(RESULT_COLUMNS) == 58
+# --- slots of result: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
+R_WINNER = 0
+R_END = 1
+R_TURNS = 2
+R_VP = 3
 R_PAT = 5
 R_BONUS = 15
 R_MAJ = 17
@@ -65,7 +93,8 @@ R_REVERSALS = 54
 R_EXCEPTIONAL = 55
 R_LEAD_CHANGES = 56
 R_LEADER_HALF = 57
-assert N_RESULT == 58
+# --- end of the slots of result ---
+slots.hold(globals(), RESULT_SLOTS, "result")
 
 
 @njit(cache=True)
