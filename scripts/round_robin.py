@@ -86,6 +86,13 @@ def _pair(d: dict, x: str, y: str):
 def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, records=()) -> str:
     """results/strategies.md from a tournament's JSON (``ccsim.analyses.tournament.tournament_json``)."""
     fam = {s["name"]: s["family"] for s in available()}
+    lines = (_md_ratings(d, fam, threads) + _md_baselines(d) + _md_facts(d, fam) + _md_matrix(d)
+             + _md_profiles(profiles, profile_games) + _md_records(records) + _md_notes())
+    return "\n".join(lines) + "\n"
+
+
+def _md_ratings(d: dict, fam: dict, threads: int) -> list:
+    """The title, what the run rests on, and the strength order."""
     desc = {s["name"]: s["description"] for s in available()}
     order = [r["entrant"] for r in d["ratings"]]
     sd = d.get("search_deals")
@@ -107,6 +114,13 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, rec
         n = r["entrant"]
         lines.append(f"| {r['rank']} | `{n}` | {fam[n]} | {r['elo']:+.0f} | {r['ci95'][0]:+.0f} … {r['ci95'][1]:+.0f} "
                      f"| {r['mean_score']:.1%} | {desc[n]} |")
+    return lines
+
+
+def _md_baselines(d: dict) -> list:
+    """Every strategy against random and greedy, and the two targets."""
+    order = [r["entrant"] for r in d["ratings"]]
+    lines = []
     lines += ["", "## Against the baselines", "", "| strategy | vs random | vs greedy |", "|---|---|---|"]
     best_vs_greedy = worst_vs_random = None
     for n in order:
@@ -129,6 +143,13 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, rec
     if best_vs_greedy:
         lines.append(f"* Best against `greedy`: `{best_vs_greedy[0]}` {best_vs_greedy[1]:.1%}, lower end of its "
                      f"95% interval {best_vs_greedy[2]:.1%} (target > 60%).")
+    return lines
+
+
+def _md_facts(d: dict, fam: dict) -> list:
+    """Speed, stalemates, seat advantage, transitivity."""
+    sd = d.get("search_deals")
+    lines = []
     slow = sum(r["games"] for r in d["pairings"] if fam[r["a"]] == "search" or fam[r["b"]] == "search")
     lines.append(f"* Speed: {d['games']:,} games in {d['seconds']:,.0f} s, {d['games_per_s']:,.0f} games/s overall "
                  + (f"(the search player's {slow:,} games take nearly all of it: it plays a few games a second; "
@@ -149,6 +170,13 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, rec
     lines.append("* Transitive: no cycle of pairings won significantly (Holm over all pairings, 5%)."
                  if d["transitive"] else "* Intransitive: " + "; ".join(" > ".join(c + [c[0]]) for c in d["cycles"])
                  + " (each pairing won significantly, Holm over all pairings).")
+    return lines
+
+
+def _md_matrix(d: dict) -> list:
+    """The score matrix and the pairings table."""
+    order = [r["entrant"] for r in d["ratings"]]
+    lines = []
     short = {n: n.replace("weighted-", "w-") for n in order}
     idx = {n: i for i, n in enumerate(d["matrix"]["entrants"])}
     lines += ["", "## Score matrix (row's score against column, %)", "",
@@ -168,6 +196,12 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, rec
                      f"{r['wins']:,} / {r['draws']:,} / {r['losses']:,} | {100 * r['seat_advantage']:+.1f} | "
                      f"{e['all_patricians']:,} | {e['no_influence']:,} | {e['stalemate']:,} | {e['truncated']:,} | "
                      f"{r['errors']} | {r['mean_turns']:.1f} |")
+    return lines
+
+
+def _md_profiles(profiles, profile_games: int) -> list:
+    """How each strategy plays (its habits against weighted-balanced)."""
+    lines = []
     if profiles:
         few = sorted({p.get("deals", profile_games) for p in profiles} - {profile_games})
         odd = ", ".join(f"`{p['name']}`" for p in profiles if p.get("deals", profile_games) != profile_games)
@@ -185,6 +219,12 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, rec
             lines.append(f"| `{p['name']}` | {p['active']:.0%} | {p['cards_per_active']:.2f} | {p['face_up']:.0%} | "
                          f"{p['phil_down']:.2f} | {a['assassination']:.2f} | {a['spy']:.2f} | {a['castling']:.2f} | "
                          f"{a['scout']:.2f} | {a['wrath']:.2f} | {p['vetoes']:.2f} | {p['discards']:.2f} |")
+    return lines
+
+
+def _md_records(records) -> list:
+    """The search player's recorded games and their replay check."""
+    lines = []
     if records:
         ok = sum(r["records"] for r in records if r["check_ok"])
         n = sum(r["records"] for r in records)
@@ -198,6 +238,11 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, rec
             lines.append(f"| `{r['a']}` vs `{r['b']}` | {r['records']:,} | "
                          f"{'ok' if r['check_ok'] else 'FAILED: ' + r['check_output'].splitlines()[0]} | "
                          f"`{r['command']}` |")
+    return lines
+
+
+def _md_notes() -> list:
+    lines = []
     lines += ["", "## Notes", "",
               "* Stalemates (R9.4: two quiet turns in a row) come from the baselines: `random` and `greedy` pass "
               "without discarding (greedy keeps a hand it cannot play, random passes half the time). The "
@@ -207,7 +252,7 @@ def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, rec
               "checks this on recorded games). Between two heuristics no game ends in a stalemate.",
               "* Speed: the whole tournament timed in this process, on a machine that other jobs may share; "
               "`scripts/bench.py` times matchups in isolation, and results/BENCHMARKS.md the tournament itself."]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def main(argv=None):

@@ -86,6 +86,13 @@ def _log(quiet: bool):
     return None if quiet else (lambda msg: click.echo(msg, err=True))
 
 
+def _on_backend(study, flags: tuple, *args, **kwargs):
+    """``study(*args, **kwargs)`` on the backend the flags (backend, scheduler, workers,
+    connect_timeout) name, closed after it, whatever way it ends."""
+    with cli_backend(*flags) as be:
+        return study(*args, **kwargs, backend=be)
+
+
 @click.group("orderings")
 def orderings_group():
     """Compare, search and explain action-deck orderings (R2.2).
@@ -138,13 +145,9 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
     if not (0 < alpha < 0.5 and 0 < beta < 0.5):
         raise click.UsageError(f"--alpha and --beta must be in (0, 0.5), got {alpha}, {beta}")
     study.Matchup(strategy, opponent, opponent_order, seed, tuple(variants))  # refuse bad input before a cluster
-    be = cli_backend(backend, scheduler, workers, connect_timeout)
-    try:
-        df = compare(list(candidates), baseline=baseline, strategy=strategy, opponent=opponent,
-                     opponent_order=opponent_order, games=games, seed=seed, until_decided=until_decided,
-                     delta=delta, alpha=alpha, beta=beta, variants=variants, backend=be)
-    finally:
-        be.close()
+    df = _on_backend(compare, (backend, scheduler, workers, connect_timeout), list(candidates), baseline=baseline,
+                     strategy=strategy, opponent=opponent, opponent_order=opponent_order, games=games, seed=seed,
+                     until_decided=until_decided, delta=delta, alpha=alpha, beta=beta, variants=variants)
     if plot_path:
         from ccsim.analyses.plots import forest_plot
         forest_plot(df, plot_path)
@@ -199,12 +202,9 @@ def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, back
 
     search_args(strategy, opponent, opponent_order, budget, seed, top, variants)
     folder = _writable(out)
-    be = cli_backend(backend, scheduler, workers, connect_timeout)
-    try:
-        df = search(strategy=strategy, opponent=opponent, opponent_order=opponent_order, budget=budget, seed=seed,
-                    top=top, variants=variants, log=_log(quiet), backend=be)
-    finally:
-        be.close()
+    df = _on_backend(search, (backend, scheduler, workers, connect_timeout), strategy=strategy, opponent=opponent,
+                     opponent_order=opponent_order, budget=budget, seed=seed, top=top, variants=variants,
+                     log=_log(quiet))
     a = df.attrs
     roles = pd.concat([df.assign(role="top"),
                        pd.DataFrame([a["baseline"]]).assign(rank=0, role="baseline"),
@@ -266,12 +266,9 @@ def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, b
     positions_size(games, deals_per_ordering)
     Matchup(strategy, opponent, opponent_order, seed, tuple(variants))
     folder = _writable(out)
-    be = cli_backend(backend, scheduler, workers, connect_timeout)
-    try:
-        df = positions(strategy=strategy, opponent=opponent, opponent_order=opponent_order, games=games, seed=seed,
-                       deals_per_ordering=deals_per_ordering, variants=variants, log=_log(quiet), backend=be)
-    finally:
-        be.close()
+    df = _on_backend(positions, (backend, scheduler, workers, connect_timeout), strategy=strategy, opponent=opponent,
+                     opponent_order=opponent_order, games=games, seed=seed, deals_per_ordering=deals_per_ordering,
+                     variants=variants, log=_log(quiet))
     a = df.attrs
     _parquet(df, folder / "positions.parquet")
     positions_heatmap(df, folder / "positions_heatmap.png")

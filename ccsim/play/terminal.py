@@ -323,96 +323,15 @@ def choose(legal: list[dict], draw, story, note: str | None = None) -> int:
 @click.option("--record", default=None, metavar="FILE.jsonl", help="Write the game's record (ccsim-game/1).")
 def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record):
     """Play a game against a strategy in the terminal."""
-    from ccsim.play.game import Game, GameError
-    from ccsim.play.narrate import as_seen_by, event_text
-    from ccsim.play.record import decode_events
-    from ccsim.kernel import layout as L
-
     seed = secrets.randbelow(2**31) if seed is None else seed
-    me = R.PLAYERS.index(seat)
-    her = R.PLAYERS[1 - me]
-    names = ["human", against] if me == 0 else [against, "human"]
-    g = Game(seed=seed, game=game_index, cleopatra_order=cleopatra_order, caesar_order=caesar_order,
-             variants=variants, players=names)
-    g._strategy(against)  # an unknown strategy fails now, before the game starts
-    if record:
-        try:
-            open(record, "a", encoding="utf-8").close()
-        except OSError as e:
-            raise click.UsageError(f"--record {record}: cannot write ({e.strerror})") from None
+    g = _new_game(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record)
     for line in wrap(f"Caesar & Cleopatra: you ({seat}) against {against}; seed {seed}, game {game_index} "
                      f"(replay the deal with --seed {seed} --game {game_index}).  ? shows the keys."):
         click.echo(line)
-    # the story: every event as the human may see it; `told` events of the log told so far
-    st = {"told": 0, "spy": None, "story": [], "fresh": 0}
-
-    def tell():
-        k = int(g.st[L.H_NLOG])
-        if st["spy"] is not None:  # the spy's pick is written into its event once made
-            e = decode_events(g.st[L.LOG + st["spy"] * L.EV_W:L.LOG + (st["spy"] + 1) * L.EV_W].reshape(-1, L.EV_W))[0]
-            if "target" in e:
-                who = "you take" if e["p"] == seat else f"{e['p']} takes"
-                st["story"] += wrap(f"{who} {e['target']} from {'your' if e['p'] != seat else her + chr(39) + 's'}"
-                                    " hand (spy)", "  ")
-                st["spy"] = None
-        events = decode_events(g.st[L.LOG + st["told"] * L.EV_W:L.LOG + k * L.EV_W].reshape(-1, L.EV_W))
-        for j, e in enumerate(events, st["told"]):
-            if e["e"] == "veto":
-                st["spy"] = None
-            if e["e"] == "action" and e["card"] == "spy" and "target" not in e:
-                st["spy"] = j
-            text = event_text(as_seen_by(e, seat))
-            if e["e"] == "turn":
-                st["story"].append("")
-            st["story"] += wrap(text, "  ")
-        st["told"] = k
-
-    def draw(below):
-        tell()
-        board = [""] + screen_lines(g.observation(seat))
-        fresh = st["story"][st["fresh"]:]
-        room = max(3, height() - 1 - len(board) - len(below) - 2)
-        if len(fresh) > room:
-            fresh = [f"  ... ({len(fresh) - room + 1} earlier lines: l shows them)"] + fresh[-(room - 1):]
-        click.echo("\n".join(board + (["-" * min(width(), 40)] + fresh if fresh else []) + [""] + below))
-
-    undo: list = []
-    quit_ = False
-    try:
-        while not g.over:
-            if g.to_move != seat:
-                g.step(g.ask(against))
-                continue
-            legal = g.legal()
-            try:
-                tell()
-                note = None
-                if g.decision == "veto_draw":
-                    note = "after your veto you may draw a card (R7.6)"
-                elif g.decision == "draw" and st["story"] and (f"{her} spies on {seat}'s hand" in st["story"][-1]
-                                                              or st["story"][-1].endswith("from your hand (spy)")):
-                    note = "the spy took one of your cards: you draw a replacement (R7.2)"
-                i = choose(legal, draw, lambda: st["story"], note)
-            except _Undo:
-                if not undo:
-                    st["story"].append("  (nothing to undo)")
-                    continue
-                g, saved = undo.pop()
-                st.update(saved, story=st["story"][:saved["story_len"]])
-                st["story"].append("  (your last move is taken back)")
-                continue
-            undo.append((g.copy(), {"told": st["told"], "spy": st["spy"], "story_len": len(st["story"]),
-                                    "fresh": st["fresh"]}))
-            st["fresh"] = len(st["story"])
-            if g.decision == "spy_pick":
-                seen = g.observation(seat).get("spy_seen")
-                if seen:
-                    st["story"] += wrap(f"your spy saw {her}'s hand: {_cards(seen['hand'])}", "  ")
-            g.step(i)
-    except (_Quit, KeyboardInterrupt):
-        quit_ = True
-    tell()
-    click.echo("\n".join(st["story"][st["fresh"]:]))
+    story = _Story(seat)
+    g, quit_ = _play(g, against, story)
+    story.tell(g)
+    click.echo("\n".join(story.lines[story.fresh:]))
     if quit_:
         click.echo(f"\nYou left the game at turn {g.turn}.")
     else:
@@ -423,11 +342,128 @@ def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, var
                                                             else f"{r['winner']} wins."))):
             click.echo(line)
     if record:
+        _write_record(g, record)
+
+
+def _new_game(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record):
+    """The game of the flags; an unknown strategy or an unwritable record fails now, before it starts."""
+    from ccsim.play.game import Game
+
+    names = ["human", against] if seat == R.PLAYERS[0] else [against, "human"]
+    g = Game(seed=seed, game=game_index, cleopatra_order=cleopatra_order, caesar_order=caesar_order,
+             variants=variants, players=names)
+    g._strategy(against)
+    if record:
         try:
-            rec = g.record()
-        except GameError as e:
-            click.echo("\n".join(wrap(f"no record written: {e}")))
-            return
-        with open(record, "w", encoding="utf-8") as f:
-            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-        click.echo("\n".join(wrap(f"record written to {record}" + (" (the game so far)" if not g.over else ""))))
+            open(record, "a", encoding="utf-8").close()
+        except OSError as e:
+            raise click.UsageError(f"--record {record}: cannot write ({e.strerror})") from None
+    return g
+
+
+class _Story:
+    """Every event of the game as the human (``seat``) may see it, a line each: ``lines``; ``told``
+    events of the log told so far, ``fresh`` the first line since her last move, ``spy`` the
+    log index of a spy whose pick is not told yet."""
+
+    def __init__(self, seat: str):
+        self.seat, self.her = seat, R.PLAYERS[1 - R.PLAYERS.index(seat)]
+        self.told, self.spy, self.lines, self.fresh = 0, None, [], 0
+
+    def _events(self, g, a: int, b: int) -> list:
+        from ccsim.kernel import layout as L
+        from ccsim.play.record import decode_events
+        return decode_events(g.st[L.LOG + a * L.EV_W:L.LOG + b * L.EV_W].reshape(-1, L.EV_W))
+
+    def tell(self, g) -> None:
+        """Add what happened since the last call."""
+        from ccsim.kernel import layout as L
+        from ccsim.play.narrate import as_seen_by, event_text
+        k = int(g.st[L.H_NLOG])
+        if self.spy is not None:  # the spy's pick is written into its event once made
+            e = self._events(g, self.spy, self.spy + 1)[0]
+            if "target" in e:
+                who = "you take" if e["p"] == self.seat else f"{e['p']} takes"
+                self.lines += wrap(f"{who} {e['target']} from "
+                                   f"{'your' if e['p'] != self.seat else self.her + chr(39) + 's'} hand (spy)", "  ")
+                self.spy = None
+        for j, e in enumerate(self._events(g, self.told, k), self.told):
+            if e["e"] == "veto":
+                self.spy = None
+            if e["e"] == "action" and e["card"] == "spy" and "target" not in e:
+                self.spy = j
+            text = event_text(as_seen_by(e, self.seat))
+            if e["e"] == "turn":
+                self.lines.append("")
+            self.lines += wrap(text, "  ")
+        self.told = k
+
+    def note(self, g) -> str | None:
+        """Why the human is asked to draw, where it is not plain."""
+        if g.decision == "veto_draw":
+            return "after your veto you may draw a card (R7.6)"
+        if g.decision == "draw" and self.lines and (f"{self.her} spies on {self.seat}'s hand" in self.lines[-1]
+                                                    or self.lines[-1].endswith("from your hand (spy)")):
+            return "the spy took one of your cards: you draw a replacement (R7.2)"
+        return None
+
+    def draw(self, g, below: list) -> None:
+        """The screen: the board, the story since the human's last move (as much as fits), ``below``."""
+        self.tell(g)
+        board = [""] + screen_lines(g.observation(self.seat))
+        fresh = self.lines[self.fresh:]
+        room = max(3, height() - 1 - len(board) - len(below) - 2)
+        if len(fresh) > room:
+            fresh = [f"  ... ({len(fresh) - room + 1} earlier lines: l shows them)"] + fresh[-(room - 1):]
+        click.echo("\n".join(board + (["-" * min(width(), 40)] + fresh if fresh else []) + [""] + below))
+
+    def saved(self) -> dict:
+        return {"told": self.told, "spy": self.spy, "story_len": len(self.lines), "fresh": self.fresh}
+
+    def restore(self, saved: dict) -> None:
+        self.told, self.spy, self.fresh = saved["told"], saved["spy"], saved["fresh"]
+        self.lines = self.lines[:saved["story_len"]]
+
+
+def _play(g, against: str, story: _Story):
+    """The game to its end, or until the human leaves: (the game, whether she left)."""
+    seat, undo = story.seat, []
+    try:
+        while not g.over:
+            if g.to_move != seat:
+                g.step(g.ask(against))
+                continue
+            legal = g.legal()
+            try:
+                story.tell(g)
+                i = choose(legal, lambda below: story.draw(g, below), lambda: story.lines, story.note(g))
+            except _Undo:
+                if not undo:
+                    story.lines.append("  (nothing to undo)")
+                    continue
+                g, saved = undo.pop()
+                story.restore(saved)
+                story.lines.append("  (your last move is taken back)")
+                continue
+            undo.append((g.copy(), story.saved()))
+            story.fresh = len(story.lines)
+            if g.decision == "spy_pick":
+                seen = g.observation(seat).get("spy_seen")
+                if seen:
+                    story.lines += wrap(f"your spy saw {story.her}'s hand: {_cards(seen['hand'])}", "  ")
+            g.step(i)
+    except (_Quit, KeyboardInterrupt):
+        return g, True
+    return g, False
+
+
+def _write_record(g, record: str) -> None:
+    from ccsim.play.game import GameError
+    try:
+        rec = g.record()
+    except GameError as e:
+        click.echo("\n".join(wrap(f"no record written: {e}")))
+        return
+    with open(record, "w", encoding="utf-8") as f:
+        f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+    click.echo("\n".join(wrap(f"record written to {record}" + (" (the game so far)" if not g.over else ""))))

@@ -305,18 +305,28 @@ def unrank(r: int) -> str:
 
 
 @njit(cache=True, nrt=True)
-def _unrank_many_nb(ranks, counts, table):
-    """Code rows (n, sum(counts)) of lexicographic ranks; ranks must be in range."""
+def _strides_nb(counts):
+    """(each letter's stride in the table's state index, the state of the full deck) of ``counts``:
+    the state holds each letter's remaining count, letter i in radix counts[i] + 1."""
     k = counts.shape[0]
-    length = 0
     full = 0
     stride = 1
     strides = np.empty(k, dtype=np.int64)
     for i in range(k):
         strides[i] = stride
         full += counts[i] * stride
-        length += counts[i]
         stride *= counts[i] + 1
+    return strides, full
+
+
+@njit(cache=True, nrt=True)
+def _unrank_many_nb(ranks, counts, table):
+    """Code rows (n, sum(counts)) of lexicographic ranks; ranks must be in range."""
+    k = counts.shape[0]
+    length = 0
+    for i in range(k):
+        length += counts[i]
+    strides, full = _strides_nb(counts)
     n = ranks.shape[0]
     out = np.empty((n, length), dtype=np.int8)
     rem = np.empty(k, dtype=np.int64)
@@ -343,13 +353,7 @@ def _unrank_many_nb(ranks, counts, table):
 def _rank_many_nb(codes, counts, table):
     """Lexicographic ranks of code rows; -1 for a row that is not a valid ordering."""
     k = counts.shape[0]
-    full = 0
-    stride = 1
-    strides = np.empty(k, dtype=np.int64)
-    for i in range(k):
-        strides[i] = stride
-        full += counts[i] * stride
-        stride *= counts[i] + 1
+    strides, full = _strides_nb(counts)
     n = codes.shape[0]
     length = codes.shape[1]
     out = np.empty(n, dtype=np.int64)

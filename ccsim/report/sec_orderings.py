@@ -1,0 +1,241 @@
+"""The orderings section: the search, the re-measurements at every level and against a field, position effects, the meta-game."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ccsim.runner.orderings import PRESETS, parse_ordering
+from ccsim.report.claims import Claim, Estimate, fmt, fmt_ci, verdict
+from ccsim.report.figures import level_forest, payoff_heatmap
+from ccsim.report.parts import Part
+from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
+from ccsim.report.sec_ladder import _pair_score, _play_tournament, _tournament_cmd
+from ccsim.report.spec import Study
+from ccsim.analyses.stats import nash_average
+
+
+N_BOOT_META = 400
+
+
+def _contexts(st: Study):
+    """[(context label, strategy, opponent, games)] of the re-measurements: each level against
+    itself, then the search level against each field opponent."""
+    s = st.sections["orderings"]
+    out, seen = [], set()
+    for lv in s["levels"]:
+        out.append((lv, lv, lv, min(st.games_for(lv, s["games"]), s["games"])))
+        seen.add((lv, lv))
+    for o in s["field"]:
+        if (s["level"], o) not in seen:
+            g = min(st.games_for(s["level"], s["games"]), st.games_for(o, s["games"]))
+            out.append((f"{s['level']} vs {o}", s["level"], o, g))
+    return out
+
+
+def _canon(text: str) -> str:
+    return parse_ordering(text)
+
+
+def _label(o: str) -> str:
+    for name, (cano, _) in PRESETS.items():
+        if cano == o and name != "default":
+            return name
+    return o
+
+
+def plan_orderings(st: Study) -> list[Part]:
+    s = st.sections["orderings"]
+    lv = s["level"]
+
+    def search_compute(up, progress, backend=None):
+        from ccsim.analyses.ordering_study import search
+        df = search(strategy=lv, budget=s["budget"], seed=st.seed, top=s["top"], backend=backend)
+        prog = pd.DataFrame(df.attrs["progress"])
+        base = pd.DataFrame([df.attrs["baseline"], df.attrs["worst"]]).assign(role=["shuffled", "worst"])
+        return dict(top=pd.DataFrame(df), progress=prog, extra=base), dict(games=int(df.attrs["games_used"]),
+                                                                          seconds=df.attrs["seconds"])
+    parts = [Part(f"orderings:search:{lv}", dict(level=lv, budget=s["budget"], seed=st.seed, top=s["top"]),
+                  s["budget"], search_compute)]
+    presets = [_canon(p) for p in s["presets"]]
+    n_cand = s["top"] + len(presets) + 1
+    for label, strat, opp, g in _contexts(st):
+        few = st.is_search(strat) or st.is_search(opp)
+
+        def compare_compute(up, progress, backend=None, strat=strat, opp=opp, g=g, few=few):
+            from ccsim.analyses.ordering_study import compare
+            cands = _candidates(up[f"orderings:search:{lv}"], presets, few)
+            df = compare(cands, baseline="shuffled", strategy=strat, opponent=opp, games=g, seed=st.seed,
+                         backend=backend)
+            return dict(compare=pd.DataFrame(df)), dict(games=int(df.attrs["games_played"]),
+                                                        baseline=df.attrs["baseline"])
+        parts.append(Part(f"orderings:compare:{strat}-vs-{opp}", dict(strategy=strat, opponent=opp, games=g,
+                                                                        seed=st.seed, presets=presets, few=few),
+                          g * (2 if few else n_cand), compare_compute, needs=(f"orderings:search:{lv}",)))
+
+    def positions_compute(up, progress, backend=None):
+        from ccsim.analyses.ordering_study import positions
+        df = positions(strategy=lv, games=s["positions_games"], seed=st.seed, backend=backend)
+        return dict(positions=pd.DataFrame(df)), {k: v for k, v in df.attrs.items() if k != "matchup"}
+    parts.append(Part(f"orderings:positions:{lv}", dict(level=lv, games=s["positions_games"], seed=st.seed),
+                      s["positions_games"], positions_compute))
+
+    def meta_compute(up, progress, backend=None):
+        orders = _meta_orderings(up[f"orderings:search:{lv}"], presets)
+        return _play_tournament(st, [lv], s["meta_games"], [_label(o) for o in orders], progress, backend)
+    k = s["top"] + len(presets)
+    parts.append(Part(f"orderings:meta:{lv}", dict(level=lv, deals=s["meta_games"], seed=st.seed, presets=presets),
+                      k * (k - 1) * s["meta_games"], meta_compute, needs=(f"orderings:search:{lv}",)))
+    return parts
+
+
+def _candidates(search_res, presets, few: bool) -> list[str]:
+    top = list(search_res.tables["top"]["ordering"])
+    return top[:1] if few else list(dict.fromkeys(top + presets))
+
+
+def _meta_orderings(search_res, presets) -> list[str]:
+    return list(dict.fromkeys(list(search_res.tables["top"]["ordering"]) + presets))
+
+
+def equilibrium(score: np.ndarray) -> tuple[np.ndarray, float]:
+    """The maximum-entropy equilibrium mixture of the symmetric ordering meta-game whose row payoff is
+    the row's score minus 1/2 (a linear program, ``ccsim.analyses.stats.nash_average``), and the best reply's
+    payoff against it (0 in a symmetric zero-sum game)."""
+    a = np.nan_to_num(score - 0.5)
+    a = (a - a.T) / 2
+    p, avg = nash_average(a)
+    return p, float(avg.max())
+
+
+def _equilibrium_intervals(score, lo, hi, seed: int, n: int = N_BOOT_META) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile intervals of the equilibrium weights under a parametric bootstrap of the score matrix
+    (each pairing's score drawn from a normal of its estimate and interval)."""
+    rng = np.random.default_rng([seed, 0xE0])
+    k = score.shape[0]
+    iu = np.triu_indices(k, 1)
+    se = (hi[iu] - lo[iu]) / (2 * 1.959964)
+    reps = np.empty((n, k))
+    for b in range(n):
+        m = np.full((k, k), 0.5)
+        m[iu] = score[iu] + se * rng.standard_normal(len(se))
+        m.T[iu] = 1 - m[iu]
+        reps[b] = equilibrium(m)[0]
+    return np.percentile(reps, 2.5, axis=0), np.percentile(reps, 97.5, axis=0)
+
+
+def build_orderings(st: Study, res: dict) -> Section:
+    s = st.sections["orderings"]
+    lv = s["level"]
+    sec = Section("orderings", SECTION_TITLES["orderings"])
+    srch = res[f"orderings:search:{lv}"]
+    top = srch.tables["top"]
+    sec.tables["search_top"] = top
+    best = top["ordering"].iloc[0]
+    frames = []
+    for label, strat, opp, g in _contexts(st):
+        c = res[f"orderings:compare:{strat}-vs-{opp}"].tables["compare"].copy()
+        c.insert(0, "context", label)
+        c.insert(1, "strategy", strat)
+        c.insert(2, "opponent", opp)
+        frames.append(c)
+    comp = pd.concat(frames, ignore_index=True)
+    sec.tables["remeasured"] = comp
+    d = comp.rename(columns=dict(diff="value", diff_lo="lo", diff_hi="hi"))
+    level_ctx = [c for c in _contexts(st) if c[1] == c[2]]
+    field_ctx = [c for c in _contexts(st) if c[1] == lv]
+    # the field claim is stated against the first field opponent other than the search level itself
+    away = [c[0] for c in field_ctx if c[2] != lv]
+    for kind, ctxs, noun, stated_ctx in (("levels", level_ctx, "level", lv),
+                                         ("field", field_ctx, "opponent", away[0] if away else None)):
+        ests = _estimates(d[d["ordering"] == best], "context", {})
+        ests = [e for e in ests if e.context in {c[0] for c in ctxs}]
+        if not ests or stated_ctx is None:
+            continue
+        e = _stated(ests, stated_ctx)
+        _, strat, opp, g = next(c for c in ctxs if c[0] == e.context)
+        cands = _candidates(srch, [_canon(p) for p in s["presets"]], st.is_search(strat) or st.is_search(opp))
+        where = "against the same player" if strat == opp else f"against {opp}"
+        text = (f"The best ordering found by the search with {lv}, {best}, scores {fmt(e.value, 'points', (e.lo, e.hi))} points "
+                f"{fmt_ci(e.lo, e.hi, 'points')} against a shuffled deck when {strat} plays it {where} "
+                f"({g:,} games a deck, both seats).")
+        sec.claims.append(Claim(
+            id=f"orderings.best.{kind}", section="orderings", statement=text, value=e.value, lo=e.lo, hi=e.hi,
+            unit="points", level=strat,
+            rests_on=f"{strat} vs {opp} (opponent deck shuffled), {g:,} games per deck, seed {st.seed}",
+            command=_cmd("orderings", "compare", *cands, "--baseline", "shuffled", "--strategy", strat,
+                         "--opponent", opp, "--games", g, "--seed", st.seed, "--json"),
+            json_path=["orderings", f"ordering={best}", "diff"], verdict=verdict(e, ests, 0.0, noun=noun), games=g,
+            estimates=ests))
+    d["item"] = [_label(o) for o in d["ordering"]]
+    sec.figures["remeasured"] = level_forest(
+        d, "item", "context", f"Orderings re-measured at each level and against the field (seed {st.seed})",
+        "score against a shuffled deck, points (paired, 95% interval)", levels=[c[0] for c in _contexts(st)],
+        legend="played by (vs opponent)")
+    pos = res[f"orderings:positions:{lv}"].tables["positions"]
+    sec.tables["positions"] = pos
+    from ccsim.analyses.plots import positions_heatmap
+    pos_df = pos.copy()
+    pos_df.attrs.update(res[f"orderings:positions:{lv}"].info)
+    sec.figures["positions"] = positions_heatmap(pos_df, None, f"Value of a card by depth with {lv} on both sides "
+                                                 f"({s['positions_games']:,} games, seed {st.seed})")
+    reg = pos[pos["kind"] == "region"]
+    r = reg.loc[reg["effect"].abs().idxmax()]
+    text = (f"Where a card sits matters most for {r['card']}: one in the {r['region']} positions of the deck is worth "
+            f"{fmt(r['effect'], 'points', (r['lo'], r['hi']))} points {fmt_ci(r['lo'], r['hi'], 'points')} against uniformly random "
+            f"orderings ({lv} on both sides).")
+    e = Estimate(lv, float(r["effect"]), float(r["lo"]), float(r["hi"]), s["positions_games"])
+    sec.claims.append(Claim(
+        id="orderings.positions", section="orderings", statement=text, value=e.value, lo=e.lo, hi=e.hi,
+        unit="points", level=lv, rests_on=_rests(lv, s["positions_games"], st.seed, " vs itself, random orderings"),
+        command=_cmd("orderings", "positions", "--strategy", lv, "--games", s["positions_games"], "--seed", st.seed,
+                     "--out", "positions-check", "--quiet", "--json"),
+        json_path=["effects", f"card={r['card']}&kind=region&region={r['region']}", "effect"],
+        verdict=verdict(e, [], 0.0), games=s["positions_games"], estimates=[e]))
+    _meta(st, res, sec)
+    sec.conclusions += [c.sentence() for c in sec.claims]
+    sec.games = int(sum(res[p.name].info.get("games", 0) for p in plan_orderings(st)))
+    return sec
+
+
+def _meta(st: Study, res: dict, sec: Section) -> None:
+    s = st.sections["orderings"]
+    lv = s["level"]
+    meta = res[f"orderings:meta:{lv}"]
+    labels = meta.info["entrants"]
+    sc = meta.tables["score"].set_index("entrant").loc[labels, labels]
+    lo = meta.tables["score_lo"].set_index("entrant").loc[labels, labels].to_numpy(float)
+    hi = meta.tables["score_hi"].set_index("entrant").loc[labels, labels].to_numpy(float)
+    m = sc.to_numpy(float)
+    p, _ = equilibrium(m)
+    plo, phi = _equilibrium_intervals(m, lo, hi, st.seed)
+    mix = pd.DataFrame(dict(ordering=labels, weight=p, weight_lo=plo, weight_hi=phi))
+    sec.tables["meta_mixture"] = mix
+    sec.tables["meta_score"] = meta.tables["score"]
+    sec.tables["meta_pairings"] = meta.tables["pairings"]
+    sec.figures["meta"] = payoff_heatmap(
+        sc, pd.DataFrame(lo, index=labels, columns=labels), pd.DataFrame(hi, index=labels, columns=labels), mix,
+        f"Ordering meta-game with {lv} on both sides: each player picks an ordering ({s['meta_games']:,} deals a "
+        f"pairing, seats swapped, seed {st.seed})")
+    # the ordering the equilibrium weighs most, and its worst pairing
+    i = int(np.argmax(p))
+    pairs = meta.tables["pairings"]
+    ests = [Estimate(o, *_pair_score(pairs, labels[i], o)[:4]) for o in labels if o != labels[i]]
+    worst = min(ests, key=lambda e: e.value)
+    flip = not _pair_score(pairs, labels[i], worst.context)[4]
+    support = [f"{o} {100 * w:.0f}%" for o, w in sorted(zip(labels, p), key=lambda t: -t[1]) if w > 0.005]
+    if worst.lo > 0.5:
+        head = f"{labels[i]} is dominant in the ordering meta-game: it beats every other ordering tested"
+    elif len(support) == 1:
+        head = (f"{labels[i]} is the meta-game's equilibrium, but it does not beat every ordering significantly")
+    else:
+        head = f"No ordering is dominant: the meta-game's equilibrium mixes {', '.join(support)}"
+    text = (f"{head}; {labels[i]}'s weakest pairing is against {worst.context}, where it scores "
+            f"{fmt(worst.value, '%', (worst.lo, worst.hi))} {fmt_ci(worst.lo, worst.hi, '%')} ({lv} on both sides).")
+    a, b = (worst.context, labels[i]) if flip else (labels[i], worst.context)
+    sec.claims.append(Claim(
+        id="orderings.meta", section="orderings", statement=text, value=worst.value, lo=worst.lo, hi=worst.hi,
+        unit="%", level=lv, rests_on=f"{lv} vs itself with fixed orderings, {worst.games:,} games a pairing, "
+                                     f"seed {st.seed}",
+        command=_tournament_cmd(st, [lv], s["meta_games"], labels), json_path=["pairings", f"a={a}&b={b}", "score"]
+        + (["1-x"] if flip else []), verdict=verdict(worst, ests, 0.5, noun="opponent ordering"), games=worst.games,
+        estimates=ests))
