@@ -356,7 +356,10 @@ def local_cluster(workers: int, threads: int = 1):
     Ctrl-C in a terminal reaches the whole process group, the workers too; they
     are spawned with SIGINT ignored (an ignored signal stays ignored in a new
     process) so that only the client stops, keeps its finished chunks and closes
-    them, without a traceback from each worker.
+    them, without a traceback from each worker.  Their logs are silenced up to CRITICAL: a
+    worker whose scheduler closes under it logs a heartbeat failure with a traceback at ERROR
+    (a race with the cluster's close, seen on a busy machine), and a task's own error reaches
+    the client as its exception anyway.
     """
     import logging
     import signal
@@ -369,7 +372,7 @@ def local_cluster(workers: int, threads: int = 1):
         with dask.config.set(QUIET_DASK):  # the nannies hand it to every worker they start
             return LocalCluster(n_workers=workers, threads_per_worker=threads, processes=True,
                                 dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                                silence_logs=logging.ERROR)
+                                silence_logs=logging.CRITICAL)
     finally:
         if main:
             signal.signal(signal.SIGINT, previous)
