@@ -39,8 +39,9 @@ from ccsim.kernel.layout import (BASE_SIZE, PUB, PUB_SIZE, PRIV_SIZE, MEM_SIZE, 
 from ccsim.kernel.rng import next_u64_nb, seed_game_nb
 from ccsim.kernel.engine.determinize import sample_hidden_nb
 from ccsim.kernel.engine.dispatch import choose_with_nb
-from ccsim.kernel.engine.step import drive_nb, resolve_nb
+from ccsim.kernel.engine.step import drive_nb, drive_turns_nb, resolve_nb
 from ccsim.kernel.engine.score import winner_nb, vp_nb
+from strategies.leaf import N_LEAF, leaf_value_nb
 from strategies.param_files import style_vector
 from strategies.weighted import step_scores
 
@@ -50,7 +51,7 @@ FAMILY = "search"
 DESCRIPTION = "search: determinized Monte Carlo on the engine, paired worlds, tactician rollouts (budget 64)"
 
 # the parameter vector (float64[MAX_PARAMS]); P_ENTRY, the last slot, is the engine's
-N_ROLLOUT_PARAMS = P_ENTRY - 8
+N_ROLLOUT_PARAMS = P_ENTRY - 8 - N_LEAF
 SEARCH_TABLE = (
     ("BUDGET", (), "simulations per decision"),
     ("ROLLOUT", (), "the rollout policy's strategy id (both seats of every simulation)"),
@@ -59,7 +60,8 @@ SEARCH_TABLE = (
     ("MARGIN", (), "weight of the final VP margin (per 10 VP, clipped to +-1) in a simulation's value"),
     ("KINDS", (), "bit k set: decision kind k is searched"),
     ("Z", (), "standard errors by which an option must beat the policy's choice to replace it"),
-    ("RESERVED", (), "unused"),
+    ("DEPTH", (), "turns a simulation plays before the leaf value judges it (strategies.leaf); 0: to the end"),
+    ("LEAF", (N_LEAF,), "the leaf value's weights (strategies.leaf.LEAF_FEATURES)"),
     ("ROLLOUT_PARAMS", (N_ROLLOUT_PARAMS,), "the rollout policy's own parameter vector (registry.expert_params)"),
 )
 SEARCH_SLOTS, _end = slots.place(SEARCH_TABLE, "P_")
@@ -72,8 +74,9 @@ P_WIDTH = 3
 P_MARGIN = 4
 P_KINDS = 5
 P_Z = 6
-P_RESERVED = 7
-P_ROLLOUT_PARAMS = 8
+P_DEPTH = 7
+P_LEAF = 8
+P_ROLLOUT_PARAMS = 18
 # --- end of the slots of search ---
 slots.hold(globals(), SEARCH_SLOTS, "search")
 assert _end == P_ENTRY
@@ -84,7 +87,7 @@ PRIOR = style_vector("tactician")
 SEARCHED = (1 << MODE) | (1 << STEP) | (1 << VETO) | (1 << SPY_PICK) | (1 << DRAW) | (1 << VETO_DRAW)
 KIND_NAMES = ("placement", "mode", "step", "veto", "spy_pick", "castle", "draw", "veto_draw", "discard")
 
-DEFAULTS = {"budget": 64, "rollout": "tactician", "width": 6, "margin": 0.1, "z": 1.0,
+DEFAULTS = {"budget": 64, "rollout": "tactician", "width": 6, "margin": 0.1, "z": 1.0, "depth": 0,
             "kinds": ["mode", "step", "veto", "spy_pick", "draw", "veto_draw"]}
 
 _state_nb = stack_array(np.int32, (BASE_SIZE,), zeroed=False)
@@ -96,13 +99,19 @@ _values2_nb = stack_array(np.float64, (MAX_OPTIONS,))
 _counts_nb = stack_array(np.int64, (MAX_OPTIONS,))
 _alive_nb = stack_array(np.int64, (MAX_OPTIONS,), zeroed=False)
 _policy_params_nb = stack_array(np.float64, (MAX_PARAMS,))
+_leaf_x_nb = stack_array(np.float64, (N_LEAF,))
 
 
-def params_of(budget=64, rollout_id=5, width=6, margin=0.1, kinds=SEARCHED, z=1.0, rollout_params=None) -> np.ndarray:
+def params_of(budget=64, rollout_id=5, width=6, margin=0.1, kinds=SEARCHED, z=1.0, rollout_params=None, depth=0,
+              leaf=None) -> np.ndarray:
     """The search's parameter vector; ``rollout_params``: the rollout policy's own vector (its
-    entry slot aside), which every simulation's seats play with."""
+    entry slot aside), which every simulation's seats play with; ``depth`` and ``leaf``: turns a
+    simulation plays before the leaf value with those weights judges it (0: to the end)."""
     v = np.zeros(MAX_PARAMS, np.float64)
     v[P_BUDGET], v[P_ROLLOUT], v[P_WIDTH], v[P_MARGIN], v[P_KINDS], v[P_Z] = budget, rollout_id, width, margin, kinds, z
+    v[P_DEPTH] = depth
+    if leaf is not None:
+        v[P_LEAF:P_LEAF + N_LEAF] = leaf
     if rollout_params is not None:
         rp = np.asarray(rollout_params, np.float64)[:P_ENTRY]
         assert not rp[N_ROLLOUT_PARAMS:].any(), "the rollout policy's parameters do not fit the search's vector"
@@ -137,25 +146,33 @@ def observed_state_nb(pub, own, mem, opts, n, me, root):
 
 
 @njit(cache=True)
-def simulate_nb(root, sim, streams, seats, me, code, world_seed, world, margin):
+def simulate_nb(root, sim, streams, seats, me, code, world_seed, world, params, x):
     """One simulation: world ``world`` sampled for ``me``, option ``code`` taken, then the rollout
-    policy to the end; its value for ``me``."""
+    policy to the end (or ``P_DEPTH`` turns, then the leaf value); its value for ``me``: the result
+    (win 1, draw 1/2) plus ``P_MARGIN`` x her VP margin (per 10 VP, clipped to +-1)."""
     for i in range(BASE_SIZE):
         sim[i] = root[i]
     seed_game_nb(streams, world_seed, world)
     sample_hidden_nb(sim, me, streams, 0)
     resolve_nb(sim, streams, code)
-    drive_nb(sim, streams, seats)
+    depth = int(params[P_DEPTH])
+    if depth > 0:
+        drive_turns_nb(sim, streams, seats, depth)
+    else:
+        drive_nb(sim, streams, seats)
     if sim[PUB_END] < 0:
         return 0.5  # (an engine error: never expected; counted neutral)
-    w = winner_nb(sim)
-    v = 0.5 if w < 0 else (1.0 if w == me else 0.0)
+    if sim[PUB_END] == 0:  # cut off: the leaf value
+        v = leaf_value_nb(sim, me, params, P_LEAF, x)
+    else:
+        w = winner_nb(sim)
+        v = 0.5 if w < 0 else (1.0 if w == me else 0.0)
     d = (vp_nb(sim, sim[H_BONUS + me], me) - vp_nb(sim, sim[H_BONUS + 1 - me], 1 - me)) / 10.0
     if d > 1.0:
         d = 1.0
     elif d < -1.0:
         d = -1.0
-    return v + margin * d
+    return v + params[P_MARGIN] * d
 
 
 @njit(cache=True)
@@ -191,13 +208,22 @@ def search_nb(params, kind, opts, n, pub, own, mem, me, rng):
     """Sequential halving over the candidates, every one in the same sampled worlds as the
     rollout policy's own choice, which stays in to the end: an option replaces it only if
     it beats it, world by world, by ``P_Z`` standard errors."""
+    diff = _values_nb()      # per option: sum of (its value - the policy's) over shared worlds
+    diff2 = _values2_nb()    # ... and of its square
+    counts = _counts_nb()
+    return search_stats_nb(params, kind, opts, n, pub, own, mem, me, rng, diff, diff2, counts)
+
+
+@njit(cache=True)
+def search_stats_nb(params, kind, opts, n, pub, own, mem, me, rng, diff, diff2, counts):
+    """``search_nb``'s choice, leaving its statistics in the zeroed arrays ``diff``, ``diff2`` and
+    ``counts`` (per option: the sum of its value minus the policy's choice's over the worlds it
+    was played in, of its square, and the worlds; the policy's choice and the options never
+    simulated have count 0).  The training reads them (``ccsim.training.selfplay``)."""
     root = _state_nb()
     sim = _state_nb()
     streams = _streams_nb()
     seats = _seats_nb()
-    diff = _values_nb()      # per option: sum of (its value - the policy's) over shared worlds
-    diff2 = _values2_nb()    # ... and of its square
-    counts = _counts_nb()
     alive = _alive_nb()
     observed_state_nb(pub, own, mem, opts, n, me, root)
     sid = int(params[P_ROLLOUT])
@@ -216,9 +242,18 @@ def search_nb(params, kind, opts, n, pub, own, mem, me, rng):
     m = k
     if m == 0:
         return pol
-    budget = int(params[P_BUDGET])
-    margin = params[P_MARGIN]
     world_seed = np.int64(next_u64_nb(rng, 0) >> np.uint64(1))
+    m = halving_nb(params, root, sim, streams, seats, me, opts, pol, alive, m, world_seed, diff, diff2, counts)
+    return significant_best_nb(params, pol, alive, m, diff, diff2, counts)
+
+
+@njit(cache=True)
+def halving_nb(params, root, sim, streams, seats, me, opts, pol, alive, m, world_seed, diff, diff2, counts):
+    """Sequential halving (Karnin et al. 2013) of the ``m`` candidates ``alive`` against the
+    policy's choice ``pol``, all in the same worlds; returns the candidates left (the first ones
+    of ``alive``)."""
+    budget = int(params[P_BUDGET])
+    x = _leaf_x_nb()
     rounds = 1
     k = 1
     while k < m:
@@ -231,11 +266,11 @@ def search_nb(params, kind, opts, n, pub, own, mem, me, rng):
         if per < 1:
             per = 1
         for _ in range(per):
-            base = simulate_nb(root, sim, streams, seats, me, opts[pol], world_seed, world, margin)
+            base = simulate_nb(root, sim, streams, seats, me, opts[pol], world_seed, world, params, x)
             used += 1
             for j in range(m):
                 i = alive[j]
-                d = simulate_nb(root, sim, streams, seats, me, opts[i], world_seed, world, margin) - base
+                d = simulate_nb(root, sim, streams, seats, me, opts[i], world_seed, world, params, x) - base
                 diff[i] += d
                 diff2[i] += d * d
                 counts[i] += 1
@@ -253,6 +288,13 @@ def search_nb(params, kind, opts, n, pub, own, mem, me, rng):
             alive[a] = alive[best]
             alive[best] = t
         m = keep
+    return m
+
+
+@njit(cache=True)
+def significant_best_nb(params, pol, alive, m, diff, diff2, counts):
+    """The best of the ``m`` candidates left if it beats the policy's choice by ``P_Z`` standard
+    errors, else the policy's choice."""
     best = alive[0]
     for j in range(1, m):
         if diff[alive[j]] * counts[best] > diff[best] * counts[alive[j]]:

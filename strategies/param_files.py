@@ -1,12 +1,14 @@
 """Parameter files: the TOML files that make a strategy out of data.
 
-``strategies/params/*.toml`` (and any path given as a strategy name) hold one of three families:
+``strategies/params/*.toml`` (and any path given as a strategy name) hold one of four families:
 
 * ``family = "weighted"`` (the default): ``[weights]`` of the weighted family
   (``layouts.PARAM_NAMES``) and, if it likes, ``[switches]``; registered as ``weighted-<stem>``;
 * ``family = "heuristic"``: a *style*: an ``id``, ``[weights]`` and ``[switches]``
   (``layouts.SWITCH_NAMES``, values ``twists.SWITCH_VALUES``); registered as ``<stem>``;
-* ``family = "expert"``: ``[search]`` parameters of the search player (``registry.expert_params``).
+* ``family = "expert"``: ``[search]`` parameters of the search player (``registry.expert_params``);
+* ``family = "learned"``: the weights of the learned player, a table per decision kind
+  (``learned.model_vector``; ``strategies/weights/learned.toml`` is the shipped one).
 
 Weights a file does not name keep their `balanced` value (``weighted.BALANCED``); a name
 that is not a weight, a switch or a key of the file's family is refused, in one line.
@@ -27,7 +29,8 @@ PARAMS_DIR = Path(__file__).resolve().parent / "params"
 FAMILY_KEYS = {
     "weighted": {"description", "weights", "family", "switches"},
     "heuristic": {"description", "weights", "family", "id", "switches"},
-    "expert": {"description", "family", "search"},
+    "expert": {"description", "family", "search", "leaf"},
+    "learned": {"description", "family", "training", "step", "mode", "veto", "draw", "spy"},
 }
 
 

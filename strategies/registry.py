@@ -40,12 +40,14 @@ from ccsim.toolchain.jit import pointer_array, whole_program
 
 from ccsim.kernel.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at, seat_of
 from ccsim.kernel.engine.dispatch import ENTRY_SIG, PY_STRATEGIES, RANDOM as _RANDOM_ID
-from strategies import expert, param_files, weighted
+from strategies import expert, leaf, learned, param_files, weighted
 from strategies.layouts import N_PARAMS
 
 RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.kernel.engine.dispatch)
 WEIGHTED = weighted.ID  # the families whose parameter files strategies/params holds
 EXPERT = expert.ID
+LEARNED = learned.ID
+_FILE_FAMILY_ID = {"expert": EXPERT, "learned": LEARNED}  # a parameter file given by path plays this id
 PLUGIN_PATH_ENV = "CCSIM_STRATEGY_PATH"  # folders of plug-in strategy files (strategies/__init__.py)
 
 PARAMS_DIR = param_files.PARAMS_DIR
@@ -53,17 +55,18 @@ ParamFileError = param_files.ParamFileError
 file_family = param_files.file_family
 
 
-def expert_params(search: dict, where: str = "expert") -> np.ndarray:
+def expert_params(search: dict, where: str = "expert", leaf: dict | None = None) -> np.ndarray:
     """The `expert` parameter vector of a ``[search]`` table (keys of expert.DEFAULTS; the rest
-    keep their defaults); ParamFileError names a bad key or value."""
+    keep their defaults) and a ``[leaf]`` table (the leaf value's weights by feature name,
+    ``strategies.leaf``); ParamFileError names a bad key or value."""
     cfg = dict(expert.DEFAULTS)
     for k, v in search.items():
         if k not in cfg:
             raise ParamFileError(f"{where}: unknown search parameter {k!r} (known: {', '.join(cfg)})")
         cfg[k] = v
-    for k in ("budget", "width"):
-        if isinstance(cfg[k], bool) or not isinstance(cfg[k], int) or not 1 <= cfg[k] <= (1 << 20):
-            raise ParamFileError(f"{where}: {k} must be an integer 1 .. {1 << 20}, got {cfg[k]!r}")
+    for k, lo in (("budget", 1), ("width", 1), ("depth", 0)):
+        if isinstance(cfg[k], bool) or not isinstance(cfg[k], int) or not lo <= cfg[k] <= (1 << 20):
+            raise ParamFileError(f"{where}: {k} must be an integer {lo} .. {1 << 20}, got {cfg[k]!r}")
     if isinstance(cfg["margin"], bool) or not isinstance(cfg["margin"], (int, float)) or not 0 <= cfg["margin"] <= 1:
         raise ParamFileError(f"{where}: margin must be a number in 0 .. 1, got {cfg['margin']!r}")
     try:
@@ -80,17 +83,38 @@ def expert_params(search: dict, where: str = "expert") -> np.ndarray:
     if isinstance(cfg["z"], bool) or not isinstance(cfg["z"], (int, float)) or not 0 <= cfg["z"] <= 10:
         raise ParamFileError(f"{where}: z must be a number in 0 .. 10, got {cfg['z']!r}")
     return expert.params_of(cfg["budget"], rollout, cfg["width"], float(cfg["margin"]), kinds, float(cfg["z"]),
-                            rollout_params)
+                            rollout_params, cfg["depth"], leaf_weights(leaf or {}, where))
+
+
+def leaf_weights(table: dict, where: str) -> np.ndarray:
+    """The leaf value's weights of a ``[leaf]`` table (by ``strategies.leaf.LEAF_FEATURES`` name; 0 if
+    not named)."""
+    names = [f for f, _ in leaf.LEAF_FEATURES]
+    w = np.zeros(len(names))
+    for k, v in table.items():
+        if k not in names:
+            raise ParamFileError(f"{where}: [leaf] has no feature {k!r} (known: {', '.join(names)})")
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ParamFileError(f"{where}: [leaf] {k} must be a number, got {v!r}")
+        w[names.index(k)] = float(v)
+    return w
 
 
 def load_params(path) -> tuple[np.ndarray, dict]:
     """(parameter vector of MAX_PARAMS floats, the file's table) of a parameter file
-    (strategies.param_files: weighted, heuristic or expert)."""
+    (strategies.param_files: weighted, heuristic, expert or learned)."""
     path = Path(path)
     data = param_files.read_toml(path)
     param_files.refuse_stray_keys(path, data)
-    if param_files.family_of(path, data) == "expert":
-        return expert_params(param_files.table(path, data, "search"), f"parameter file {path}"), data
+    family = param_files.family_of(path, data)
+    if family == "expert":
+        return expert_params(param_files.table(path, data, "search"), f"parameter file {path}",
+                             param_files.table(path, data, "leaf")), data
+    if family == "learned":
+        try:
+            return learned.model_vector(data, f"parameter file {path}"), data
+        except ValueError as e:
+            raise ParamFileError(str(e)) from None
     return param_files.weights_vector(path, data), data
 
 
@@ -227,10 +251,17 @@ def resolve(name: str):
     KeyError (with a one-line message listing the known names) if unknown.
     """
     sid, params = _lookup(name)
+    return sid, localized(sid, params)
+
+
+def localized(sid: int, params: np.ndarray) -> np.ndarray:
+    """``params`` (strategy ``sid``'s vector, resolved anywhere) with the entry addresses of *this*
+    process in it: its own (``P_ENTRY``) and, for a search player, its rollout policy's."""
+    params = params.copy()
     params[P_ENTRY] = entry_slot(sid)
     if sid == EXPERT:  # a search player calls its rollout policy's entry too
         params[expert.P_ROLLOUT_ENTRY] = entry_slot(int(params[expert.P_ROLLOUT]))
-    return sid, params
+    return params
 
 
 def player_key(name) -> tuple[int, bytes]:
@@ -256,7 +287,7 @@ def _lookup(name):
             params, data = load_params(name)
         except ParamFileError as e:
             raise KeyError(str(e)) from None
-        return (EXPERT if data.get("family") == "expert" else WEIGHTED), params
+        return _FILE_FAMILY_ID.get(data.get("family"), WEIGHTED), params
     known = ", ".join(m.NAME for m, _, _ in _ENTRIES)
     raise KeyError(f"unknown strategy {name!r} (known: {known}; or a path to a weighted .toml file)")
 

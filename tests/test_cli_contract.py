@@ -18,7 +18,7 @@ GOLDEN = Path(__file__).parent / "data" / "cli"
 UPDATE = os.environ.get("CCSIM_UPDATE_GOLDEN") == "1"
 ROOT = Path(__file__).resolve().parents[1]
 
-COMMANDS = ["", "run", "replay", "strategies", "compile", "play", "metrics", "tournament", "whatif", "report",
+COMMANDS = ["", "run", "replay", "strategies", "compile", "play", "metrics", "tournament", "whatif", "report", "train",
             "orderings", "orderings compare", "orderings search", "orderings positions", "orderings presets"]
 
 # cheap runs of every command that answers in JSON

@@ -13,7 +13,7 @@ import pytest
 from ccsim.kernel import slots
 from ccsim.kernel import layout, rules
 from ccsim.kernel.engine import episode
-from strategies import expert, layouts
+from strategies import expert, layouts, learned
 
 LAYOUTS = [  # (module, table name, {name: offset})
     *((layout, t, offsets) for t, offsets in layout.SLOT_TABLES.items()),
@@ -24,6 +24,7 @@ LAYOUTS = [  # (module, table name, {name: offset})
     (layouts, "scalars", layouts.SCALAR_SLOTS),
     (layouts, "memory", layouts.MEMORY_SLOTS),
     (expert, "search", expert.SEARCH_SLOTS),
+    (learned, "model", learned.MODEL_SLOTS),
 ]
 
 

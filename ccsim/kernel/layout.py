@@ -339,7 +339,7 @@ EVENT_NAMES = {EV_TURN: "turn", EV_PLACE: "place", EV_ACTION: "action", EV_VETO:
                EV_RESHUFFLE: "reshuffle"}
 EVENTS_PER_TURN = 40    # bound on the events of one turn (votes, draws, VoC draws)
 
-MAX_PARAMS = 64         # per-seat strategy parameter vector (float64): a search holds its rollout's in it
+MAX_PARAMS = 256        # per-seat strategy parameter vector (float64): a search holds its rollout's in it
 P_ENTRY = MAX_PARAMS - 1  # its last slot: the address of the seat's compiled strategy (strategies.registry)
 N_RNG = 4               # random streams: chance, cleopatra's strategy, caesar's strategy, shuffled action decks
 

@@ -108,14 +108,11 @@ def warmup_task(task: ChunkTask) -> ChunkTask:
 
 
 def with_local_entries(sids: np.ndarray, params: np.ndarray) -> np.ndarray:
-    """``params`` with each seat's ``P_ENTRY`` slot holding its strategy's compiled entry
-    in *this* process (an address: the client's means nothing on a worker)."""
-    from ccsim.kernel.layout import P_ENTRY
-    from strategies.registry import entry_slot
-    out = params.copy()
-    for p, sid in enumerate(sids):
-        out[p, P_ENTRY] = entry_slot(int(sid))
-    return out
+    """``params`` with each seat's entry slots holding its strategy's compiled entries in *this*
+    process (addresses: the client's mean nothing on a worker; a search player's rollout entry
+    too, ``registry.localized``)."""
+    from strategies.registry import localized
+    return np.stack([localized(int(sid), params[p]) for p, sid in enumerate(sids)])
 
 
 def play_chunk(task: ChunkTask) -> np.ndarray:

@@ -456,3 +456,21 @@ def apply_nb(st, rng, i, checked=None):
     """Take option ``i`` (an index into the pending decision's options) and advance."""
     resolve_nb(st, rng, st[OPTS + i])
     advance_nb(st, rng, checked)
+
+
+@njit(cache=True)
+def drive_turns_nb(st, rng, sp, turns):
+    """Play on, the seats' strategies deciding, past ``turns`` turn boundaries (R9.2: the end of a
+    turn) or to the end of the game; it stops at the last boundary, before the next turn starts.
+    A search's rollout cut off at a depth (``strategies.expert``) plays this way."""
+    keep = st[H_STOP]
+    st[H_STOP] = PH_NEXT_TURN
+    for t in range(turns):
+        if t > 0:  # past the boundary drive_nb stopped at: the NEXT_TURN phase, as drive_nb runs it
+            next_turn_nb(st)
+            p = seat_of(st[PUB_CUR])
+            post_nb(st, MODE, p, mode_options_nb(st, p), A_MODE)
+        drive_nb(st, rng, sp)
+        if over_nb(st) or st[PUB_END] != 0:
+            break
+    st[H_STOP] = keep

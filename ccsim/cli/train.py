@@ -1,0 +1,58 @@
+"""``ccsim train``: the learned player's weights by imitation of the search and expert iteration."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import click
+
+from ccsim.cli.options import backend_options, cli_backend, writable_folder
+
+
+@click.command("train")
+@click.option("--out", default="train-out", show_default=True, help="Folder for each round's weights, "
+              "history.json, learned.toml (the best round) and learning-curve.png.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Run seed: the same seed, the same weights.")
+@click.option("--rounds", default=2, show_default=True, type=int,
+              help="Expert-iteration rounds after the imitation round 0.")
+@click.option("--games", default=2000, show_default=True, type=int, help="Labelled self-play games per round.")
+@click.option("--rate", default=0.5, show_default=True, type=float,
+              help="Share of the searched decisions the teacher labels.")
+@click.option("--budget", default=64, show_default=True, type=int, help="The teacher's simulations per decision.")
+@click.option("--kinds", default="step", show_default=True,
+              help="Decision kinds the teacher searches and the model learns (comma-separated).")
+@click.option("--lam", default=1e-3, show_default=True, type=float, help="Ridge penalty of the fit.")
+@click.option("--eval-deals", default=5000, show_default=True, type=int,
+              help="Deals (each played twice, seats swapped) scoring each round against tactician.")
+@click.option("--install", is_flag=True, help="Copy the best round's weights to strategies/weights/learned.toml.")
+@click.option("--json", "as_json", is_flag=True, help="Print the history as JSON.")
+@click.option("--progress/--no-progress", default=True, help="A progress bar while labelling.")
+@backend_options
+def train_cmd(out, seed, rounds, games, rate, budget, kinds, lam, eval_deals, install, as_json, progress, backend,
+              scheduler, workers, connect_timeout):
+    """Train the learned player (strategies/learned.py): imitation of the expert search, then rounds
+    of expert iteration; every round scored against tactician with a 95% interval."""
+    from ccsim.training.train import TrainConfig, train
+    cfg = TrainConfig(seed=seed, rounds=rounds, games=games, rate=rate, budget=budget,
+                      kinds=tuple(k.strip() for k in kinds.split(",") if k.strip()), lam=lam,
+                      eval_deals=eval_deals).validated()
+    folder = writable_folder(out)
+    log = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
+    with cli_backend(backend, scheduler, workers, connect_timeout) as be:
+        result = train(cfg, folder, backend=be, progress=progress and not as_json, log=log)
+    history = json.loads((folder / "history.json").read_text()) if (folder / "history.json").exists() else {}
+    if install and (folder / "learned.toml").exists():
+        from strategies.learned import WEIGHTS_FILE
+        shutil.copyfile(folder / "learned.toml", WEIGHTS_FILE)
+    if as_json:
+        click.echo(json.dumps(history, indent=1))
+        return
+    click.echo(f"{'round':>9}  {'labels':>8}  {'score vs tactician [95%]':<26}  head start")
+    for r in result.rounds:
+        name = "clone" if r.round < 0 else str(r.round)
+        click.echo(f"{name:>9}  {r.labels:>8,}  {r.score:6.1%} [{r.ci95[0]:.1%}, {r.ci95[1]:.1%}]{'':6}  {r.stick}")
+    if result.interrupted:
+        click.echo("interrupted: the rounds above are kept")
+    click.echo(f"best: round {result.best} -> {Path(folder) / 'learned.toml'}"
+               + (" (installed as strategies/weights/learned.toml)" if install else ""))

@@ -1,0 +1,486 @@
+"""`learned`: a linear policy over the heuristics' group tables, distilled from the search player.
+
+At the decisions the search player searches (MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW) each
+option gets a short feature vector, read off the same per-decision group table the heuristics
+build (``strategies.tables``, with `tactician`'s weights: vote odds, stakes, the gain of each
+hand card on each group, the tactician's own score of the option), and the option with the
+largest ``theta . features`` is played.  The other decisions (the initial placement, the
+castling split, the passive discard) are `tactician`'s.  Everything is read from the player's
+observation: the table is the heuristics' own, built from ``pub``, ``own`` and ``mem``.
+
+The weights ``theta`` are the seat's parameter vector (``MODEL_TABLE``: one block per decision
+kind), so they are data: ``strategies/weights/learned.toml`` ships the trained ones (family
+``learned``: ``registry.load_params`` reads it like any parameter file) and ``ccsim train``
+(``ccsim.training``) makes them, by imitation of the search's choices and rounds of expert
+iteration.  Per option the work is a few table look-ups and a dot product of ~26 numbers: the
+player costs about what a heuristic costs.
+
+The features of a decision are ``decision_features_nb``: the training reads them through the
+same function (on a copy of the player's memory), so what it learns from is what plays.
+"""
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from ccsim.kernel import slots
+from ccsim.kernel.decisions import (MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_PLACE_DOWN, T_PLACE_UP, T_END, DRAW_NONE, DRAW_INFLUENCE, DRAW_ACTION)
+from ccsim.kernel.layout import (MAX_OPTIONS, MAX_PARAMS, P_ENTRY, PUB_NPLACED, PUB_ACTION, PUB_HANDN, PUB_REMAIN,
+                                 PUB_RULES, PUB_VOC_DECKN, PR_HAND, PR_ADECK, PR_ADECK_TOP,
+                                 PUB_ADECKN)
+from ccsim.kernel.rules import (ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD, PHIL, N_GROUPS,
+                                ACTION_BASE, RP_GROUP_SIZE, RP_GROUP_LIMIT, RP_HAND_SIZE)
+from ccsim.toolchain.jit import njit, stack_array
+from strategies.features import VAL, opp_hand_actions, p_opp_holds
+from strategies.layouts import P_PASSIVE, R_GAIN, R_W, R_E, R_D, R_NEXT, R_N, R_ROOM, R_SC, S_PVETO, S_DECKMEAN
+from strategies.param_files import style_vector
+from strategies.scoring import (announced_damage, veto_damage, best_single_placement, hand_can_improve,
+                                must_be_active, prepare_step, choose_spy)
+from strategies.tables import (new_tables_nb, kept_tables, refill_groups, fill_gains, keep_turn_tables,
+                               keep_step_tables)
+from strategies.twists import reweigh_groups, step_context, twisted_score, worst_threat_veto, still_held
+from strategies.weighted import choose_mode, choose_draw, action_card_value, policy_nb
+
+NAME = "learned"
+ID = 10  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
+FAMILY = "learned"
+DESCRIPTION = ("learned: a linear policy over the heuristic tables, distilled from the search by expert "
+               "iteration (strategies/weights/learned.toml)")
+
+# the tables the features are read from: `tactician`'s weights (frozen into the compiled code)
+BASE = style_vector("tactician")
+
+# ---- the features of each decision kind: (name, meaning); an option's vector, in this order ----
+STEP_FEATURES = (
+    ("score", "the tactician's score of the option / 4, clipped to +-16"),
+    ("blocked", "1 where the tactician rules the option out (castling before the placements are done)"),
+    ("end", "ending the turn"),
+    ("place_down", "a card face-down (R4.2)"),
+    ("place_up", "a card face-up (R4.2)"),
+    ("assassination", "playing an assassination (R7.1)"),
+    ("spy", "playing a spy (R7.2)"),
+    ("castling", "playing a castling (R7.3)"),
+    ("scout", "playing a scout (R7.4)"),
+    ("wrath", "playing a wrath (R7.5)"),
+    ("gain", "a placement: the card's gain on its group, clipped to +-4"),
+    ("value", "a placement: the card's value / 5"),
+    ("philosopher", "a placement of a philosopher"),
+    ("weight", "the target group's weight W (stake x timing), clipped to 0..4"),
+    ("vote", "the target group's E: P(I win its vote) - P(she wins)"),
+    ("margin", "the target group's D / 5 (my influence minus hers expected), clipped to +-2"),
+    ("next", "P(the target group's VoC card is the next one drawn)"),
+    ("fills", "a placement that fills its group: an exceptional vote now (R4.3)"),
+    ("end_placed", "ending the turn x cards placed this turn"),
+    ("end_hand", "ending the turn x influence cards in hand / 5"),
+    ("end_best", "ending the turn x the best placement's score / 4 (clipped to +-16)"),
+    ("action_veto", "an action x P(she holds a veto)"),
+    ("action_late", "an action x the share of patricians already won"),
+    ("up_fear", "a face-up card x P(she holds an assassination)"),
+    ("last_room", "a placement into my last free place at that group (R4.2.1)"),
+    ("lead", "a placement on a group whose vote I lead (E > 0)"),
+    ("tactician", "1 on the tactician's pick (the first of its best scores)"),
+)
+MODE_FEATURES = (  # on the passive option (the active one scores 0)
+    ("bias", "going passive (R3)"),
+    ("best_single", "the best single face-down placement's score, clipped to +-4"),
+    ("can_improve", "1 if a passive discard would improve my hand (R5.1)"),
+    ("hand_influence", "influence cards in hand / 5"),
+    ("hand_full", "cards in hand / hand size"),
+    ("deck_mean", "mean value of my influence deck / 5"),
+    ("my_actions", "action cards in my hand / 3"),
+    ("her_hand", "cards in her hand / 5"),
+    ("voc_left", "cards left in the VoC deck / 10"),
+    ("progress", "the share of patricians already won"),
+    ("tactician", "1 if the tactician goes passive"),
+)
+VETO_FEATURES = (  # on the veto option (not vetoing scores 0)
+    ("bias", "vetoing (R7.6)"),
+    ("damage", "what her card does to me at the announced target, clipped to 0..4"),
+    ("worst", "the worst an action card she may still hold could do, clipped to 0..4"),
+    ("share", "damage / worst, clipped to 0..2"),
+    ("spare", "1 if I hold two vetoes or more"),
+    ("assassination", "her card is an assassination"),
+    ("spy", "her card is a spy"),
+    ("castling", "her card is a castling"),
+    ("scout", "her card is a scout"),
+    ("wrath", "her card is a wrath"),
+    ("tactician", "1 if the tactician vetoes"),
+)
+DRAW_FEATURES = (  # DRAW (R4.4, R7.2) and VETO_DRAW (R7.6): options none, influence, action
+    ("none", "drawing nothing (VETO_DRAW)"),
+    ("influence", "drawing an influence card"),
+    ("influence_hand", "an influence card x influence cards in hand / 5"),
+    ("influence_full", "an influence card x cards in hand / hand size"),
+    ("action", "drawing an action card"),
+    ("action_value", "an action card x the worth of my next one (my own deck's order, R2.7)"),
+    ("action_hand", "an action card x action cards in hand / 3"),
+    ("action_influence", "an action card x influence cards in hand / 5"),
+    ("tactician", "1 on the tactician's pick"),
+)
+SPY_FEATURES = tuple((f"card_{c}", f"taking her card of code {c}") for c in range(12)) + (
+    ("tactician", "1 on the tactician's pick"),)
+N_STEP, N_MODE, N_VETO, N_DRAW, N_SPY = (len(t) for t in (STEP_FEATURES, MODE_FEATURES, VETO_FEATURES,
+                                                          DRAW_FEATURES, SPY_FEATURES))
+MAX_FEATURES = N_STEP
+KIND_FEATURES = {STEP: STEP_FEATURES, MODE: MODE_FEATURES, VETO: VETO_FEATURES, DRAW: DRAW_FEATURES,
+                 VETO_DRAW: DRAW_FEATURES, SPY_PICK: SPY_FEATURES}
+
+# ---- the parameter vector: one block of weights per decision kind ---------------------------------
+MODEL_TABLE = (
+    ("VERSION", (), "1.0 marks a filled vector"),
+    ("STEP", (N_STEP,), "STEP weights, STEP_FEATURES order"),
+    ("MODE", (N_MODE,), "MODE weights"),
+    ("VETO", (N_VETO,), "VETO weights"),
+    ("DRAW", (N_DRAW,), "DRAW and VETO_DRAW weights"),
+    ("SPY", (N_SPY,), "SPY_PICK weights"),
+)
+MODEL_SLOTS, N_PARAMS = slots.place(MODEL_TABLE, "M_")
+# --- slots of model: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
+M_VERSION = 0
+M_STEP = 1
+M_MODE = 28
+M_VETO = 39
+M_DRAW = 50
+M_SPY = 59
+# --- end of the slots of model ---
+slots.hold(globals(), MODEL_SLOTS, "model")
+assert N_PARAMS <= P_ENTRY
+BLOCKS = {"step": (M_STEP, STEP_FEATURES), "mode": (M_MODE, MODE_FEATURES), "veto": (M_VETO, VETO_FEATURES),
+          "draw": (M_DRAW, DRAW_FEATURES), "spy": (M_SPY, SPY_FEATURES)}
+
+
+def tactician_clone() -> np.ndarray:
+    """Weights that play as the tactician does (the training's starting point): its score for STEP,
+    its pick elsewhere."""
+    v = np.zeros(MAX_PARAMS, np.float64)
+    v[M_VERSION] = 1.0
+    v[M_STEP + N_STEP - 1] = 10.0           # the tactician's pick
+    v[M_MODE], v[M_MODE + N_MODE - 1] = -5.0, 10.0
+    v[M_VETO], v[M_VETO + N_VETO - 1] = -5.0, 10.0
+    v[M_DRAW + N_DRAW - 1] = 10.0
+    v[M_SPY + N_SPY - 1] = 10.0
+    return v
+
+
+@njit(cache=True)
+def block_of(kind):
+    """(first weight, features) of a decision kind's block; (0, 0) for a kind the model leaves to
+    the tactician."""
+    if kind == STEP:
+        return M_STEP, N_STEP
+    if kind == MODE:
+        return M_MODE, N_MODE
+    if kind == VETO:
+        return M_VETO, N_VETO
+    if kind == DRAW or kind == VETO_DRAW:
+        return M_DRAW, N_DRAW
+    if kind == SPY_PICK:
+        return M_SPY, N_SPY
+    return 0, 0
+
+
+@njit(cache=True)
+def clip(x, lo, hi):
+    return min(max(x, lo), hi)
+
+
+@njit(cache=True)
+def progress(pub):
+    """The share of the patricians already won (R10): how far the game has come."""
+    left = 0
+    size = 0
+    for g in range(N_GROUPS):
+        left += pub[PUB_REMAIN + g]
+        size += pub[PUB_RULES + RP_GROUP_SIZE + g]
+    return 1.0 - left / size if size > 0 else 0.0
+
+
+@njit(cache=True)
+def hand_influence(own):
+    k = 0
+    for c in range(6):
+        k += own[PR_HAND + c]
+    return k
+
+
+# ------------------------------------------------------------------ STEP --
+@njit(cache=True)
+def step_features(T, pub, own, mem, me, opts, n, F):
+    """Every STEP option's features into F[:n, :N_STEP], from T as the tactician's policy fills it."""
+    w = BASE
+    placing = prepare_step(w, pub, own, T, opts, n)
+    k = step_context(w, pub, own, mem, me)
+    glim = pub[PUB_RULES + RP_GROUP_LIMIT]
+    npl = pub[PUB_NPLACED]
+    hinf = hand_influence(own) / 5.0
+    late = progress(pub)
+    p_assassin = p_opp_holds(pub, me, ASSASSINATION, opp_hand_actions(pub, me))
+    best = -16.0
+    tac = 0
+    top = -1e300
+    for i in range(n):
+        s = twisted_score(w, T, pub, own, me, opts[i], placing, k)
+        F[i, 0] = clip(s * 0.25, -16.0, 16.0)
+        F[i, 1] = 1.0 if s < -1e8 else 0.0
+        if s > top:
+            top = s
+            tac = i
+        t = opts[i] & 15
+        if (t == T_PLACE_DOWN or t == T_PLACE_UP) and s > -1e8 and F[i, 0] > best:
+            best = F[i, 0]
+    for i in range(n):
+        code = opts[i]
+        t = code & 15
+        c = (code >> 4) & 15
+        g = (code >> 8) & 15
+        for j in range(2, N_STEP):
+            F[i, j] = 0.0
+        F[i, N_STEP - 1] = 1.0 if i == tac else 0.0
+        if t == T_END:
+            F[i, 2] = 1.0
+            F[i, 18] = npl
+            F[i, 19] = hinf
+            F[i, 20] = best
+            continue
+        placed = t == T_PLACE_DOWN or t == T_PLACE_UP
+        if placed:
+            F[i, 3 if t == T_PLACE_DOWN else 4] = 1.0
+            F[i, 10] = clip(T[R_GAIN + c, g], -4.0, 4.0)
+            F[i, 11] = VAL[c] / 5.0
+            F[i, 12] = 1.0 if c == PHIL else 0.0
+            F[i, 17] = 1.0 if T[R_N, g] + 1 == glim else 0.0
+            F[i, 23] = p_assassin if t == T_PLACE_UP else 0.0
+            F[i, 24] = 1.0 if T[R_ROOM, g] == 1 else 0.0
+            F[i, 25] = 1.0 if T[R_E, g] > 0.0 else 0.0
+        else:
+            F[i, 5 + action_index(c)] = 1.0
+            F[i, 21] = T[R_SC, S_PVETO]
+            F[i, 22] = late
+        if placed or c != SPY:
+            F[i, 13] = clip(T[R_W, g], 0.0, 4.0)
+            F[i, 14] = T[R_E, g]
+            F[i, 15] = clip(T[R_D, g] / 5.0, -2.0, 2.0)
+            F[i, 16] = T[R_NEXT, g]
+
+
+@njit(cache=True)
+def action_index(card):
+    """0 .. 4 for assassination, spy, castling, scout, wrath (the STEP action features)."""
+    if card == ASSASSINATION:
+        return 0
+    if card == SPY:
+        return 1
+    if card == CASTLING:
+        return 2
+    if card == SCOUT:
+        return 3
+    return 4
+
+
+# ------------------------------------------------------------------ MODE, VETO --
+@njit(cache=True)
+def mode_features(T, pub, own, me, F):
+    """MODE (R3): the passive option's features (F[0]); the active one's are zero (F[1])."""
+    w = BASE
+    tac_passive = 0.0 if w[P_PASSIVE] < -0.5 else (1.0 if choose_mode(w, T, pub, own, me) == 0 else 0.0)
+    best = best_single_placement(w, own, T)[0]
+    acts = 0
+    for c in range(6, 12):
+        acts += own[PR_HAND + c]
+    x = F[0]
+    x[0] = 1.0
+    x[1] = clip(best, -4.0, 4.0)
+    x[2] = 1.0 if hand_can_improve(w, T, pub, own, me) else 0.0
+    x[3] = hand_influence(own) / 5.0
+    x[4] = pub[PUB_HANDN + me] / max(pub[PUB_RULES + RP_HAND_SIZE], 1)
+    x[5] = T[R_SC, S_DECKMEAN] / 5.0
+    x[6] = acts / 3.0
+    x[7] = pub[PUB_HANDN + 1 - me] / 5.0
+    x[8] = pub[PUB_VOC_DECKN] / 10.0
+    x[9] = progress(pub)
+    x[10] = tac_passive
+    for j in range(N_MODE):
+        F[1, j] = 0.0
+
+
+@njit(cache=True)
+def veto_features(T, pub, own, me, F):
+    """VETO (R7.6): the veto option's features (F[1]); not vetoing scores zero (F[0])."""
+    w = BASE
+    card = pub[PUB_ACTION]
+    dmg = announced_damage(w, T, pub, own, me)
+    worst = 0.0
+    for a in (WRATH, ASSASSINATION, CASTLING, SPY):
+        if a != card and still_held(pub, me, a) > 0:
+            worst = max(worst, veto_damage(w, T, pub, own, me, a))
+    x = F[1]
+    x[0] = 1.0
+    x[1] = clip(dmg, 0.0, 4.0)
+    x[2] = clip(worst, 0.0, 4.0)
+    x[3] = clip(dmg / max(worst, 1e-3), 0.0, 2.0)
+    x[4] = 1.0 if own[PR_HAND + VETO_CARD] >= 2 else 0.0
+    for j in range(5):
+        x[5 + j] = 0.0
+    if card >= ACTION_BASE and card != VETO_CARD:
+        x[5 + action_index(card)] = 1.0
+    x[10] = 1.0 if worst_threat_veto(w, T, pub, own, me) == 1 else 0.0
+    for j in range(N_VETO):
+        F[0, j] = 0.0
+
+
+# ------------------------------------------------------------------ DRAW, SPY_PICK --
+@njit(cache=True)
+def draw_features(pub, own, me, opts, n, F):
+    """DRAW / VETO_DRAW: each option's features by what it draws."""
+    w = BASE
+    pick = choose_draw(w, pub, own, me, opts, n)
+    hinf = hand_influence(own) / 5.0
+    full = pub[PUB_HANDN + me] / max(pub[PUB_RULES + RP_HAND_SIZE], 1)
+    acts = 0
+    for c in range(6, 12):
+        acts += own[PR_HAND + c]
+    nxt = 0.0
+    if pub[PUB_ADECKN + me] > 0:
+        nxt = action_card_value(pub, me, own[PR_ADECK + own[PR_ADECK_TOP]])
+    for i in range(n):
+        for j in range(N_DRAW):
+            F[i, j] = 0.0
+        o = opts[i]
+        if o == DRAW_NONE:
+            F[i, 0] = 1.0
+        elif o == DRAW_INFLUENCE:
+            F[i, 1] = 1.0
+            F[i, 2] = hinf
+            F[i, 3] = full
+        elif o == DRAW_ACTION:
+            F[i, 4] = 1.0
+            F[i, 5] = nxt
+            F[i, 6] = acts / 3.0
+            F[i, 7] = hinf
+        F[i, 8] = 1.0 if i == pick else 0.0
+
+
+@njit(cache=True)
+def spy_features(pub, own, me, opts, n, F):
+    """SPY_PICK (R7.2): the card code of each option, and the tactician's pick."""
+    pick = choose_spy(pub, own, me, opts, n)
+    for i in range(n):
+        for j in range(N_SPY):
+            F[i, j] = 0.0
+        F[i, opts[i]] = 1.0
+        F[i, 12] = 1.0 if i == pick else 0.0
+
+
+# ------------------------------------------------------------------ the policy --
+@njit(cache=True)
+def table_features(kind, opts, n, pub, own, mem, me, T, F):
+    """STEP, MODE, VETO: T as the tactician's policy fills it at this decision (the tables kept from
+    this turn's last decision where they hold, as its memory says), then the options' features."""
+    w = BASE
+    lo, hi = kept_tables(kind, pub, mem, me, T)
+    if lo < hi:
+        refill_groups(w, pub, own, mem, me, T, lo, hi)
+        reweigh_groups(w, pub, own, mem, me, T, lo, hi)
+    if kind == STEP:
+        step_features(T, pub, own, mem, me, opts, n, F)
+    elif kind == MODE:
+        fill_gains(w, pub, own, T)
+        keep_turn_tables(pub, mem, T)
+        mode_features(T, pub, own, me, F)
+    else:
+        veto_features(T, pub, own, me, F)
+
+
+@njit(cache=True)
+def decision_features_nb(kind, opts, n, pub, own, mem, me, T, F):
+    """The features of every option of this decision into F[:n, :k]; returns k (0 for a kind the
+    model leaves to the tactician).  Writes the player's memory as her policy would."""
+    first, k = block_of(kind)
+    if k == 0:
+        return 0
+    if kind == STEP or kind == MODE or kind == VETO:
+        table_features(kind, opts, n, pub, own, mem, me, T, F)
+    elif kind == SPY_PICK:
+        spy_features(pub, own, me, opts, n, F)
+    else:
+        draw_features(pub, own, me, opts, n, F)
+    return k
+
+
+_features_nb = stack_array(np.float64, (MAX_OPTIONS, MAX_FEATURES), zeroed=False)
+
+
+@njit(cache=True)
+def best_option(params, first, k, F, n):
+    """The option of the largest theta . features (the first of equals)."""
+    best = 0
+    bv = -1e300
+    for i in range(n):
+        v = 0.0
+        for j in range(k):
+            v += params[first + j] * F[i, j]
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def choose_learned_nb(params, kind, opts, n, pub, own, mem, me, rng):
+    first, k = block_of(kind)
+    if k == 0:  # the initial placement, the castling split, the passive discard: the tactician's
+        return policy_nb(BASE, kind, opts, n, pub, own, mem, me, rng)
+    if kind == MODE and must_be_active(pub, me):  # a passive turn would stall the game (R9.4) or draw nothing
+        return n - 1
+    T = new_tables_nb()
+    F = _features_nb()
+    decision_features_nb(kind, opts, n, pub, own, mem, me, T, F)
+    i = best_option(params, first, k, F, n)
+    keep_step_tables(kind, pub, mem, me, T, opts[i])
+    return i
+
+
+# ---- the weights file (family "learned"): one table per block, weights by feature name ------------
+WEIGHTS_FILE = Path(__file__).resolve().parent / "weights" / "learned.toml"
+FILE_KEYS = {"description", "family", "training", *BLOCKS}
+
+
+def model_vector(tables: dict, where: str) -> np.ndarray:
+    """The parameter vector of a weights file's tables (``[step]``, ``[mode]``, ...: weights by
+    feature name; a weight not named is 0).  ValueError names an unknown table, weight or a value
+    that is not a number."""
+    v = np.zeros(MAX_PARAMS, np.float64)
+    v[M_VERSION] = 1.0
+    for block, weights in tables.items():
+        if block not in BLOCKS:
+            continue
+        first, features = BLOCKS[block]
+        names = [f for f, _ in features]
+        if not isinstance(weights, dict):
+            raise ValueError(f"{where}: [{block}] must be a table")
+        for name, x in weights.items():
+            if name not in names:
+                raise ValueError(f"{where}: [{block}] has no feature {name!r} (known: {', '.join(names)})")
+            if isinstance(x, bool) or not isinstance(x, (int, float)):
+                raise ValueError(f"{where}: [{block}] {name} must be a number, got {x!r}")
+            v[first + names.index(name)] = float(x)
+    return v
+
+
+def model_tables(v: np.ndarray) -> dict:
+    """The inverse of ``model_vector``: {block: {feature: weight}}."""
+    return {block: {name: float(v[first + j]) for j, (name, _) in enumerate(features)}
+            for block, (first, features) in BLOCKS.items()}
+
+
+def shipped_weights() -> np.ndarray:
+    """The trained weights shipped with ccsim, or the tactician's clone before any training."""
+    if not WEIGHTS_FILE.is_file():
+        return tactician_clone()
+    return model_vector(tomllib.loads(WEIGHTS_FILE.read_text(encoding="utf-8")), str(WEIGHTS_FILE))
+
+
+DEFAULT_PARAMS = shipped_weights()
+
+
+CHOOSE = choose_learned_nb  # what the registry compiles into this strategy's entry
