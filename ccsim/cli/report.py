@@ -25,7 +25,6 @@ from ccsim.cli.options import backend_options, cli_backend, writable_folder
 def report_cmd(study, out, as_json, progress, backend, scheduler, workers, connect_timeout):
     """Run a balance study and write its report: report.html, summary.md, claims.json, tables/."""
     from ccsim.report import StudyInterrupted, load_study, run_study
-    from ccsim.report.claims import fmt, fmt_ci
     load_study(study)  # a bad file fails before the folder or a cluster
     folder = writable_folder(out)
     from ccsim.runner.config import ConfigError
@@ -44,16 +43,27 @@ def report_cmd(study, out, as_json, progress, backend, scheduler, workers, conne
         click.echo(json.dumps(dict(out=str(folder), report=str(folder / "report.html"), games=i["games"],
                                    games_played=i["games_played"], parts=i["parts"], parts_played=i["parts_played"],
                                    parts_loaded=i["parts_loaded"], seconds=round(i["seconds"], 3),
+                                   summary=[dict(text=x.text, claims=list(x.claims)) for x in rep.summary],
                                    claims=[c.to_json() for c in rep.claims]), default=float))
         return
+    click.echo("\n".join(_text_lines(rep, folder)))
+
+
+def _text_lines(rep, folder) -> list[str]:
+    """What a terminal shows: the summary sentences, then every claim with its unit, class and verdicts."""
+    from ccsim.report.render import claim_row
+    i = rep.info
     lines = [f"{rep.study.title}: {i['games']:,} games ({i['games_played']:,} played now; parts: "
              f"{i['parts_played']} played, {i['parts_loaded']} kept from earlier) in {i['seconds']:.0f} s", ""]
+    lines += [f"* {x.text}" for x in rep.summary] + ([""] if rep.summary else [])
     w = max(len(c.id) for c in rep.claims)
-    lines.append(f"{'claim':<{w}}  {'figure':>8}  {'95% interval':<18}  {'level':<10}  robustness")
+    lines.append(f"{'claim':<{w}}  {'figure':>8}  {'95% interval':<18}  {'unit':<12}  {'level':<10}  {'effect':<11}  "
+                 f"{'skill':<21}  robustness")
     for c in rep.claims:
-        lines.append(f"{c.id:<{w}}  {fmt(c.value, c.unit, (c.lo, c.hi)):>8}  {fmt_ci(c.lo, c.hi, c.unit):<18}  {c.level:<10}  "
-                     f"{c.verdict}")
+        r = claim_row(c)
+        lines.append(f"{c.id:<{w}}  {r['figure']:>8}  {r['interval']:<18}  {c.unit:<12}  {c.level:<10}  {c.effect:<11}  "
+                     f"{r['skill']:<21}  {c.verdict}")
     lines += ["", f"report: {folder / 'report.html'}  (summary.md, claims.json, tables/, figures/)"]
     if i["stale"]:
         lines.append(f"note: {len(i['stale'])} part folders of an earlier study in {folder / 'parts'} (not used)")
-    click.echo("\n".join(lines))
+    return lines
