@@ -10,7 +10,7 @@ measured at, in words that fit them (*at* a level, *against* an opponent):
   and, for a clear effect, on the same side of the null;
 * otherwise, context by context: ``holds at a``, ``reverses at b``, ``negligible at c``,
   ``not significant at d``, ``a clear effect at e`` (a clear effect where the stated figure
-  is none), ``not fair at f`` (a seat advantage stated as fair).
+  is none), ``not fair at f`` (a seat advantage stated as fair or unclear).
 
 Descriptive figures (no null: turns per game) get the range over the other contexts.
 Every sentence is made here from the numbers, so a change in the numbers changes the words
@@ -52,7 +52,7 @@ def _relation(e: Estimate, mine: str, mine_dir: int, kind: Kind, seoi: float) ->
     if c == "clear":
         if mine == "clear":
             return "holds" if direction(e.value, e.lo, e.hi, kind.null) == mine_dir else "reverses"
-        return "not fair" if mine == "fair" else "a clear effect"
+        return "not fair" if kind.fairness else "a clear effect"
     if c == mine:
         return "holds"
     return {"negligible": "negligible", "fair": "fair", "unclear": "not significant"}[c]

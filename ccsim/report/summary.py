@@ -124,10 +124,13 @@ def _variants_fair(claims: dict, sections: dict) -> Sentence | None:
                         f"sides: Cleopatra's score comes to {with_unit(r['value'], 'points', (r['ci_lo'], r['ci_hi']))}.",
                         (f"variants.{r['arm']}.seat_advantage",))
     r = own.loc[own["value"].abs().idxmin()]
-    return Sentence(f"None of the {len(own)} variants and rules changes tested makes the game fair within "
-                    f"{margin(seoi, 'points')} with {level} on both sides; the closest, {r['arm']}, leaves Cleopatra's "
-                    f"score {with_unit(r['value'], 'points', (r['ci_lo'], r['ci_hi']))} from an even 50%.",
-                    (f"variants.{r['arm']}.seat_advantage",))
+    score = f"Cleopatra's score {with_unit(r['value'], 'points', (r['ci_lo'], r['ci_hi']))} from an even 50%"
+    fair = f"fair within {margin(seoi, 'points')} with {level} on both sides"
+    text = (f"The one variant or rules change tested, {r['arm']}, does not make the game {fair}: it leaves {score}."
+            if len(own) == 1 else
+            f"None of the {len(own)} variants and rules changes tested makes the game {fair}; the closest, {r['arm']}, "
+            f"leaves {score}.")
+    return Sentence(text, (f"variants.{r['arm']}.seat_advantage",))
 
 
 def _ordering(claims: dict) -> Sentence | None:
@@ -140,7 +143,7 @@ def _ordering(claims: dict) -> Sentence | None:
                 f"deck with {c.level} on both sides")
     else:
         text = (f"The strongest action-deck ordering found, {best}, makes no clear difference against a shuffled deck "
-                f"with {c.level} on both sides ({_figure(c)})")
+                f"with {c.level} on both sides: {_figure(c)}")
     more = _elsewhere(c)
     ids = [c.id]
     f = claims.get("orderings.best.field")
