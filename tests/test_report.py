@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from ccsim.cli import cli, main
-from ccsim.report import StudyError, StudyInterrupted, parse_study, plan_study, run_study
+from ccsim.report import StudyInterrupted, parse_study, plan_study, run_study
 from ccsim.report.claims import Estimate, lookup, lookup_interval, robustness
 from ccsim.report.kinds import KINDS
 from ccsim.report.sections import equilibrium, seat_statement

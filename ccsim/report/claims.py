@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from ccsim.report.kinds import HEADLINE_EFFECTS, KINDS, Kind, classify, direction
 from ccsim.report.units import with_unit
 
-__all__ = ["Estimate", "Claim", "Robustness", "robustness", "relations", "make_claim", "lookup", "ci_path", "lookup_interval"]
+__all__ = ["Estimate", "Claim", "Robustness", "robustness", "relations", "make_claim", "words_for", "lookup", "ci_path", "lookup_interval"]
 
 #: what a claim's estimates vary over -> (noun, preposition)
 ACROSS = {"level": ("level", "at"), "opponent": ("opponent", "against"),
@@ -169,6 +169,13 @@ def make_claim(id: str, section: str, kind: str, stated: Estimate, estimates: li
                  verdict=rob.text, games=stated.games if games is None else games, estimates=list(estimates),
                  kind=kind, seoi=seoi, effect=classify(stated.lo, stated.hi, k, seoi), holds=rob.holds,
                  across=across, signed=k.signed, ci_path=ci_path(json_path), context=stated.context)
+
+
+def words_for(e: Estimate, kind: str, clear: str, negligible: str, unclear: str, seoi: float | None = None) -> str:
+    """The sentence that fits the class of ``e`` for a claim of ``kind``: a clear effect, no practical
+    difference, or too few games to tell."""
+    effect = classify(e.lo, e.hi, KINDS[kind], seoi)
+    return {"negligible": negligible, "unclear": unclear}.get(effect, clear)
 
 
 def ci_path(json_path: list) -> list:

@@ -37,9 +37,6 @@ class Strength:
     key: dict = field(default_factory=dict)
     source: str = "study"
 
-    def elo(self, level: str) -> float | None:
-        return self.key.get(level) if self.source == "ladder" else None
-
 
 def strength_order(study, sections) -> Strength:
     """The study's levels by strength: the ladder's Elo when it rates them all, else the study's order."""

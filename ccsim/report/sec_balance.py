@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ccsim.report.claims import Estimate, make_claim
+from ccsim.report.claims import make_claim
 from ccsim.report.figures import level_forest
-from ccsim.report.kinds import KINDS, classify
 from ccsim.report.parts import Part
 from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
+from ccsim.report.sec_mirror import seat_statement
 from ccsim.report.sec_whatif import WHATIF_SHOWS, whatif_part, whatif_metrics
 from ccsim.report.spec import Study
-from ccsim.report.units import margin, quote
+from ccsim.report.units import margin
 
-__all__ = ["plan_balance", "build_balance", "balance_statement", "RECOMMENDED_FILE"]
+__all__ = ["plan_balance", "build_balance", "RECOMMENDED_FILE"]
 
 RECOMMENDED_FILE = "recommended.toml"  # the re-measured changes, written beside the report: the claims cite it
 
@@ -29,22 +29,6 @@ def plan_balance(st: Study) -> list[Part]:
         return []
     return [whatif_part(f"balance:{lv}", st, lv, st.games_for(lv, s["games"]), (), s["change"], False)
             for lv in s["levels"]]
-
-
-def balance_statement(change: str, e: Estimate, base: Estimate, tolerance: float, games: int) -> str:
-    """A recommended change's own seat advantage, in words that say whether it is fair."""
-    q = quote(e.value, e.lo, e.hi, "points")
-    was = f"(RULES.md: {quote(base.value, base.lo, base.hi, 'points')} on the same {games:,} deals)"
-    who = f"with {e.context} on both sides"
-    effect = classify(e.lo, e.hi, KINDS["seat_advantage"], tolerance)
-    if effect == "fair":
-        return (f"With {change}, the game is fair {who}: Cleopatra's score is {q} from an even 50%, within "
-                f"{margin(tolerance, 'points')} {was}.")
-    if effect == "unclear":
-        return (f"With {change}, {games:,} deals {who} cannot tell whether the game is fair within "
-                f"{margin(tolerance, 'points')}: Cleopatra's score is {q} from an even 50% {was}.")
-    seat = "Cleopatra" if e.value > 0 else "Caesar"
-    return f"With {change}, {seat} keeps an advantage {who}: Cleopatra's score is {q} from an even 50% {was}."
 
 
 def _seat_rows(met: pd.DataFrame) -> pd.DataFrame:
@@ -59,7 +43,7 @@ def _change_claim(st: Study, seat: pd.DataFrame, change: str):
     g = int(seat[(seat["arm"] == change) & (seat["level"] == e.context)]["games"].iloc[0])
     return make_claim(
         f"balance.{change}", "balance", "seat_advantage", e, ests,
-        balance_statement(change, e, base, s["tolerance"], g), seoi=s["tolerance"], games=g,
+        seat_statement(e, s["tolerance"], change, base), seoi=s["tolerance"], games=g,
         rests_on=_rests(e.context, g, st.seed, f" vs itself, {change} vs RULES.md"),
         command=_cmd("whatif", "--strategy", e.context, "--games", g, "--seed", st.seed, "--no-variants", "--rules",
                      RECOMMENDED_FILE, "--json"),

@@ -49,20 +49,23 @@ def _metric_rows(st: Study, res: dict, section: str) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-
-def seat_statement(e: Estimate, seoi: float = KINDS["seat_advantage"].seoi) -> str:
-    """R2.6: Cleopatra moves first; her score minus 50% is the seat advantage."""
-    effect = classify(e.lo, e.hi, KINDS["seat_advantage"], seoi)
+def seat_statement(e: Estimate, seoi: float = KINDS["seat_advantage"].seoi, change: str = "",
+                   base: Estimate | None = None) -> str:
+    """R2.6: Cleopatra moves first; her score minus 50% is the seat advantage, in words that say whether the
+    game is fair within ±seoi.  ``change``: the rules change it is measured under, ``base``: RULES.md's figure
+    on the same deals."""
     figure = f"{quote(e.value, e.lo, e.hi, 'points')} from an even 50% over {e.games:,} games"
-    if effect == "fair":
-        return (f"The game is fair with {e.context} on both sides: Cleopatra's score is {figure}, within "
-                f"{margin(seoi, 'points')}.")
-    if effect == "unclear":
-        return (f"Neither seat has a measurable advantage with {e.context} on both sides: Cleopatra's score is "
-                f"{figure}, too few to tell whether the game is fair within {margin(seoi, 'points')}.")
-    lead = ("Cleopatra, who moves first (R2.6), has the advantage" if e.value > 0 else
-            "Caesar, who moves second (R2.6), has the advantage")
-    return f"{lead} with {e.context} on both sides: Cleopatra's score is {figure}."
+    if base is not None:
+        figure += f" (RULES.md: {quote(base.value, base.lo, base.hi, 'points')} on the same deals)"
+    who, within = f"with {e.context} on both sides", margin(seoi, "points")
+    effect = classify(e.lo, e.hi, KINDS["seat_advantage"], seoi)
+    head, tail = {"fair": (f"the game is fair {who}", f", within {within}"),
+                  "unclear": (f"neither seat has a measurable advantage {who}",
+                              f", too few to tell whether the game is fair within {within}")}.get(effect, (
+        f"{'Cleopatra, who moves first' if e.value > 0 else 'Caesar, who moves second'} (R2.6), has the advantage {who}",
+        ""))
+    head = f"With {change}, {head}" if change else head[0].upper() + head[1:]
+    return f"{head}: Cleopatra's score is {figure}{tail}."
 
 
 def plan_seat(st: Study) -> list[Part]:

@@ -7,12 +7,12 @@ import numpy as np
 import pandas as pd
 
 from ccsim.runner.orderings import PRESETS, parse_ordering
-from ccsim.report.claims import Estimate, make_claim
+from ccsim.report.claims import Estimate, make_claim, words_for
 from ccsim.report.figures import level_forest, payoff_heatmap
 from ccsim.report.parts import Part
 from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
 from ccsim.report.sec_ladder import _pair_score, _play_tournament, _tournament_cmd
-from ccsim.report.kinds import KINDS, classify
+from ccsim.report.kinds import KINDS
 from ccsim.report.spec import Study
 from ccsim.report.tables import Show, matrix_shows
 from ccsim.report.units import margin, quote
@@ -220,8 +220,8 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
         head = (f"{labels[i]} is the meta-game's equilibrium, but it does not beat every ordering significantly")
     else:
         head = f"No ordering is dominant: the meta-game's equilibrium mixes {', '.join(support)}"
-    tail = {"negligible": f", even within {margin(KINDS['score'].seoi, '%')}", "unclear": ", too close to call"}.get(
-        classify(worst.lo, worst.hi, KINDS["score"]), "")
+    tail = words_for(worst, "score", clear="", negligible=f", even within {margin(KINDS['score'].seoi, '%')}",
+                     unclear=", too close to call")
     text = (f"{head}; {labels[i]}'s weakest pairing is against {worst.context}, where it scores "
             f"{quote(worst.value, worst.lo, worst.hi, '%')}{tail} ({lv} on both sides).")
     a, b = (worst.context, labels[i]) if flip else (labels[i], worst.context)
@@ -265,12 +265,9 @@ def _best_statement(lv: str, best: str, e: Estimate, strat: str, opp: str, games
     """The best ordering against a shuffled deck, in words that fit its class (``ccsim.report.kinds``)."""
     where = "against the same player" if strat == opp else f"against {opp}"
     q = quote(e.value, e.lo, e.hi, "points")
-    effect = classify(e.lo, e.hi, KINDS["ordering_effect"])
     found = f"The best ordering found by the search with {lv}, {best},"
     tail = f"when {strat} plays it {where} ({games:,} games a deck, both seats)"
-    if effect == "negligible":
-        return (f"{found} makes no practical difference against a shuffled deck {tail}: {q}, within "
-                f"{margin(KINDS['ordering_effect'].seoi, 'points')}.")
-    if effect == "unclear":
-        return f"{found} cannot be told from a shuffled deck {tail}: {q}."
-    return f"{found} scores {q} against a shuffled deck {tail}."
+    return words_for(e, "ordering_effect", clear=f"{found} scores {q} against a shuffled deck {tail}.",
+                     negligible=f"{found} makes no practical difference against a shuffled deck {tail}: {q}, within "
+                                f"{margin(KINDS['ordering_effect'].seoi, 'points')}.",
+                     unclear=f"{found} cannot be told from a shuffled deck {tail}: {q}.")

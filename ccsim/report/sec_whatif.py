@@ -4,9 +4,9 @@ from __future__ import annotations
 import pandas as pd
 
 from ccsim.kernel import rules as R
-from ccsim.report.claims import Claim, Estimate, make_claim
+from ccsim.report.claims import Claim, Estimate, make_claim, words_for
 from ccsim.report.figures import level_forest
-from ccsim.report.kinds import KINDS, classify
+from ccsim.report.kinds import KINDS
 from ccsim.report.parts import Part
 from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
 from ccsim.report.spec import Study
@@ -73,12 +73,11 @@ def rules_statement(arm: str, words: str, kind: str, e: Estimate, games: int) ->
         if e.value == 0:
             return f"{arm} leaves {words} unchanged on every one of the same {games:,} deals {who}."
         return f"{arm} changes {words} by exactly {with_unit(e.value, k.unit, signed=k.signed)} on every deal {who}."
-    effect = classify(e.lo, e.hi, k)
-    if effect == "negligible":
-        return f"{arm} makes no practical difference to {words} {who}: {q} {same}, within {margin(k.seoi, k.unit)}."
-    if effect == "unclear":
-        return f"{arm}'s effect on {words} {who} cannot be told from {games:,} deals: {q} against RULES.md."
-    return f"{arm} changes {words} by {q} {who}, {same}."
+    return words_for(e, kind, clear=f"{arm} changes {words} by {q} {who}, {same}.",
+                     negligible=f"{arm} makes no practical difference to {words} {who}: {q} {same}, within "
+                                f"{margin(k.seoi, k.unit)}.",
+                     unclear=f"{arm}'s effect on {words} {who} cannot be told from {games:,} deals: {q} against "
+                             f"RULES.md.")
 
 
 def _arm_claim(st: Study, d: pd.DataFrame, arm: str, metric: str, kind: str, words: str, levels) -> Claim | None:
@@ -155,13 +154,11 @@ def _card_statement(card: str, e: Estimate, games: int) -> str:
     k = KINDS["card_worth"]
     q = quote(e.value, e.lo, e.hi, "points")
     how = f"(one copy taken out of her deck, both players averaged, on the same {games:,} deals)"
-    effect = classify(e.lo, e.hi, k)
-    if effect == "negligible":
-        return (f"One {card} card makes no practical difference to its owner's score with {e.context} on both sides: "
-                f"{q}, within {margin(k.seoi, k.unit)} {how}.")
-    if effect == "unclear":
-        return f"What one {card} card is worth cannot be told with {e.context} on both sides: {q} {how}."
-    return f"One {card} card is worth {q} of its owner's score with {e.context} on both sides {how}."
+    who = f"with {e.context} on both sides"
+    return words_for(e, "card_worth", clear=f"One {card} card is worth {q} of its owner's score {who} {how}.",
+                     negligible=f"One {card} card makes no practical difference to its owner's score {who}: {q}, "
+                                f"within {margin(k.seoi, k.unit)} {how}.",
+                     unclear=f"What one {card} card is worth cannot be told {who}: {q} {how}.")
 
 
 def _cards_cmd(st: Study, level: str, games: int) -> str:

@@ -52,8 +52,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ccsim.kernel import rules as R
-from ccsim.runner.orderings import OrderingError, PRESETS, parse_ordering
-from ccsim.runner.ruleset import RulesError, rules_vector
+from ccsim.runner.orderings import OrderingError, parse_ordering
 from ccsim.analyses.whatif import WhatIfError, load_changes_data
 from ccsim.report.balance_results import BalanceResultsError, read_balance_results
 from strategies.registry import available, strategy_id
