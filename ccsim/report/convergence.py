@@ -138,8 +138,8 @@ def build_convergence(study, sections):
     sec.figures["skill"] = skill_panels(_panels(claims, strength), list(strength.levels), labels)
     sec.conclusions.append(_order_words(study, strength))
     moving = [c.id for c in claims if c.convergence and c.convergence["verdict"] == MOVING]
-    sec.conclusions.append(f"{len(table) - len(moving)} of the {len(table)} claims measured at two levels or more "
-                           f"have converged" + (f"; still moving with skill: {', '.join(moving)}." if moving else "."))
+    sec.conclusions.append(f"Converged: {len(table) - len(moving)} of the {len(table)} claims measured at two levels "
+                           f"or more" + (f"; still moving with skill: {', '.join(moving)}." if moving else "."))
     return sec, strength
 
 

@@ -160,6 +160,9 @@ def _card(claims: dict) -> Sentence | None:
         return None
     c = max(cards, key=lambda c: c.value)
     card = c.id.removeprefix("cards.")
+    if c.effect != "clear":
+        return Sentence(f"No card's worth is clear with {c.level} on both sides at this many games: the highest, the "
+                        f"{card}, is {_figure(c)} of its owner's score.", (c.id,))
     more = _elsewhere(c)
     return Sentence(f"The card worth most is the {card}: one copy is worth {_figure(c)} of its owner's score with "
                     f"{c.level} on both sides" + (f"; {more}." if more else "."), (c.id,))
