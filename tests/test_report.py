@@ -104,6 +104,7 @@ BAD = {
                                           "wider than precision = 0.01 (needs at least 9,604 games)"),
     "precision impossible": ("precision = 0.7\n[seat]\n", "precision: must be a number in (0, 0.5)"),
     "cap too small": ("[caps]\nexpert = 3\n[seat]\n", "[caps] expert: must be in"),
+    "section cap too small": ("[seat]\ncaps = { expert = 3 }\n", "[seat] caps expert: must be in"),
     "not TOML": ("[seat\n", "not valid TOML"),
 }
 
@@ -136,6 +137,13 @@ def test_defaults_fill_every_section():
 def test_caps_limit_a_search_player():
     st = parse_study({"levels": ["greedy", "expert"], "caps": {"expert": 200}, "seat": {"games": 5000}})
     assert [p.games for p in plan_study(st)] == [5000, 200]
+
+
+def test_a_section_may_cap_a_slow_player_otherwise():
+    st = parse_study({"levels": ["greedy", "expert"], "caps": {"expert": 200},
+                      "seat": {"games": 5000, "caps": {"expert": 1000}}, "game": {"games": 5000}})
+    assert {p.name: p.games for p in plan_study(st)} == {"mirror:greedy:5000": 5000, "mirror:expert:1000": 1000,
+                                                         "mirror:expert:200": 200}
 
 
 def test_part_keys_follow_their_settings():

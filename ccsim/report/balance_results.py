@@ -45,7 +45,8 @@ def _summary(path: Path) -> dict:
 
 def read_balance_results(folder, top: int) -> dict:
     """The section's settings from ``folder``: ``found``; the first ``top`` recommended changes
-    (``change``, ``ccsim.analyses.whatif.Change``s); ``tolerance``; ``command``; ``pareto`` (the Parquet file's path, or None)."""
+    (``change``, ``ccsim.analyses.whatif.Change``s); ``tolerance``; ``command``; ``pareto`` (the Parquet
+    file's path, or None)."""
     folder = Path(folder)
     none = dict(found=False, change=(), tolerance=DEFAULT_TOLERANCE, command="", pareto=None)
     if not folder.is_dir():

@@ -23,7 +23,8 @@ from dataclasses import asdict, dataclass, field
 from ccsim.report.kinds import HEADLINE_EFFECTS, KINDS, Kind, classify, direction
 from ccsim.report.units import with_unit
 
-__all__ = ["Estimate", "Claim", "Robustness", "robustness", "relations", "make_claim", "words_for", "lookup", "ci_path", "lookup_interval"]
+__all__ = ["Estimate", "Claim", "Robustness", "robustness", "relations", "make_claim", "words_for", "lookup", "ci_path",
+           "lookup_interval"]
 
 #: what a claim's estimates vary over -> (noun, preposition)
 ACROSS = {"level": ("level", "at"), "opponent": ("opponent", "against"),

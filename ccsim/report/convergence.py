@@ -6,8 +6,9 @@ across levels is **converged** when its two strongest levels agree: their differ
 inside its own 95% interval (|d| ≤ 1.96·se_d, se_d = √(se_a² + se_b²), each se read off its
 interval) *and* inside the claim's smallest effect of interest (|d| ≤ seoi); otherwise it is
 **still moving with skill**.  A converged claim whose difference has an interval wider than ±seoi
-(a capped search level's few games) is marked *imprecise*: it may have converged by luck.  A claim made across opponents (the ladder, the field, the
-meta-game) has no convergence; one measured at a single level says so.
+(a capped search level's few games) is marked *imprecise*: it may have converged by luck.  A claim
+made across opponents (the ladder, the field, the meta-game) has no convergence; one measured at a
+single level says so.
 """
 from __future__ import annotations
 

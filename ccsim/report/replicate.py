@@ -113,7 +113,8 @@ def replication_markdown(rows: list[Rerun], seed: int, study_seed: int) -> str:
     ok = [r for r in rows if r.agreement()[0]]
     lines = [f"# Replication on a fresh seed: {seed} (the study's: {study_seed})", "",
              f"Every claim's command rerun with `--seed {seed}`: fresh deals of the same measurement. A fresh estimate "
-             f"b agrees with the shipped a when |a − b| ≤ 1.96·√(se_a² + se_b²), se read off each 95% interval.", "",
+             f"b agrees with the shipped a when |a − b| ≤ 1.96·√(se_a² + se_b²), se read off each 95% interval.",
+             "",
              f"**{len(ok)} of {len(rows)} claims agree.**", "",
              "| claim | shipped | fresh seed | difference | agrees within | agrees |", "|---|---|---|---:|---:|---|"]
     for r in rows:

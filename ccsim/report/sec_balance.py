@@ -27,8 +27,8 @@ def plan_balance(st: Study) -> list[Part]:
     s = st.sections["balance"]
     if not s["found"]:
         return []
-    return [whatif_part(f"balance:{lv}", st, lv, st.games_for(lv, s["games"]), (), s["change"], False)
-            for lv in s["levels"]]
+    return [whatif_part(f"balance:{lv}", st, lv, st.games_for(lv, s["games"], "balance"), (), s["change"],
+                        False) for lv in s["levels"]]
 
 
 def _seat_rows(met: pd.DataFrame) -> pd.DataFrame:

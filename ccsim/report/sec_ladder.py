@@ -25,7 +25,7 @@ def _ladder_sets(st: Study):
     heur = [n for n in names if not st.is_search(n)]
     searchers = [n for n in dict.fromkeys(list(names) + list(s["levels"])) if st.is_search(n)]
     anchors = [lv for lv in s["levels"] if not st.is_search(lv)] or heur[-1:]
-    pairs = [(x, o, max(1, st.games_for(x, 2 * s["games"]) // 2)) for x in searchers for o in anchors]
+    pairs = [(x, o, max(1, st.games_for(x, 2 * s["games"], "ladder") // 2)) for x in searchers for o in anchors]
     return heur, pairs
 
 

@@ -17,7 +17,7 @@ from ccsim.report.units import margin, metric_unit, quote
 def mirror_games(st: Study, section: str) -> dict:
     """{level: games} of a section's mirror games."""
     s = st.sections[section]
-    return {lv: st.games_for(lv, s["games"]) for lv in s["levels"]}
+    return {lv: st.games_for(lv, s["games"], section) for lv in s["levels"]}
 
 
 def _mirror_part(st: Study, level: str, n: int) -> Part:

@@ -38,11 +38,11 @@ def _contexts(st: Study):
     s = st.sections["orderings"]
     out, seen = [], set()
     for lv in s["levels"]:
-        out.append((lv, lv, lv, min(st.games_for(lv, s["games"]), s["games"])))
+        out.append((lv, lv, lv, min(st.games_for(lv, s["games"], "orderings"), s["games"])))
         seen.add((lv, lv))
     for o in s["field"]:
         if (s["level"], o) not in seen:
-            g = min(st.games_for(s["level"], s["games"]), st.games_for(o, s["games"]))
+            g = min(st.games_for(s["level"], s["games"], "orderings"), st.games_for(o, s["games"], "orderings"))
             out.append((f"{s['level']} vs {o}", s["level"], o, g))
     return out
 

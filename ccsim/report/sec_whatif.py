@@ -34,8 +34,8 @@ def whatif_part(name: str, st: Study, level: str, games: int, variants, changes,
 
 def plan_variants(st: Study) -> list[Part]:
     s = st.sections["variants"]
-    return [whatif_part(f"variants:{lv}", st, lv, st.games_for(lv, s["games"]), s["variants"], s["change"], False)
-            for lv in s["levels"]]
+    return [whatif_part(f"variants:{lv}", st, lv, st.games_for(lv, s["games"], "variants"), s["variants"],
+                        s["change"], False) for lv in s["levels"]]
 
 
 def changes_toml(changes) -> str:
@@ -91,8 +91,8 @@ def _arm_claim(st: Study, d: pd.DataFrame, arm: str, metric: str, kind: str, wor
     g = int(row["games"])
     text = rules_statement(arm, words, kind, e, g)
     if metric == "seat_advantage":  # the arm's own figure, so no one has to add it up
-        text = text[:-1] + (f"; under it Cleopatra's score is {quote(row['arm_value'], row['arm_lo'], row['arm_hi'], 'points')}"
-                            f" from an even 50%.")
+        own = quote(row["arm_value"], row["arm_lo"], row["arm_hi"], "points")
+        text = text[:-1] + f"; under it Cleopatra's score is {own} from an even 50%."
     args = ["whatif", "--strategy", e.context, "--games", g, "--seed", st.seed]
     args += [x for v in s["variants"] for x in ("--variant", v)] or ["--no-variants"]
     if s["change"]:
@@ -147,7 +147,8 @@ def build_variants(st: Study, res: dict) -> Section:
 
 def plan_cards(st: Study) -> list[Part]:
     s = st.sections["cards"]
-    return [whatif_part(f"cards:{lv}", st, lv, st.games_for(lv, s["games"]), (), (), True) for lv in s["levels"]]
+    return [whatif_part(f"cards:{lv}", st, lv, st.games_for(lv, s["games"], "cards"), (), (), True)
+            for lv in s["levels"]]
 
 
 def _card_statement(card: str, e: Estimate, games: int) -> str:
@@ -176,7 +177,7 @@ def build_cards(st: Study, res: dict) -> Section:
     for card in R.ACTION_NAMES:
         ests = _estimates(both, "level", dict(card=card))
         e = _stated(ests, ref)
-        g = st.games_for(e.context, s["games"])
+        g = st.games_for(e.context, s["games"], "cards")
         sec.claims.append(make_claim(
             f"cards.{card}", "cards", "card_worth", e, ests, _card_statement(card, e, g),
             rests_on=_rests(e.context, g, st.seed, " vs itself, one card ablated"), command=_cards_cmd(st, e.context, g),
@@ -188,7 +189,7 @@ def build_cards(st: Study, res: dict) -> Section:
     sec.shows = dict(worth=[Show(("worth", "ci_lo", "ci_hi"), "points")], reversals=[Show(("value", "lo", "hi"), "votes")])
     ests = _estimates(rev, "level", dict(metric="reversals"))
     e = _stated(ests, ref)
-    g = st.games_for(e.context, s["games"])
+    g = st.games_for(e.context, s["games"], "cards")
     votes = float(rev[(rev["level"] == e.context) & (rev["metric"] == "votes")]["value"].iloc[0])
     text = (f"Philosophers reverse {quote(e.value, e.lo, e.hi, 'votes')} a game (R6.3), "
             f"{100 * e.value / votes:.1f}% of the {votes:.1f} votes, with {e.context} on both sides.")

@@ -42,7 +42,7 @@ The study file (TOML; every section optional, docs/report.md)::
     top = 3                     # how many of its recommended changes, in its order
 
 Any section may carry ``levels`` (a subset or other strategies) in place of the
-study's.  Every problem is a ``StudyError`` with one line naming it.
+study's, and ``caps`` (a table strategy = games) over the study's for its measurements.  Every problem is a ``StudyError`` with one line naming it.
 """
 from __future__ import annotations
 
@@ -99,9 +99,11 @@ class Study:
     families: dict = field(default_factory=dict)
     reference_named: bool = False   # the file names ``reference``; otherwise it is computed (``strongest_full_scale``)
 
-    def games_for(self, level: str, n: int) -> int:
-        """The games a measurement of ``n`` games plays at ``level`` (capped for slow players)."""
-        return min(int(n), int(self.caps.get(level, n)))
+    def games_for(self, level: str, n: int, section: str | None = None) -> int:
+        """The games a measurement of ``n`` games plays at ``level`` (capped for slow players: by the
+        section's ``caps`` when it has its own, else by the study's)."""
+        caps = self.sections[section]["caps"] if section else self.caps
+        return min(int(n), int(caps.get(level, n)))
 
     def is_search(self, level: str) -> bool:
         return self.families.get(level) == "search"
@@ -178,15 +180,27 @@ def _orderings(value, where: str) -> tuple:
     return tuple(out)
 
 
-def _section(name: str, data, study_levels: tuple) -> dict:
+def _caps(value, where: str) -> dict:
+    if not isinstance(value, dict):
+        _fail(where, "must be a table strategy = games")
+    for k, v in value.items():
+        _strategy(k, where)
+        _games(v, f"{where} {k}", 20)
+    return dict(value)
+
+
+def _section(name: str, data, study_levels: tuple, study_caps: dict) -> dict:
     if not isinstance(data, dict):
         _fail(f"[{name}]", "must be a table")
     spec = SECTIONS[name]
-    stray = sorted(set(data) - set(spec) - {"levels"})
+    every = {"levels", "caps"}  # keys any section may carry
+    stray = sorted(set(data) - set(spec) - every)
     if stray:
-        _fail(f"[{name}]", f"unknown key {stray[0]!r} (known: {', '.join(sorted(set(spec) | {'levels'}))})")
+        _fail(f"[{name}]", f"unknown key {stray[0]!r} (known: {', '.join(sorted(set(spec) | every))})")
     out = {k: data.get(k, d) for k, (_, d) in spec.items()}
     out["levels"] = _strategies(data["levels"], f"[{name}] levels") if "levels" in data else study_levels
+    # a slow player may play more games in one section than in another (20,000 for the seat, 2,000 a pairing)
+    out["caps"] = {**study_caps, **_caps(data.get("caps", {}), f"[{name}] caps")}
     for k, (typ, _) in spec.items():
         if k in data and not isinstance(data[k], typ if isinstance(typ, tuple) else (typ,)):
             _fail(f"[{name}] {k}", f"has the wrong type ({type(data[k]).__name__})")
@@ -262,9 +276,10 @@ def planned_games(st: Study) -> list[tuple[str, str, int, int]]:
     out = []
     for name, s in st.sections.items():
         if name == "ladder":
-            out += [(name, lv, 2 * s["games"], 2 * (st.games_for(lv, 2 * s["games"]) // 2)) for lv in s["strategies"]]
+            out += [(name, lv, 2 * s["games"], 2 * (st.games_for(lv, 2 * s["games"], name) // 2))
+                    for lv in s["strategies"]]
         elif name != "balance" or s["found"]:
-            out += [(name, lv, s["games"], st.games_for(lv, s["games"])) for lv in s["levels"]]
+            out += [(name, lv, s["games"], st.games_for(lv, s["games"], name)) for lv in s["levels"]]
     return out
 
 
@@ -299,16 +314,11 @@ def parse_study(data: dict, source: str = "", path: str = "") -> Study:
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
                                   or not 0 < precision < 0.5):
         _fail("precision", f"must be a number in (0, 0.5), got {precision!r}")
-    caps = data.get("caps", {})
-    if not isinstance(caps, dict):
-        _fail("[caps]", "must be a table strategy = games")
-    for k, v in caps.items():
-        _strategy(k, "[caps]")
-        _games(v, f"[caps] {k}", 20)
+    caps = _caps(data.get("caps", {}), "[caps]")
     for k in ("title", "description"):
         if k in data and not isinstance(data[k], str):
             _fail(k, "must be a string")
-    sections = {k: _section(k, data[k], levels) for k in present}
+    sections = {k: _section(k, data[k], levels, caps) for k in present}
     if "balance" in sections:  # the results folder lies beside the study file unless it says otherwise
         sections["balance"]["results"] = _beside(sections["balance"]["results"], path)
     _check_sections(sections, levels)

@@ -59,9 +59,11 @@ def _seat(claims: dict, strength) -> Sentence | None:
         return None
     who = f"with {c.level} on both sides"
     if c.effect == "fair":
-        text = f"The game is fair {who}: Cleopatra's score is within {margin(c.seoi, c.unit)} of an even 50%, at {_figure(c)}."
+        text = (f"The game is fair {who}: Cleopatra's score is within {margin(c.seoi, c.unit)} of an even 50%, at "
+                f"{_figure(c)}.")
     elif c.effect == "unclear":
-        text = f"The games played {who} are too few to tell which seat is favoured: Cleopatra's score is {_figure(c)} from an even 50%."
+        text = (f"The games played {who} are too few to tell which seat is favoured: Cleopatra's score is "
+                f"{_figure(c)} from an even 50%.")
     else:
         lead = "Cleopatra, who moves first, wins more" if c.value > 0 else "Caesar, who moves second, wins more"
         text = f"{lead}: {who}, Cleopatra's score is {_figure(c)} from an even 50%."
