@@ -1,24 +1,36 @@
-"""Replay the command line of every claim of a report and check its figure.
+"""Replay the command line of every claim of a report and check its figure, or rerun it on a fresh seed.
 
     python scripts/check_claims.py results/balance-report [--only seat,ladder] [--out FILE.md]
+    python scripts/check_claims.py results/balance-report --seed 7      # replication.md: fresh deals
 
-Each distinct command of ``DIR/claims.json`` is run once (in ``DIR``, where the
-study's ``changes.toml`` lies) and every claim's figure is looked up in its
-``--json`` output (``json_path``): it must lie within the claim's 95% interval
-(it is the same games, so it should equal the claim's figure).  Prints one
-line per claim and writes a Markdown table with ``--out``.
+Each distinct command of ``DIR/claims.json`` is run once (in ``DIR``, where the study's
+``changes.toml`` lies) and every claim's figure is looked up in its ``--json`` output
+(``json_path``, its interval at ``ci_path``).  Without ``--seed`` the command replays the
+claim's own games: the figure must lie within the claim's 95% interval (it should equal it).
+With ``--seed S`` (another seed than the study's) it plays fresh deals and the new estimate
+must agree with the shipped one, their difference within its 95% interval
+(``ccsim.report.replicate``); the verdicts go to ``DIR/replication.md`` (or ``--out``).
+Prints one line per claim; exit status 1 when a claim fails.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import shlex
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-from ccsim.report.claims import lookup
+from ccsim.report.replicate import REPLICATION_FILE, command_runner, replication_markdown, rerun
+
+
+def _replayed(r) -> bool:
+    return r.fresh is not None and r.shipped[1] - 1e-9 <= r.fresh[0] <= r.shipped[2] + 1e-9
+
+
+def _replay_markdown(rows) -> str:
+    lines = ["| claim | figure | replayed | 95% interval | within | command |", "|---|---:|---:|---|---|---|"]
+    lines += [f"| {r.id} | {r.shipped[0]:.6g} | {r.fresh[0] if r.fresh else float('nan'):.6g} | [{r.shipped[1]:.6g}, "
+              f"{r.shipped[2]:.6g}] | {'yes' if _replayed(r) else '**no**'} | `{r.command}` |" for r in rows]
+    return "\n".join(lines) + "\n"
 
 
 def main(argv=None) -> int:
@@ -26,37 +38,30 @@ def main(argv=None) -> int:
     ap.add_argument("folder")
     ap.add_argument("--only", default="", help="comma-separated sections")
     ap.add_argument("--out", default=None, help="write the check as a Markdown table")
+    ap.add_argument("--seed", type=int, default=None, help="rerun on this fresh seed and check the claims replicate")
     a = ap.parse_args(argv)
     folder = Path(a.folder)
-    claims = json.loads((folder / "claims.json").read_text())["claims"]
+    data = json.loads((folder / "claims.json").read_text())
+    if a.seed is not None and a.seed == data["seed"]:
+        ap.error(f"--seed {a.seed} is the study's own seed: replication needs fresh deals")
     only = {s for s in a.only.split(",") if s}
-    claims = [c for c in claims if not only or c["section"] in only]
-    outputs, seconds = {}, {}
-    rows, bad = [], 0
-    for c in claims:
-        cmd = c["command"]
-        if cmd not in outputs:
-            t0 = time.perf_counter()
-            r = subprocess.run(shlex.split(cmd), cwd=folder, capture_output=True, text=True)
-            seconds[cmd] = time.perf_counter() - t0
-            if r.returncode != 0:
-                print(f"FAILED ({r.returncode}): {cmd}\n{r.stderr[-400:]}", file=sys.stderr)
-                outputs[cmd] = None
-            else:
-                outputs[cmd] = json.loads(r.stdout.strip().splitlines()[-1])
-        x = None if outputs[cmd] is None else float(lookup(outputs[cmd], c["json_path"]))
-        ok = x is not None and c["lo"] - 1e-9 <= x <= c["hi"] + 1e-9
-        bad += not ok
-        rows.append((c["id"], c["value"], x, c["lo"], c["hi"], ok, seconds[cmd], cmd))
-        print(f"{'ok ' if ok else 'BAD'} {c['id']:<45} claim {c['value']:.6g}  replayed {x}  "
-              f"[{c['lo']:.6g}, {c['hi']:.6g}]", flush=True)
-    if a.out:
-        lines = ["| claim | figure | replayed | 95% interval | within | command |", "|---|---:|---:|---|---|---|"]
-        lines += [f"| {i} | {v:.6g} | {x:.6g} | [{lo:.6g}, {hi:.6g}] | {'yes' if ok else '**no**'} | `{cmd}` |"
-                  for i, v, x, lo, hi, ok, _, cmd in rows]
-        Path(a.out).write_text("\n".join(lines) + "\n")
-    print(f"{len(rows) - bad} of {len(rows)} claims reproduced within their intervals "
-          f"({len(outputs)} commands, {sum(seconds.values()):.0f} s)")
+    claims = [c for c in data["claims"] if not only or c["section"] in only]
+    ok = _replayed if a.seed is None else (lambda r: r.agreement()[0])
+
+    def log(r):
+        fresh = f"{r.fresh[0]:.6g} [{r.fresh[1]:.6g}, {r.fresh[2]:.6g}]" if r.fresh else f"FAILED {r.error}"
+        print(f"{'ok ' if ok(r) else 'BAD'} {r.id:<45} claim {r.shipped[0]:.6g} [{r.shipped[1]:.6g}, "
+              f"{r.shipped[2]:.6g}]  {'replayed' if a.seed is None else 'fresh'} {fresh}", flush=True)
+    rows = rerun(claims, a.seed, command_runner(folder), log)
+    bad = sum(not ok(r) for r in rows)
+    if a.seed is not None:
+        out = Path(a.out) if a.out else folder / REPLICATION_FILE
+        out.write_text(replication_markdown(rows, a.seed, data["seed"]), encoding="utf-8")
+    elif a.out:
+        Path(a.out).write_text(_replay_markdown(rows), encoding="utf-8")
+    what = "reproduced within their intervals" if a.seed is None else f"replicated on seed {a.seed}"
+    print(f"{len(rows) - bad} of {len(rows)} claims {what} ({len({r.command for r in rows})} commands, "
+          f"{sum({r.command: r.seconds for r in rows}.values()):.0f} s)")
     return 1 if bad else 0
 
 

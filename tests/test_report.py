@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from ccsim.cli import cli, main
-from ccsim.report import StudyError, StudyInterrupted, parse_study, plan_study, run_study
-from ccsim.report.claims import Estimate, lookup, verdict
+from ccsim.report import StudyInterrupted, parse_study, plan_study, run_study
+from ccsim.report.claims import Estimate, lookup, lookup_interval, robustness
+from ccsim.report.kinds import KINDS
 from ccsim.report.sections import equilibrium, seat_statement
 from ccsim.analyses.run import simulate
 
@@ -104,6 +104,7 @@ BAD = {
                                           "wider than precision = 0.01 (needs at least 9,604 games)"),
     "precision impossible": ("precision = 0.7\n[seat]\n", "precision: must be a number in (0, 0.5)"),
     "cap too small": ("[caps]\nexpert = 3\n[seat]\n", "[caps] expert: must be in"),
+    "section cap too small": ("[seat]\ncaps = { expert = 3 }\n", "[seat] caps expert: must be in"),
     "not TOML": ("[seat\n", "not valid TOML"),
 }
 
@@ -138,6 +139,13 @@ def test_caps_limit_a_search_player():
     assert [p.games for p in plan_study(st)] == [5000, 200]
 
 
+def test_a_section_may_cap_a_slow_player_otherwise():
+    st = parse_study({"levels": ["greedy", "expert"], "caps": {"expert": 200},
+                      "seat": {"games": 5000, "caps": {"expert": 1000}}, "game": {"games": 5000}})
+    assert {p.name: p.games for p in plan_study(st)} == {"mirror:greedy:5000": 5000, "mirror:expert:1000": 1000,
+                                                         "mirror:expert:200": 200}
+
+
 def test_part_keys_follow_their_settings():
     a = {p.name: p.key for p in plan_study(parse_study({"seed": 1, "seat": {"games": 1000}}))}
     b = {p.name: p.key for p in plan_study(parse_study({"seed": 2, "seat": {"games": 1000}}))}
@@ -150,20 +158,27 @@ def test_part_keys_follow_their_settings():
 def test_seat_sentence_follows_the_numbers():
     assert seat_statement(Estimate("greedy", 0.07, 0.05, 0.09, 1000)).startswith("Cleopatra, who moves first")
     s = seat_statement(Estimate("greedy", -0.04, -0.06, -0.02, 1000))
-    assert s.startswith("Caesar, who moves second") and "-4.0 points" in s and "[-6.0, -2.0]" in s
+    assert s.startswith("Caesar, who moves second") and "−4.0 points [−6.0, −2.0]" in s
     assert seat_statement(Estimate("greedy", 0.01, -0.01, 0.03, 1000)).startswith("Neither seat")
+    assert seat_statement(Estimate("greedy", 0.002, -0.004, 0.008, 100_000)).startswith("The game is fair")
 
 
 def test_verdict_holds_reverses_not_significant():
+    k = KINDS["seat_advantage"]
     up = Estimate("a", 0.1, 0.05, 0.15)
-    assert verdict(up, [Estimate("b", 0.2, 0.1, 0.3)], 0.0) == "holds at every level tested (a, b)"
-    assert verdict(up, [Estimate("b", -0.2, -0.3, -0.1)], 0.0) == "reverses at b"
-    assert verdict(up, [Estimate("b", 0.0, -0.1, 0.1), Estimate("c", -0.2, -0.3, -0.1)], 0.0) == \
+    rob = robustness(up, [Estimate("b", 0.2, 0.1, 0.3)], k)
+    assert rob.text == "holds at every other level tested (b)" and rob.holds
+    assert robustness(up, [Estimate("b", -0.2, -0.3, -0.1)], k).text == "reverses at b"
+    assert robustness(up, [Estimate("b", 0.0, -0.1, 0.1), Estimate("c", -0.2, -0.3, -0.1)], k).text == \
         "reverses at c; not significant at b"
-    assert verdict(up, [], 0.0).startswith("holds at the one level tested (a)")
-    assert verdict(up, [Estimate("b", 0.3, 0.2, 0.4)], None).startswith("ranges from 0.10 (a) to 0.30 (b)")
-    # a claim stated where it is not significant says so
-    assert "not significant at a" in verdict(Estimate("a", 0.01, -0.01, 0.03), [], 0.0)
+    assert robustness(up, [Estimate("b", 0.001, -0.002, 0.004)], k).text == "fair at b"
+    assert robustness(up, [], k).text == "not tested at another level"
+    assert robustness(up, [Estimate("b", 0.2, 0.1, 0.3)], k, across="opponent").text == \
+        "holds against every other opponent tested (b)"
+    assert robustness(up, [Estimate("b", 0.3, 0.2, 0.4)], KINDS["game_length"]).text.startswith("0.30 turns at b")
+    # a claim is stated once, at its own level: the verdict never names it, significant or not
+    unsure = Estimate("a", 0.01, -0.05, 0.07)
+    assert "a" not in robustness(unsure, [unsure, Estimate("b", 0.0, -0.1, 0.1)], k).text.split("(")[0].split()
 
 
 def test_a_section_sentence_changes_with_its_numbers(small):
@@ -183,7 +198,7 @@ def test_a_section_sentence_changes_with_its_numbers(small):
     after = build(rep.study, "seat", res).claims[0]
     assert before.statement.startswith("Cleopatra") and after.statement.startswith("Caesar")
     assert after.value == pytest.approx(-before.value)
-    assert f"{100 * after.value:+.1f} points" in after.statement
+    assert f"{100 * after.value:+.1f} points".replace("-", "\u2212") in after.statement
 
 
 def test_equilibrium_of_known_games():
@@ -264,9 +279,11 @@ def test_every_claim_is_reproduced_by_its_command(small, monkeypatch):
         args = __import__("shlex").split(c["command"])[1:]
         r = runner.invoke(cli, args)
         assert r.exit_code == 0, (c["command"], r.output[-500:])
-        x = lookup(json.loads(r.output.strip().splitlines()[-1]), c["json_path"])
+        out = json.loads(r.output.strip().splitlines()[-1])
+        x = lookup(out, c["json_path"])
         assert c["lo"] - 1e-9 <= x <= c["hi"] + 1e-9, c
         assert x == pytest.approx(c["value"], abs=1e-9), c  # the same games: the same figure
+        assert lookup_interval(out, c["ci_path"]) == pytest.approx((c["lo"], c["hi"]), abs=1e-9), c  # and interval
 
 
 # --- the outputs, resume, interrupt ---------------------------------------------------------------
@@ -337,9 +354,13 @@ def test_bad_backend_flags_exit_2_before_any_game(tmp_path, capsys):
 
 
 def test_figures_print_to_the_decimals_their_interval_supports():
-    from ccsim.report.claims import fmt, fmt_ci
+    from ccsim.report.units import fmt, fmt_ci, quote
     assert (fmt(0.1008, "points", (0.0997, 0.1019)), fmt_ci(0.0997, 0.1019, "points")) == ("+10.1", "[+10.0, +10.2]")
-    # a figure near zero is not printed as -0.0: one more decimal
-    assert (fmt(-0.0004, "points", (-0.002, 0.0017)), fmt_ci(-0.002, 0.0017, "points")) == ("-0.04",
-                                                                                           "[-0.20, +0.17]")
-    assert fmt_ci(32.03, 32.05, "mean") == "[32.03, 32.05]" and fmt_ci(0.627, 0.726, "%") == "[62.7%, 72.6%]"
+    # a figure near zero is not printed as -0.0: one more decimal; a negative carries the minus sign U+2212
+    assert (fmt(-0.0004, "points", (-0.002, 0.0017)), fmt_ci(-0.002, 0.0017, "points")) == ("\u22120.04",
+                                                                                           "[\u22120.20, +0.17]")
+    assert fmt_ci(32.03, 32.05, "turns") == "[32.03, 32.05]" and fmt_ci(0.627, 0.726, "%") == "[62.7%, 72.6%]"
+    # a difference is signed whatever its unit; a level is not
+    assert quote(-0.54, -0.58, -0.51, "turns", signed=True) == "\u22120.54 turns [\u22120.58, \u22120.51]"
+    assert quote(0.715, 0.714, 0.716, "%") == "71.5% [71.4%, 71.6%]"
+    assert fmt(0.0, "points", (0.0, 0.0)) == "0.0"

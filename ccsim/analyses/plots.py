@@ -21,7 +21,22 @@ import pandas as pd  # noqa: E402
 from ccsim.runner.orderings import LENGTH, LETTERS  # noqa: E402
 from ccsim.kernel import rules as R  # noqa: E402
 
-__all__ = ["forest_plot", "positions_heatmap", "search_progress"]
+__all__ = ["forest_plot", "positions_heatmap", "search_progress", "text_color", "signed"]
+
+
+def text_color(rgba, muted: bool = False) -> str:
+    """Black on a light cell, white on a dark one, by the cell's relative luminance (WCAG): below 0.179
+    white text has the better contrast.  ``muted`` (a figure not significant): a grey on the same side."""
+    r, g, b = ((c / 12.92) if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgba[:3])
+    dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.179
+    if muted:
+        return "0.8" if dark else "0.4"
+    return "white" if dark else "black"
+
+
+def signed(v: float, decimals: int = 1) -> str:
+    """A signed figure with the minus sign U+2212, as the report prints it (``+1.2``, ``−0.4``)."""
+    return f"{v:+.{decimals}f}".replace("-", "\u2212")
 
 
 def _save(fig, path):
@@ -92,7 +107,7 @@ def positions_heatmap(df: pd.DataFrame, path=None, title: str | None = None):
         t = LETTERS.index(r.letter)
         j = regions.index(r.region)
         rmat[t, j] = 100 * r.effect
-        rtxt[t][j] = f"{100 * r.effect:+.1f}\n±{100 * (r.hi - r.effect):.2f}"
+        rtxt[t][j] = f"{signed(100 * r.effect)}\n±{100 * (r.hi - r.effect):.2f}"
     lim = np.nanmax(np.abs(np.concatenate([mat.ravel(), rmat.ravel()])))
     lim = lim if np.isfinite(lim) and lim > 0 else 1.0
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(15, 4.6), gridspec_kw=dict(width_ratios=[LENGTH, len(regions) * 1.4]))
@@ -100,8 +115,8 @@ def positions_heatmap(df: pd.DataFrame, path=None, title: str | None = None):
     for t in range(len(LETTERS)):
         for q in range(LENGTH):
             v = mat[t, q]
-            a1.text(q, t, f"{v:+.1f}", ha="center", va="center", fontsize=8,
-                    color=("white" if abs(v) > 0.6 * lim else "black") if sig[t, q] else "0.55",
+            a1.text(q, t, signed(v), ha="center", va="center", fontsize=8,
+                    color=text_color(im.cmap(im.norm(v)), muted=not sig[t, q]),
                     fontweight="bold" if sig[t, q] else "normal")
     ylabels = [f"{R.ACTION_NAMES[t]} ({ch})" for t, ch in enumerate(LETTERS)]
     a1.set_yticks(range(len(LETTERS)))
@@ -110,12 +125,11 @@ def positions_heatmap(df: pd.DataFrame, path=None, title: str | None = None):
     a1.set_xticklabels([str(q + 1) for q in range(LENGTH)])
     a1.set_xlabel("position in the action deck (1 = top, drawn first)")
     a1.set_title("E[score | card at position] − E[score], points (grey: 95% interval covers 0)", fontsize=9)
-    a2.imshow(rmat, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
+    im2 = a2.imshow(rmat, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
     for t in range(len(LETTERS)):
         for j in range(len(regions)):
             v = rmat[t, j]
-            a2.text(j, t, rtxt[t][j], ha="center", va="center", fontsize=8,
-                    color="white" if abs(v) > 0.6 * lim else "black")
+            a2.text(j, t, rtxt[t][j], ha="center", va="center", fontsize=8, color=text_color(im2.cmap(im2.norm(v))))
     a2.set_xticks(range(len(regions)))
     a2.set_xticklabels(regions)
     a2.set_yticks(range(len(LETTERS)))

@@ -501,6 +501,7 @@ def score_heatmap(labels, score, lo, hi, title: str, ylabel: str = "entrant (row
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from ccsim.analyses.plots import text_color
     m = 100 * np.asarray(score, dtype=float)
     lo = 100 * np.asarray(lo, dtype=float)
     hi = 100 * np.asarray(hi, dtype=float)
@@ -517,7 +518,7 @@ def score_heatmap(labels, score, lo, hi, title: str, ylabel: str = "entrant (row
             sig = lo[a, b] > 50 or hi[a, b] < 50
             ax.text(b, a, f"{m[a, b]:.0f}" if abs(m[a, b] - 50) >= 10 else f"{m[a, b]:.1f}", ha="center",
                     va="center", fontsize=7.5 if k > 8 else 9, fontweight="bold" if sig else "normal",
-                    color="white" if abs(m[a, b] - 50) > 35 else "black")
+                    color=text_color(im.cmap(im.norm(m[a, b]))))
     ax.set_xticks(range(k))
     ax.set_yticks(range(k))
     ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=9)

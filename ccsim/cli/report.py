@@ -21,12 +21,15 @@ from ccsim.cli.options import backend_options, cli_backend, writable_folder
 @click.option("--out", required=True, metavar="DIR", help="Folder of the report (and of its finished parts).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written and the claims as one JSON object.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
+@click.option("--replicate", type=int, default=None, metavar="SEED",
+              help="Then rerun every claim's command on this fresh seed and write replication.md: does each agree?")
 @backend_options
-def report_cmd(study, out, as_json, progress, backend, scheduler, workers, connect_timeout):
+def report_cmd(study, out, as_json, progress, replicate, backend, scheduler, workers, connect_timeout):
     """Run a balance study and write its report: report.html, summary.md, claims.json, tables/."""
     from ccsim.report import StudyInterrupted, load_study, run_study
-    from ccsim.report.claims import fmt, fmt_ci
-    load_study(study)  # a bad file fails before the folder or a cluster
+    st = load_study(study)  # a bad file fails before the folder or a cluster
+    if replicate is not None and replicate == st.seed:
+        raise click.UsageError(f"--replicate {replicate} is the study's own seed: replication needs fresh deals")
     folder = writable_folder(out)
     from ccsim.runner.config import ConfigError
     be = cli_backend(backend, scheduler, workers, connect_timeout)
@@ -40,20 +43,48 @@ def report_cmd(study, out, as_json, progress, backend, scheduler, workers, conne
     finally:
         be.close()
     i = rep.info
+    rows = _replicate(rep, folder, replicate) if replicate is not None else None
     if as_json:
         click.echo(json.dumps(dict(out=str(folder), report=str(folder / "report.html"), games=i["games"],
                                    games_played=i["games_played"], parts=i["parts"], parts_played=i["parts_played"],
                                    parts_loaded=i["parts_loaded"], seconds=round(i["seconds"], 3),
-                                   claims=[c.to_json() for c in rep.claims]), default=float))
+                                   summary=[dict(text=x.text, claims=list(x.claims)) for x in rep.summary],
+                                   claims=[c.to_json() for c in rep.claims],
+                                   **({} if rows is None else dict(replication=[
+                                       dict(id=r.id, fresh=r.fresh, agrees=r.agreement()[0], command=r.command,
+                                            error=r.error) for r in rows]))), default=float))
         return
+    lines = _text_lines(rep, folder)
+    if rows is not None:
+        bad = [r.id for r in rows if not r.agreement()[0]]
+        lines.append(f"replication on seed {replicate}: {len(rows) - len(bad)} of {len(rows)} claims agree "
+                     f"({folder / 'replication.md'})" + (f"; not: {', '.join(bad)}" if bad else ""))
+    click.echo("\n".join(lines))
+
+
+def _replicate(rep, folder, seed: int) -> list:
+    """Every claim's command rerun on ``seed`` (fresh deals) and replication.md written beside the report."""
+    from ccsim.report.replicate import REPLICATION_FILE, command_runner, replication_markdown, rerun
+    rows = rerun([c.to_json() for c in rep.claims], seed, command_runner(folder))
+    (folder / REPLICATION_FILE).write_text(replication_markdown(rows, seed, rep.study.seed), encoding="utf-8")
+    return rows
+
+
+def _text_lines(rep, folder) -> list[str]:
+    """What a terminal shows: the summary sentences, then every claim with its unit, class and verdicts."""
+    from ccsim.report.render import claim_row
+    i = rep.info
     lines = [f"{rep.study.title}: {i['games']:,} games ({i['games_played']:,} played now; parts: "
              f"{i['parts_played']} played, {i['parts_loaded']} kept from earlier) in {i['seconds']:.0f} s", ""]
+    lines += [f"* {x.text}" for x in rep.summary] + ([""] if rep.summary else [])
     w = max(len(c.id) for c in rep.claims)
-    lines.append(f"{'claim':<{w}}  {'figure':>8}  {'95% interval':<18}  {'level':<10}  robustness")
+    lines.append(f"{'claim':<{w}}  {'figure':>8}  {'95% interval':<18}  {'unit':<12}  {'level':<10}  {'effect':<11}  "
+                 f"{'skill':<21}  robustness")
     for c in rep.claims:
-        lines.append(f"{c.id:<{w}}  {fmt(c.value, c.unit, (c.lo, c.hi)):>8}  {fmt_ci(c.lo, c.hi, c.unit):<18}  {c.level:<10}  "
-                     f"{c.verdict}")
+        r = claim_row(c)
+        lines.append(f"{c.id:<{w}}  {r['figure']:>8}  {r['interval']:<18}  {c.unit:<12}  {c.level:<10}  {c.effect:<11}  "
+                     f"{r['skill']:<21}  {c.verdict}")
     lines += ["", f"report: {folder / 'report.html'}  (summary.md, claims.json, tables/, figures/)"]
     if i["stale"]:
         lines.append(f"note: {len(i['stale'])} part folders of an earlier study in {folder / 'parts'} (not used)")
-    click.echo("\n".join(lines))
+    return lines

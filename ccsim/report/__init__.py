@@ -10,14 +10,14 @@ does both, returning the section's DataFrames, figures, claims and conclusions.
 """
 from dataclasses import replace
 
-from ccsim.report.claims import Claim, Estimate, verdict
+from ccsim.report.claims import Claim, Estimate, robustness
 from ccsim.report.parts import PartStore
 from ccsim.report.sections import SECTION_TITLES, Section, build, plan
 from ccsim.report.spec import Study, StudyError, load_study, parse_study
 from ccsim.report.study_run import Report, StudyInterrupted, plan_study, run_parts, run_study
 
 __all__ = ["run_study", "load_study", "parse_study", "section", "plan", "build", "plan_study", "run_parts",
-           "Study", "StudyError", "StudyInterrupted", "Report", "Section", "Claim", "Estimate", "verdict",
+           "Study", "StudyError", "StudyInterrupted", "Report", "Section", "Claim", "Estimate", "robustness",
            "SECTION_TITLES", "PartStore"]
 
 

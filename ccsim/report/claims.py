@@ -1,24 +1,34 @@
 """Headline claims: a figure, its interval, the players it rests on, the command that
-reproduces it, and whether it survives the other levels of play.
+reproduces it, whether it matters (``ccsim.report.kinds``), and whether it survives the
+other levels of play or opponents.
 
-A claim is stated at one *context* (a skill level, or an opponent) and checked
-at every other context the study measured it at.  Its robustness verdict:
+A claim is stated once, at one *context* (a level of play, or an opponent): its statement
+says what it is there.  Its robustness verdict speaks only of the *other* contexts it was
+measured at, in words that fit them (*at* a level, *against* an opponent):
 
-* ``holds at every level tested (a, b, c)``: every interval lies on the same
-  side of the null as the stated figure;
-* otherwise the contexts where it does not: ``reverses at X`` (the interval
-  lies on the other side) and ``not significant at Y`` (it contains the null).
+* ``holds at every other level tested (a, b)``: each other interval is in the stated class
+  and, for a clear effect, on the same side of the null;
+* otherwise, context by context: ``holds at a``, ``reverses at b``, ``negligible at c``,
+  ``not significant at d``, ``a clear effect at e`` (a clear effect where the stated figure
+  is none), ``not fair at f`` (a seat advantage stated as fair or unclear).
 
-Descriptive figures (no null: turns per game) get the range across contexts.
-Every sentence is made here from the numbers, so a change in the numbers
-changes the words (tests/test_report.py).
+Descriptive figures (no null: turns per game) get the range over the other contexts.
+Every sentence is made here from the numbers, so a change in the numbers changes the words
+(tests/test_report.py, tests/test_report_wording.py).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["Estimate", "Claim", "verdict", "fmt", "fmt_ci", "side"]
+from ccsim.report.kinds import HEADLINE_EFFECTS, KINDS, Kind, classify, direction
+from ccsim.report.units import with_unit
+
+__all__ = ["Estimate", "Claim", "Robustness", "robustness", "relations", "make_claim", "words_for", "lookup", "ci_path",
+           "lookup_interval"]
+
+#: what a claim's estimates vary over -> (noun, preposition)
+ACROSS = {"level": ("level", "at"), "opponent": ("opponent", "against"),
+          "opponent ordering": ("opponent ordering", "against")}
 
 
 @dataclass(frozen=True)
@@ -31,70 +41,61 @@ class Estimate:
     games: int = 0
 
 
-def side(e: Estimate, null: float) -> int:
-    """+1 / -1 when the interval lies wholly above / below ``null``, 0 when it contains it."""
-    if e.lo > null:
-        return 1
-    if e.hi < null:
-        return -1
-    return 0
+@dataclass(frozen=True)
+class Robustness:
+    text: str
+    holds: bool   # every other context agrees with the stated one (and there is one)
 
 
-def digits(lo: float, hi: float, unit: str) -> int:
-    """Decimals for a figure and its 95% interval [lo, hi]: to the first significant digit of the
-    half-width (10.1 [10.0, 10.2]), one more where the middle would print as zero (-0.04 [-0.20, +0.17]).
-    Points and shares count in points (x 100); a mean keeps at least two decimals."""
-    scale = 1.0 if unit == "mean" else 100.0
-    least = 2 if unit == "mean" else 1
-    hw = scale * (hi - lo) / 2
-    if not math.isfinite(hw) or hw <= 0:
-        return least
-    d = max(least, -math.floor(math.log10(hw) + 1e-9))
-    mid = scale * (lo + hi) / 2
-    if mid != 0 and round(abs(mid), d) == 0:
-        d += 1
-    return int(min(d, 4))
+def _relation(e: Estimate, mine: str, mine_dir: int, kind: Kind, seoi: float) -> str:
+    """How one other context's estimate reads next to the stated class ``mine``."""
+    c = classify(e.lo, e.hi, kind, seoi)
+    if c == "clear":
+        if mine == "clear":
+            return "holds" if direction(e.value, e.lo, e.hi, kind.null) == mine_dir else "reverses"
+        return "not fair" if kind.fairness else "a clear effect"
+    if c == mine:
+        return "holds"
+    return {"negligible": "negligible", "fair": "fair", "unclear": "not significant"}[c]
 
 
-def fmt(x: float, unit: str, ci=None) -> str:
-    """A figure in its unit: ``points`` (score x 100, signed), ``%`` (a share), ``Elo`` or a plain mean;
-    with ``ci`` (its interval) to the decimals the interval supports."""
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "n/a"
-    d = digits(*ci, unit) if ci is not None else (2 if unit == "mean" else 1)
-    if unit == "points":
-        return f"{100 * x:+.{d}f}"
-    if unit == "%":
-        return f"{100 * x:.{d}f}%"
-    if unit == "Elo":
-        return f"{x:+.0f}"
-    return f"{x:.{d}f}"
+_ALL_AGREE = {"clear": "holds {p} every other {n} tested", "negligible": "negligible {p} every other {n} tested",
+              "fair": "fair {p} every other {n} tested", "unclear": "not significant {p} any other {n} tested"}
+#: what agreeing with the stated class is called: the stated class itself, but for a clear effect
+_AGREE_WORD = {"clear": "holds", "negligible": "negligible", "fair": "fair", "unclear": "not significant"}
+_ORDER = ("holds", "reverses", "a clear effect", "not fair", "negligible", "fair", "not significant")
 
 
-def fmt_ci(lo: float, hi: float, unit: str) -> str:
-    return f"[{fmt(lo, unit, (lo, hi))}, {fmt(hi, unit, (lo, hi))}]"
+def relations(stated: Estimate, others, kind: Kind, seoi: float | None = None) -> dict:
+    """{context: how it reads next to the stated figure} for every other context (a figure with a null):
+    ``holds`` (in the stated class, and on the same side for a clear effect), ``reverses``, ``a clear effect``,
+    ``not fair``, ``negligible``, ``fair``, ``not significant``."""
+    seoi = kind.seoi if seoi is None else seoi
+    mine = classify(stated.lo, stated.hi, kind, seoi)
+    mine_dir = direction(stated.value, stated.lo, stated.hi, kind.null)
+    return {e.context: _relation(e, mine, mine_dir, kind, seoi) for e in others if e.context != stated.context}
 
 
-def verdict(stated: Estimate, others, null: float | None, noun: str = "level") -> str:
+def robustness(stated: Estimate, others, kind: Kind, seoi: float | None = None, across: str = "level") -> Robustness:
     """The robustness verdict of a figure stated at ``stated`` and measured at ``others`` too."""
-    every = [stated] + [e for e in others if e.context != stated.context]
-    names = ", ".join(e.context for e in every)
-    if null is None:
-        lo = min(every, key=lambda e: e.value)
-        hi = max(every, key=lambda e: e.value)
-        return f"ranges from {lo.value:.2f} ({lo.context}) to {hi.value:.2f} ({hi.context}) across the {noun}s tested"
-    direction = side(stated, null) or (1 if stated.value >= null else -1)
-    reverses = [e.context for e in every if side(e, null) == -direction]
-    unsure = [e.context for e in every if side(e, null) == 0]
-    if not reverses and not unsure:
-        return (f"holds at every {noun} tested ({names})" if len(every) > 1
-                else f"holds at the one {noun} tested ({names}); not tested elsewhere")
-    parts = []
-    if reverses:
-        parts.append("reverses at " + ", ".join(reverses))
-    if unsure:
-        parts.append("not significant at " + ", ".join(unsure))
-    return "; ".join(parts)
+    noun, prep = ACROSS[across]
+    rest = [e for e in others if e.context != stated.context]
+    if not rest:
+        return Robustness(f"not tested {prep} another {noun}", False)
+    if kind.null is None:
+        lo, hi = min(rest, key=lambda e: e.value), max(rest, key=lambda e: e.value)
+        if len(rest) == 1:
+            return Robustness(f"{with_unit(lo.value, kind.unit, (lo.value, lo.value))} {prep} {lo.context}", False)
+        return Robustness(f"ranges from {with_unit(lo.value, kind.unit, (lo.value, lo.value))} ({lo.context}) to "
+                          f"{with_unit(hi.value, kind.unit, (hi.value, hi.value))} ({hi.context}) {prep} the other "
+                          f"{noun}s tested", False)
+    mine = classify(stated.lo, stated.hi, kind, kind.seoi if seoi is None else seoi)
+    rel = relations(stated, rest, kind, seoi)
+    names = ", ".join(rel)
+    if all(r == "holds" for r in rel.values()):
+        return Robustness(_ALL_AGREE[mine].format(p=prep, n=noun) + f" ({names})", True)
+    groups = [(_AGREE_WORD[mine] if r == "holds" else r, [c for c, x in rel.items() if x == r]) for r in _ORDER]
+    return Robustness("; ".join(f"{r} {prep} {', '.join(cs)}" for r, cs in groups if cs), False)
 
 
 @dataclass
@@ -103,7 +104,10 @@ class Claim:
 
     ``json_path`` locates the figure in the ``--json`` output of ``command``:
     keys, list indices, or ``key=value[&key=value...]`` to pick the one element of a
-    list of objects that matches.
+    list of objects that matches; ``ci_path`` locates its 95% interval ([lo, hi]) there.
+    ``kind`` names its smallest effect of interest ``seoi`` (``ccsim.report.kinds``) and
+    ``effect`` its class at the stated context; ``convergence`` compares the two strongest
+    levels it was measured at (``ccsim.report.convergence``).
     """
     id: str
     section: str
@@ -119,14 +123,68 @@ class Claim:
     verdict: str
     games: int
     estimates: list = field(default_factory=list)
+    kind: str = ""
+    seoi: float = 0.0
+    effect: str = ""
+    holds: bool = False
+    across: str = "level"
+    signed: bool = False
+    ci_path: list = field(default_factory=list)
+    context: str = ""     # where the figure is stated: ``level``, or the opponent for a claim across opponents
+    convergence: dict | None = None
+
+    @property
+    def headline(self) -> bool:
+        """Worth a headline: a clear effect, a fair seat, or a description; never a negligible or unclear one."""
+        return self.effect in HEADLINE_EFFECTS
+
+    @property
+    def anchor(self) -> str:
+        """The HTML id of the claim's box in report.html."""
+        return "claim-" + "".join(ch if ch.isalnum() or ch in "._-" else "-" for ch in self.id)
 
     def to_json(self) -> dict:
         d = asdict(self)
         d["estimates"] = [asdict(e) if isinstance(e, Estimate) else e for e in self.estimates]
+        d["headline"] = self.headline
+        d["anchor"] = self.anchor
         return d
+
+    @property
+    def stated(self) -> Estimate:
+        return next(e for e in self.estimates if e.context == self.context)
 
     def sentence(self) -> str:
         return f"{self.statement} Robustness: {self.verdict}."
+
+
+def make_claim(id: str, section: str, kind: str, stated: Estimate, estimates: list, statement: str, rests_on: str,
+               command: str, json_path: list, level: str | None = None, across: str = "level",
+               seoi: float | None = None, games: int | None = None) -> Claim:
+    """A claim of ``kind`` stated at ``stated`` (one of ``estimates``), its class and robustness filled in."""
+    k = KINDS[kind]
+    seoi = k.seoi if seoi is None else seoi
+    rob = robustness(stated, estimates, k, seoi, across)
+    return Claim(id=id, section=section, statement=statement, value=stated.value, lo=stated.lo, hi=stated.hi,
+                 unit=k.unit, level=level or stated.context, rests_on=rests_on, command=command, json_path=json_path,
+                 verdict=rob.text, games=stated.games if games is None else games, estimates=list(estimates),
+                 kind=kind, seoi=seoi, effect=classify(stated.lo, stated.hi, k, seoi), holds=rob.holds,
+                 across=across, signed=k.signed, ci_path=ci_path(json_path), context=stated.context)
+
+
+def words_for(e: Estimate, kind: str, clear: str, negligible: str, unclear: str, seoi: float | None = None) -> str:
+    """The sentence that fits the class of ``e`` for a claim of ``kind``: a clear effect, no practical
+    difference, or too few games to tell."""
+    effect = classify(e.lo, e.hi, KINDS[kind], seoi)
+    return {"negligible": negligible, "unclear": unclear}.get(effect, clear)
+
+
+def ci_path(json_path: list) -> list:
+    """Where a figure's 95% interval lies in its command's JSON: beside it, as ``ci95`` (``diff_ci95`` for a
+    difference), a list [lo, hi]; a figure read as ``1-x`` (the other entrant's score) keeps that mark."""
+    flip = json_path[-1:] == ["1-x"]
+    path = json_path[:-1] if flip else list(json_path)
+    return path[:-1] + ["diff_ci95" if path[-1] == "diff" else "ci95"] + (["1-x"] if flip else [])
 
 
 def lookup(obj, path):
@@ -143,3 +201,12 @@ def lookup(obj, path):
         else:
             obj = obj[key]
     return obj
+
+
+def lookup_interval(obj, path) -> tuple[float, float]:
+    """The 95% interval at ``path`` (a claim's ``ci_path``): [lo, hi], turned over for a ``1-x`` figure."""
+    if path[-1:] == ["1-x"]:
+        lo, hi = lookup(obj, path[:-1])
+        return 1 - hi, 1 - lo
+    lo, hi = lookup(obj, path)
+    return lo, hi

@@ -11,15 +11,19 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.colors import to_rgba  # noqa: E402
 
-__all__ = ["level_forest", "stacked_shares", "payoff_heatmap", "ratings_plot", "length_boxes"]
+from ccsim.analyses.plots import signed, text_color  # noqa: E402
+
+__all__ = ["level_forest", "stacked_shares", "payoff_heatmap", "ratings_plot", "length_boxes", "skill_panels"]
 
 _COLORS = ["C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9"]
 
 
 def level_forest(df: pd.DataFrame, item: str, level: str, title: str, xlabel: str, null: float | None = 0.0,
-                 scale: float = 100.0, levels=None, legend: str = "level of play"):
-    """One row per ``item``, one marker per ``level`` (dodged), ``value`` with its [``lo``, ``hi``] bar."""
+                 scale: float = 100.0, levels=None, legend: str = "level of play", band: float | None = None):
+    """One row per ``item``, one marker per ``level`` (dodged), ``value`` with its [``lo``, ``hi``] bar;
+    ``band``: a grey band of ±band around the null (the smallest effect of interest)."""
     items = list(dict.fromkeys(df[item]))
     levels = list(levels or dict.fromkeys(df[level]))
     n, k = len(items), len(levels)
@@ -38,6 +42,8 @@ def level_forest(df: pd.DataFrame, item: str, level: str, title: str, xlabel: st
         ax.errorbar(xs, ys, xerr=[lo, hi], fmt="o", ms=4, capsize=2.5, color=_COLORS[j % 10], label=lv)
     if null is not None:
         ax.axvline(scale * null, color="0.4", lw=1, ls="--")
+        if band:
+            ax.axvspan(scale * (null - band), scale * (null + band), color="0.9", zorder=0, lw=0)
     ax.set_yticks(range(n))
     ax.set_yticklabels(items, fontsize=9)
     ax.set_ylim(n - 0.5, -0.5)
@@ -62,7 +68,7 @@ def stacked_shares(df: pd.DataFrame, title: str, xlabel: str):
         for i, (x, w) in enumerate(zip(left, v)):
             if w > 0.08 * total:
                 ax.text(x + w / 2, i, f"{w:.2f}" if total > 1.5 else f"{100 * w:.0f}%", ha="center", va="center",
-                        fontsize=8, color="white")
+                        fontsize=8, color=text_color(to_rgba(_COLORS[j % 10])))
         left += v
     ax.set_yticks(range(len(df)))
     ax.set_yticklabels(df.index, fontsize=9)
@@ -82,7 +88,7 @@ def payoff_heatmap(score: pd.DataFrame, lo: pd.DataFrame, hi: pd.DataFrame, mixt
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(5.5 + 0.75 * k, 2.8 + 0.55 * k),
                                  gridspec_kw=dict(width_ratios=[k, 2.4], wspace=0.06))
     m = 100 * score.to_numpy(dtype=float)
-    ax.imshow(np.where(np.eye(k, dtype=bool), np.nan, m), cmap="RdBu", vmin=35, vmax=65)
+    im = ax.imshow(np.where(np.eye(k, dtype=bool), np.nan, m), cmap="RdBu", vmin=35, vmax=65)
     for a in range(k):
         for b in range(k):
             if a == b:
@@ -90,7 +96,7 @@ def payoff_heatmap(score: pd.DataFrame, lo: pd.DataFrame, hi: pd.DataFrame, mixt
                 continue
             sig = lo.iat[a, b] > 0.5 or hi.iat[a, b] < 0.5
             ax.text(b, a, f"{m[a, b]:.1f}", ha="center", va="center", fontsize=8,
-                    fontweight="bold" if sig else "normal", color="black" if sig else "0.4")
+                    fontweight="bold" if sig else "normal", color=text_color(im.cmap(im.norm(m[a, b])), not sig))
     ax.set_xticks(range(k))
     ax.set_yticks(range(k))
     ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8, family="monospace")
@@ -141,12 +147,48 @@ def ratings_plot(ratings: pd.DataFrame, title: str):
     y = np.arange(len(r))
     ax.errorbar(r["elo"], y, xerr=[r["elo"] - r["elo_lo"], r["elo_hi"] - r["elo"]], fmt="o", capsize=3, color="C0")
     for yi, (e, hi) in enumerate(zip(r["elo"], r["elo_hi"])):
-        ax.annotate(f"{e:+.0f}", (hi, yi), xytext=(5, 0), textcoords="offset points", va="center", fontsize=8)
+        ax.annotate(signed(e, 0), (hi, yi), xytext=(5, 0), textcoords="offset points", va="center", fontsize=8)
     ax.set_yticks(y)
     ax.set_yticklabels(r["entrant"], fontsize=9)
     ax.margins(x=0.1)
     ax.set_xlabel("rating, Elo points (0 = the field's mean; 95% bootstrap interval)")
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", color="0.9")
+    fig.tight_layout()
+    return fig
+
+
+def skill_panels(panels: list, levels: list, labels: list):
+    """Convergence with skill: one small panel per kind of claim, each claim's figure (95% interval) at each
+    level, weakest to strongest, evenly spaced (``labels``: each level's name and rating), a dashed null and a
+    grey band of ± the smallest effect of interest.  ``panels``: dicts of title, unit, null, band and series
+    [(label, estimates)]."""
+    ncol = min(2, len(panels))
+    nrow = -(-len(panels) // ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(9.6, 2.5 * nrow), squeeze=False)
+    at = {lv: i for i, lv in enumerate(levels)}
+    for ax, p in zip(axes.ravel(), panels):
+        scale = 100.0 if p["unit"] in ("points", "%") else 1.0
+        k = len(p["series"])
+        for j, (label, ests) in enumerate(p["series"]):
+            dx = (j - (k - 1) / 2) * min(0.08, 0.5 / k)   # dodge: the intervals at one level do not hide each other
+            ax.errorbar([at[e.context] + dx for e in ests], [scale * e.value for e in ests],
+                        yerr=[[scale * (e.value - e.lo) for e in ests], [scale * (e.hi - e.value) for e in ests]],
+                        fmt="o-", ms=3, lw=1, capsize=2, color=_COLORS[j % 10], label=label)
+        if p["null"] is not None:
+            ax.axhline(scale * p["null"], color="0.4", lw=0.8, ls="--")
+            ax.axhspan(scale * (p["null"] - p["band"]), scale * (p["null"] + p["band"]), color="0.9", zorder=0, lw=0)
+        ax.set_xticks(range(len(levels)))
+        ax.set_xticklabels(labels, fontsize=7)
+        ax.set_xlim(-0.5, len(levels) - 0.5)
+        ax.set_title(p["title"], fontsize=8)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.grid(axis="y", color="0.92")
+        if k > 1:
+            ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    for ax in axes.ravel()[len(panels):]:
+        ax.axis("off")
+    fig.suptitle("Every claim at each level of play, weakest to strongest (95% intervals; grey band: the smallest "
+                 "effect of interest)", fontsize=9.5)
     fig.tight_layout()
     return fig

@@ -8,20 +8,32 @@ import platform
 from datetime import date
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from ccsim.report.claims import fmt, fmt_ci
+from ccsim.report.tables import shown
+from ccsim.report.units import fmt
 
-__all__ = ["html_page", "markdown_summary", "save_figures", "rests_text"]
+__all__ = ["html_page", "markdown_summary", "save_figures", "rests_text", "claim_row", "skill_text"]
 
-MAX_ROWS = 60  # a longer table is in its Parquet file, shown here in its first rows
+MAX_FIGURE_PX = 1080  # the page's column (1100 px at most): a figure is never wider, nor scaled in the browser
+DPI = 110
 
 
 def _png(fig) -> bytes:
+    """The figure as PNG at 110 dpi, or at the resolution that makes it MAX_FIGURE_PX wide if that is narrower
+    (its text shrinks with it; the page never scrolls sideways for a figure)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+    width = _png_width(buf.getvalue())
+    if width <= MAX_FIGURE_PX:
+        return buf.getvalue()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI * MAX_FIGURE_PX / width * 0.995, bbox_inches="tight")
     return buf.getvalue()
+
+
+def _png_width(data: bytes) -> int:
+    return int.from_bytes(data[16:20], "big")  # the IHDR chunk: width, then height, big-endian
 
 
 def save_figures(sections, folder: Path) -> dict:
@@ -38,28 +50,16 @@ def save_figures(sections, folder: Path) -> dict:
     return out
 
 
-def _cell(x):
-    if isinstance(x, (float, np.floating)):
-        if not np.isfinite(x):
-            return ""
-        if float(x).is_integer() and abs(x) >= 1000:  # a count stored as float (games, deals)
-            return f"{int(x):,}"
-        return f"{x:.4g}" if abs(x) >= 1e-3 or x == 0 else f"{x:.2e}"
-    if isinstance(x, (int, np.integer)) and not isinstance(x, bool) and abs(x) >= 1000:
-        return f"{int(x):,}"
-    return x
-
-
-def _table_html(df: pd.DataFrame) -> str:
-    shown = df.head(MAX_ROWS).map(_cell)
-    shown.columns.name = None  # a matrix's column axis name would print as a stray header cell
-    return shown.to_html(index=False, classes="t", border=0, escape=True)
+def _table_html(df: pd.DataFrame, shows) -> str:
+    # wide tables scroll inside their box: the page itself never gets wider than its column
+    return '<div class="scroll">' + shown(df, shows).to_html(index=False, classes="t", border=0, escape=True) + "</div>"
 
 
 def rests_text(rep) -> str:
     st, i = rep.study, rep.info
+    how = "the reference the study file names" if st.reference_named else "the strongest level played at full scale"
     return (f"Levels of play (weakest to strongest): {', '.join(st.levels)}; headline claims stated at "
-            f"{st.reference}. Seed {st.seed}; {i['games']:,} games in all; rules RULES.md unless a section says "
+            f"{st.reference} ({how}). Seed {st.seed}; {i['games']:,} games in all; rules RULES.md unless a section says "
             f"otherwise; action decks shuffled (R1.4) unless an ordering is named"
             + ("; " + ", ".join(f"{k} plays at most {v:,} games" for k, v in st.caps.items()) + " a measurement"
                if st.caps else "") + ".")
@@ -71,9 +71,34 @@ def _games_text(rep, s) -> str:
     return f"Rests on {s.games:,} games; {who}: {', '.join(levels)}; seed {rep.study.seed}."
 
 
-def _claim_row(c) -> dict:
-    return dict(id=c.id, statement=c.statement, verdict=c.verdict, figure=fmt(c.value, c.unit, (c.lo, c.hi)),
-                interval=fmt_ci(c.lo, c.hi, c.unit), level=c.level, rests_on=c.rests_on, command=c.command)
+def skill_text(c) -> str:
+    """The claim's convergence with skill in a word or two (the table's column)."""
+    if not c.convergence:
+        return "—"
+    v = c.convergence
+    if v["verdict"] == "converged":
+        return "converged" if v["precise"] else "converged (imprecise)"
+    return "still moving" if v["verdict"] == "still moving with skill" else "one level"
+
+
+def claim_row(c) -> dict:
+    """A claim as the pages show it: its figure and interval in its unit, and every word about it."""
+    return dict(id=c.id, anchor=c.anchor, statement=c.statement, verdict=c.verdict,
+                figure=fmt(c.value, c.unit, (c.lo, c.hi), c.signed), interval=_bare_ci(c),
+                unit=c.unit, level=c.level, effect=c.effect, headline=c.headline, holds=c.holds,
+                skill=skill_text(c), convergence=(c.convergence or {}).get("text", ""), rests_on=c.rests_on,
+                command=c.command)
+
+
+def _bare_ci(c) -> str:
+    """A claim's interval as its table shows it: numbers only, the unit in its own column."""
+    return f"[{fmt(c.lo, c.unit, (c.lo, c.hi), c.signed)}, {fmt(c.hi, c.unit, (c.lo, c.hi), c.signed)}]"
+
+
+def _box_class(c) -> str:
+    if not c.headline:
+        return "minor"
+    return "holds" if c.holds and c.effect != "descriptive" else ("plain" if c.effect == "descriptive" else "mixed")
 
 
 def html_page(rep, figs: dict) -> str:
@@ -82,14 +107,18 @@ def html_page(rep, figs: dict) -> str:
     sections = []
     for s in rep.sections:
         sections.append(dict(
-            name=s.name, title=s.title, conclusions=s.conclusions, notes=s.notes, games_text=_games_text(rep, s),
+            name=s.name, title=s.title, conclusions=s.conclusions, notes=s.notes,
+            games_text=_games_text(rep, s) if s.name != "convergence" else "",
             figures=[dict(alt=f"{s.title}: {n}", data=base64.b64encode(figs[s.name, n]).decode()) for n in s.figures],
-            tables=[dict(name=n, rows=len(df), file=f"{s.name}_{n}.parquet", html=_table_html(df),
+            tables=[dict(name=n, rows=len(df), file=f"{s.name}_{n}.parquet", html=_table_html(df, s.shows.get(n, [])),
                          open=len(df) <= 12) for n, df in s.tables.items()]))
+    answers = [dict(title=s.title, headlines=[dict(claim_row(c), cls=_box_class(c)) for c in s.claims if c.headline],
+                    minor=[claim_row(c) for c in s.claims if not c.headline]) for s in rep.sections if s.claims]
+    anchors = {c.id: c.anchor for c in rep.claims}
     return env.get_template("report.html.j2").render(
         title=rep.study.title, description=rep.study.description, rests=rests_text(rep), sections=sections,
-        claims=[_claim_row(c) for c in rep.claims], footer=_footer(rep),
-        answers=[dict(title=s.title, claims=[_claim_row(c) for c in s.claims]) for s in rep.sections])
+        claims=[claim_row(c) for c in rep.claims], footer=_footer(rep), answers=answers,
+        summary=[dict(text=x.text, links=[(i, anchors[i]) for i in x.claims if i in anchors]) for x in rep.summary])
 
 
 def _footer(rep) -> str:
@@ -104,14 +133,20 @@ def markdown_summary(rep, figs: dict) -> str:
         lines += [rep.study.description, ""]
     lines += [rests_text(rep), "", "The full report with every plot and table: [report.html](report.html); every "
               "claim as data with the command that reproduces it: [claims.json](claims.json).", ""]
-    lines += ["## The answers", "", "| claim | figure | 95% interval | level | robustness |", "|---|---:|---|---|---|"]
+    anchors = {c.id: c.anchor for c in rep.claims}
+    lines += ["## In short", ""] + [f"* {x.text} " + " ".join(f"([{i}](report.html#{anchors[i]}))" for i in x.claims
+                                                             if i in anchors) for x in rep.summary] + [""]
+    lines += ["## The answers", "", "| claim | figure | 95% interval | unit | level | effect | robustness | skill |",
+              "|---|---:|---|---|---|---|---|---|"]
     for c in rep.claims:
-        r = _claim_row(c)
-        lines.append(f"| {c.id} | {r['figure']} | {r['interval']} | {c.level} | {c.verdict} |")
+        r = claim_row(c)
+        lines.append(f"| {c.id} | {r['figure']} | {r['interval']} | {c.unit} | {c.level} | {c.effect} | {c.verdict} "
+                     f"| {r['skill']} |")
     for s in rep.sections:
-        lines += ["", f"## {s.title}", "", _games_text(rep, s), ""]
+        lines += ["", f"## {s.title}", ""] + ([_games_text(rep, s), ""] if s.name != "convergence" else [])
         lines += [f"* {line}" for line in s.conclusions] + [f"* *{note}*" for note in s.notes]
         lines += [""] + [f"![{s.title}: {n}](figures/{s.name}_{n}.png)" for n in s.figures]
-        lines += ["", "Tables: " + ", ".join(f"[{n}](tables/{s.name}_{n}.parquet)" for n in s.tables)]
+        if s.tables:
+            lines += ["", "Tables: " + ", ".join(f"[{n}](tables/{s.name}_{n}.parquet)" for n in s.tables)]
     lines += ["", _footer(rep), ""]
     return "\n".join(lines)

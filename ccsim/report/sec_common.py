@@ -11,12 +11,14 @@ from ccsim.report.claims import Estimate
 __all__ = ["Section", "SECTION_TITLES"]
 
 SECTION_TITLES = {"seat": "Seat advantage", "ladder": "The strategy ladder", "orderings": "Orderings",
-                  "variants": "Variants and what-ifs", "cards": "Cards", "game": "The game"}
+                  "variants": "Variants and what-ifs", "balance": "Fair rules", "cards": "Cards", "game": "The game",
+                  "convergence": "Convergence with skill"}
 
 
 @dataclass
 class Section:
-    """A built section: its tables (DataFrames), figures (matplotlib), claims and plain-words text."""
+    """A built section: its tables (DataFrames), figures (matplotlib), claims and plain-words text;
+    ``shows``: per table, the quantities the page shows in their units (``ccsim.report.tables``)."""
     name: str
     title: str
     tables: dict = field(default_factory=dict)
@@ -25,6 +27,7 @@ class Section:
     conclusions: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     games: int = 0
+    shows: dict = field(default_factory=dict)
 
 
 def _cmd(*args) -> str:

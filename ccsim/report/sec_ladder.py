@@ -4,11 +4,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ccsim.report.claims import Claim, Estimate, fmt, fmt_ci, verdict
+from ccsim.report.claims import Estimate, make_claim
 from ccsim.report.figures import ratings_plot
 from ccsim.report.parts import Part
 from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd
 from ccsim.report.spec import Study
+from ccsim.report.tables import Show, matrix_shows
+from ccsim.report.units import quote
 from ccsim.analyses.stats import bradley_terry, rating_intervals
 from ccsim.analyses.tournament import score_heatmap
 
@@ -23,7 +25,7 @@ def _ladder_sets(st: Study):
     heur = [n for n in names if not st.is_search(n)]
     searchers = [n for n in dict.fromkeys(list(names) + list(s["levels"])) if st.is_search(n)]
     anchors = [lv for lv in s["levels"] if not st.is_search(lv)] or heur[-1:]
-    pairs = [(x, o, max(1, st.games_for(x, 2 * s["games"]) // 2)) for x in searchers for o in anchors]
+    pairs = [(x, o, max(1, st.games_for(x, 2 * s["games"], "ladder") // 2)) for x in searchers for o in anchors]
     return heur, pairs
 
 
@@ -118,6 +120,10 @@ def build_ladder(st: Study, res: dict) -> Section:
     for r in pairings.itertuples():
         score.loc[r.a, r.b], score.loc[r.b, r.a] = r.score, 1 - r.score
     sec.tables["score_matrix"] = score.rename_axis(index="entrant", columns=None).reset_index()
+    sec.shows = dict(ratings=[Show(("elo", "elo_lo", "elo_hi"), "Elo")],
+                     pairings=[Show(("score", "ci_lo", "ci_hi"), "%"),
+                               Show(("seat_advantage", "seat_lo", "seat_hi"), "points")],
+                     score_matrix=matrix_shows(sec.tables["score_matrix"], "%"))
     top = ratings["entrant"].iloc[0]
     ests = []
     for other in ratings["entrant"].iloc[1:]:
@@ -125,19 +131,18 @@ def build_ladder(st: Study, res: dict) -> Section:
         if s:
             ests.append(Estimate(other, s[0], s[1], s[2], s[3]))
     runner = ests[0]
-    name, strategies, d = source.get((top, runner.context)) or source[(runner.context, top)]
+    _, strategies, d = source.get((top, runner.context)) or source[(runner.context, top)]
     flip = not _pair_score(pairings, top, runner.context)[4]
-    text = (f"{top} rates highest ({ratings['elo'].iloc[0]:+.0f} Elo "
-            f"{fmt_ci(ratings['elo_lo'].iloc[0], ratings['elo_hi'].iloc[0], 'Elo')}); against the next best, "
-            f"{runner.context}, it scores {fmt(runner.value, '%', (runner.lo, runner.hi))} {fmt_ci(runner.lo, runner.hi, '%')} over "
-            f"{runner.games:,} games with the seats swapped.")
+    r0 = ratings.iloc[0]
+    text = (f"{top} rates highest ({quote(r0['elo'], r0['elo_lo'], r0['elo_hi'], 'Elo')}); against the next best, "
+            f"{runner.context}, it scores {quote(runner.value, runner.lo, runner.hi, '%')} over {runner.games:,} "
+            f"games with the seats swapped.")
     a, b = (runner.context, top) if flip else (top, runner.context)
-    sec.claims.append(Claim(
-        id="ladder.top", section="ladder", statement=text, value=runner.value, lo=runner.lo, hi=runner.hi, unit="%",
-        level=top, rests_on=f"{top} vs {runner.context}, {runner.games:,} games, seed {st.seed}, shuffled decks",
-        command=_tournament_cmd(st, strategies, d), json_path=["pairings", f"a={a}&b={b}", "score"]
-        + (["1-x"] if flip else []), verdict=verdict(runner, ests, 0.5, noun="opponent"), games=runner.games,
-        estimates=ests))
+    sec.claims.append(make_claim(
+        "ladder.top", "ladder", "score", runner, ests, text, level=top, across="opponent",
+        rests_on=f"{top} vs {runner.context}, {runner.games:,} games, seed {st.seed}, shuffled decks",
+        command=_tournament_cmd(st, strategies, d),
+        json_path=["pairings", f"a={a}&b={b}", "score"] + (["1-x"] if flip else [])))
     sec.figures["ratings"] = ratings_plot(ratings, f"Strategy ladder: Bradley–Terry ratings (seed {st.seed}; "
                                                    f"heuristics {deals:,} deals a pairing, search players fewer)")
     lo = pd.DataFrame(np.nan, index=score.index, columns=score.columns)

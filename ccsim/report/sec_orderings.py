@@ -1,20 +1,35 @@
 """The orderings section: the search, the re-measurements at every level and against a field, position effects, the meta-game."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
 from ccsim.runner.orderings import PRESETS, parse_ordering
-from ccsim.report.claims import Claim, Estimate, fmt, fmt_ci, verdict
+from ccsim.report.claims import Estimate, make_claim, words_for
 from ccsim.report.figures import level_forest, payoff_heatmap
 from ccsim.report.parts import Part
 from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
 from ccsim.report.sec_ladder import _pair_score, _play_tournament, _tournament_cmd
+from ccsim.report.kinds import KINDS
 from ccsim.report.spec import Study
+from ccsim.report.tables import Show, matrix_shows
+from ccsim.report.units import margin, quote
 from ccsim.analyses.stats import nash_average
 
 
 N_BOOT_META = 400
+_SCORE = Show(("score", "ci_lo", "ci_hi"), "%")
+_SHOWS = dict(  # the page shows shares in %, differences of them in points
+    search_top=[Show(("win_rate", "ci_lo", "ci_hi"), "%"), Show(("simul_lo",), "%"), Show(("simul_hi",), "%"),
+                Show(("diff", "diff_lo", "diff_hi"), "points"), Show(("diff_se",), "points"),
+                Show(("search_score",), "%")],
+    remeasured=[Show(("win_rate", "ci_lo", "ci_hi"), "%"), Show(("diff", "diff_lo", "diff_hi"), "points"),
+                Show(("diff_se",), "points")],
+    positions=[Show(("effect", "lo", "hi"), "points"), Show(("se",), "points"), Show(("raw",), "points")],
+    meta_mixture=[Show(("weight", "weight_lo", "weight_hi"), "%")],
+    meta_pairings=[_SCORE, Show(("seat_advantage", "seat_lo", "seat_hi"), "points"), Show(("mean_turns",), "turns")])
 
 
 def _contexts(st: Study):
@@ -23,11 +38,11 @@ def _contexts(st: Study):
     s = st.sections["orderings"]
     out, seen = [], set()
     for lv in s["levels"]:
-        out.append((lv, lv, lv, min(st.games_for(lv, s["games"]), s["games"])))
+        out.append((lv, lv, lv, min(st.games_for(lv, s["games"], "orderings"), s["games"])))
         seen.add((lv, lv))
     for o in s["field"]:
         if (s["level"], o) not in seen:
-            g = min(st.games_for(s["level"], s["games"]), st.games_for(o, s["games"]))
+            g = min(st.games_for(s["level"], s["games"], "orderings"), st.games_for(o, s["games"], "orderings"))
             out.append((f"{s['level']} vs {o}", s["level"], o, g))
     return out
 
@@ -130,6 +145,7 @@ def build_orderings(st: Study, res: dict) -> Section:
     srch = res[f"orderings:search:{lv}"]
     top = srch.tables["top"]
     sec.tables["search_top"] = top
+    sec.shows = dict(_SHOWS)
     best = top["ordering"].iloc[0]
     frames = []
     for label, strat, opp, g in _contexts(st):
@@ -141,31 +157,7 @@ def build_orderings(st: Study, res: dict) -> Section:
     comp = pd.concat(frames, ignore_index=True)
     sec.tables["remeasured"] = comp
     d = comp.rename(columns=dict(diff="value", diff_lo="lo", diff_hi="hi"))
-    level_ctx = [c for c in _contexts(st) if c[1] == c[2]]
-    field_ctx = [c for c in _contexts(st) if c[1] == lv]
-    # the field claim is stated against the first field opponent other than the search level itself
-    away = [c[0] for c in field_ctx if c[2] != lv]
-    for kind, ctxs, noun, stated_ctx in (("levels", level_ctx, "level", lv),
-                                         ("field", field_ctx, "opponent", away[0] if away else None)):
-        ests = _estimates(d[d["ordering"] == best], "context", {})
-        ests = [e for e in ests if e.context in {c[0] for c in ctxs}]
-        if not ests or stated_ctx is None:
-            continue
-        e = _stated(ests, stated_ctx)
-        _, strat, opp, g = next(c for c in ctxs if c[0] == e.context)
-        cands = _candidates(srch, [_canon(p) for p in s["presets"]], st.is_search(strat) or st.is_search(opp))
-        where = "against the same player" if strat == opp else f"against {opp}"
-        text = (f"The best ordering found by the search with {lv}, {best}, scores {fmt(e.value, 'points', (e.lo, e.hi))} points "
-                f"{fmt_ci(e.lo, e.hi, 'points')} against a shuffled deck when {strat} plays it {where} "
-                f"({g:,} games a deck, both seats).")
-        sec.claims.append(Claim(
-            id=f"orderings.best.{kind}", section="orderings", statement=text, value=e.value, lo=e.lo, hi=e.hi,
-            unit="points", level=strat,
-            rests_on=f"{strat} vs {opp} (opponent deck shuffled), {g:,} games per deck, seed {st.seed}",
-            command=_cmd("orderings", "compare", *cands, "--baseline", "shuffled", "--strategy", strat,
-                         "--opponent", opp, "--games", g, "--seed", st.seed, "--json"),
-            json_path=["orderings", f"ordering={best}", "diff"], verdict=verdict(e, ests, 0.0, noun=noun), games=g,
-            estimates=ests))
+    sec.claims += _best_claims(st, srch, d[d["ordering"] == best], best)
     d["item"] = [_label(o) for o in d["ordering"]]
     sec.figures["remeasured"] = level_forest(
         d, "item", "context", f"Orderings re-measured at each level and against the field (seed {st.seed})",
@@ -180,17 +172,15 @@ def build_orderings(st: Study, res: dict) -> Section:
                                                  f"({s['positions_games']:,} games, seed {st.seed})")
     reg = pos[pos["kind"] == "region"]
     r = reg.loc[reg["effect"].abs().idxmax()]
-    text = (f"Where a card sits matters most for {r['card']}: one in the {r['region']} positions of the deck is worth "
-            f"{fmt(r['effect'], 'points', (r['lo'], r['hi']))} points {fmt_ci(r['lo'], r['hi'], 'points')} against uniformly random "
-            f"orderings ({lv} on both sides).")
     e = Estimate(lv, float(r["effect"]), float(r["lo"]), float(r["hi"]), s["positions_games"])
-    sec.claims.append(Claim(
-        id="orderings.positions", section="orderings", statement=text, value=e.value, lo=e.lo, hi=e.hi,
-        unit="points", level=lv, rests_on=_rests(lv, s["positions_games"], st.seed, " vs itself, random orderings"),
+    text = (f"Where a card sits matters most for {r['card']}: one in the {r['region']} positions of the deck is worth "
+            f"{quote(e.value, e.lo, e.hi, 'points')} against uniformly random orderings ({lv} on both sides).")
+    sec.claims.append(make_claim(
+        "orderings.positions", "orderings", "position_effect", e, [e], text,
+        rests_on=_rests(lv, s["positions_games"], st.seed, " vs itself, random orderings"),
         command=_cmd("orderings", "positions", "--strategy", lv, "--games", s["positions_games"], "--seed", st.seed,
                      "--out", "positions-check", "--quiet", "--json"),
-        json_path=["effects", f"card={r['card']}&kind=region&region={r['region']}", "effect"],
-        verdict=verdict(e, [], 0.0), games=s["positions_games"], estimates=[e]))
+        json_path=["effects", f"card={r['card']}&kind=region&region={r['region']}", "effect"]))
     _meta(st, res, sec)
     sec.conclusions += [c.sentence() for c in sec.claims]
     sec.games = int(sum(res[p.name].info.get("games", 0) for p in plan_orderings(st)))
@@ -211,6 +201,7 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
     mix = pd.DataFrame(dict(ordering=labels, weight=p, weight_lo=plo, weight_hi=phi))
     sec.tables["meta_mixture"] = mix
     sec.tables["meta_score"] = meta.tables["score"]
+    sec.shows["meta_score"] = matrix_shows(meta.tables["score"], "%")
     sec.tables["meta_pairings"] = meta.tables["pairings"]
     sec.figures["meta"] = payoff_heatmap(
         sc, pd.DataFrame(lo, index=labels, columns=labels), pd.DataFrame(hi, index=labels, columns=labels), mix,
@@ -229,13 +220,54 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
         head = (f"{labels[i]} is the meta-game's equilibrium, but it does not beat every ordering significantly")
     else:
         head = f"No ordering is dominant: the meta-game's equilibrium mixes {', '.join(support)}"
+    tail = words_for(worst, "score", clear="", negligible=f", even within {margin(KINDS['score'].seoi, '%')}",
+                     unclear=", too close to call")
     text = (f"{head}; {labels[i]}'s weakest pairing is against {worst.context}, where it scores "
-            f"{fmt(worst.value, '%', (worst.lo, worst.hi))} {fmt_ci(worst.lo, worst.hi, '%')} ({lv} on both sides).")
+            f"{quote(worst.value, worst.lo, worst.hi, '%')}{tail} ({lv} on both sides).")
     a, b = (worst.context, labels[i]) if flip else (labels[i], worst.context)
-    sec.claims.append(Claim(
-        id="orderings.meta", section="orderings", statement=text, value=worst.value, lo=worst.lo, hi=worst.hi,
-        unit="%", level=lv, rests_on=f"{lv} vs itself with fixed orderings, {worst.games:,} games a pairing, "
-                                     f"seed {st.seed}",
-        command=_tournament_cmd(st, [lv], s["meta_games"], labels), json_path=["pairings", f"a={a}&b={b}", "score"]
-        + (["1-x"] if flip else []), verdict=verdict(worst, ests, 0.5, noun="opponent ordering"), games=worst.games,
-        estimates=ests))
+    sec.claims.append(make_claim(
+        "orderings.meta", "orderings", "score", worst, ests, text, level=lv, across="opponent ordering",
+        rests_on=f"{lv} vs itself with fixed orderings, {worst.games:,} games a pairing, seed {st.seed}",
+        command=_tournament_cmd(st, [lv], s["meta_games"], labels),
+        json_path=["pairings", f"a={a}&b={b}", "score"] + (["1-x"] if flip else [])))
+
+
+def _best_claims(st: Study, srch, best_rows: pd.DataFrame, best: str) -> list:
+    """The best ordering against a shuffled deck, stated at the search level across the levels, and
+    against the first field opponent across the field."""
+    s = st.sections["orderings"]
+    lv = s["level"]
+    level_ctx = [c for c in _contexts(st) if c[1] == c[2]]
+    field_ctx = [c for c in _contexts(st) if c[1] == lv]
+    away = [c[2] for c in field_ctx if c[2] != lv]
+    claims = []
+    for kind, ctxs, across, stated_ctx in (("levels", level_ctx, "level", lv),
+                                           ("field", field_ctx, "opponent", away[0] if away else None)):
+        # a field context is named by its opponent: "against greedy", not "at tactician vs greedy"
+        name = {c[0]: (c[2] if across == "opponent" else c[0]) for c in ctxs}
+        ests = [replace(e, context=name[e.context]) for e in _estimates(best_rows, "context", {}) if e.context in name]
+        if not ests or stated_ctx is None:
+            continue
+        e = _stated(ests, stated_ctx)
+        _, strat, opp, g = next(c for c in ctxs if name[c[0]] == e.context)
+        cands = _candidates(srch, [_canon(p) for p in s["presets"]], st.is_search(strat) or st.is_search(opp))
+        claims.append(make_claim(
+            f"orderings.best.{kind}", "orderings", "ordering_effect", e, ests,
+            _best_statement(lv, best, e, strat, opp, g), level=strat, across=across,
+            rests_on=f"{strat} vs {opp} (opponent deck shuffled), {g:,} games per deck, seed {st.seed}",
+            command=_cmd("orderings", "compare", *cands, "--baseline", "shuffled", "--strategy", strat,
+                         "--opponent", opp, "--games", g, "--seed", st.seed, "--json"),
+            json_path=["orderings", f"ordering={best}", "diff"], games=g))
+    return claims
+
+
+def _best_statement(lv: str, best: str, e: Estimate, strat: str, opp: str, games: int) -> str:
+    """The best ordering against a shuffled deck, in words that fit its class (``ccsim.report.kinds``)."""
+    where = "against the same player" if strat == opp else f"against {opp}"
+    q = quote(e.value, e.lo, e.hi, "points")
+    found = f"The best ordering found by the search with {lv}, {best},"
+    tail = f"when {strat} plays it {where} ({games:,} games a deck, both seats)"
+    return words_for(e, "ordering_effect", clear=f"{found} scores {q} against a shuffled deck {tail}.",
+                     negligible=f"{found} makes no practical difference against a shuffled deck {tail}: {q}, within "
+                                f"{margin(KINDS['ordering_effect'].seoi, 'points')}.",
+                     unclear=f"{found} cannot be told from a shuffled deck {tail}: {q}.")

@@ -4,14 +4,17 @@ from __future__ import annotations
 import pandas as pd
 
 from ccsim.kernel import rules as R
-from ccsim.report.claims import Claim, fmt, fmt_ci, verdict
+from ccsim.report.claims import Claim, Estimate, make_claim, words_for
 from ccsim.report.figures import level_forest
+from ccsim.report.kinds import KINDS
 from ccsim.report.parts import Part
 from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
 from ccsim.report.spec import Study
+from ccsim.report.tables import Show
+from ccsim.report.units import margin, metric_unit, quote, with_unit
 
 
-def _whatif_part(name: str, st: Study, level: str, games: int, variants, changes, cards: bool) -> Part:
+def whatif_part(name: str, st: Study, level: str, games: int, variants, changes, cards: bool) -> Part:
     def compute(up, progress, backend=None):
         from ccsim.analyses.whatif import whatif
         w = whatif([level], games=games, seed=st.seed, variants=list(variants), changes=list(changes), cards=cards,
@@ -31,8 +34,8 @@ def _whatif_part(name: str, st: Study, level: str, games: int, variants, changes
 
 def plan_variants(st: Study) -> list[Part]:
     s = st.sections["variants"]
-    return [_whatif_part(f"variants:{lv}", st, lv, st.games_for(lv, s["games"]), s["variants"], s["change"], False)
-            for lv in s["levels"]]
+    return [whatif_part(f"variants:{lv}", st, lv, st.games_for(lv, s["games"], "variants"), s["variants"],
+                        s["change"], False) for lv in s["levels"]]
 
 
 def changes_toml(changes) -> str:
@@ -56,50 +59,84 @@ def _toml(v) -> str:
     return str(v)
 
 
-_ARM_METRICS = (("seat_advantage", "points", "Cleopatra's seat advantage"), ("turns", "mean", "the game's length"),
-                ("draw_rate", "points", "the draw rate"))  # a difference of shares: in points
+_ARM_METRICS = (("seat_advantage", "rules_seat", "Cleopatra's seat advantage"),
+                ("turns", "rules_length", "the game's length"), ("draw_rate", "rules_draws", "the draw rate"))
+
+
+def rules_statement(arm: str, words: str, kind: str, e: Estimate, games: int) -> str:
+    """What a rules change does to one figure, against RULES.md on the same deals, in words that fit its
+    class: a change, no practical difference, too few deals to tell, or the same on every deal."""
+    k = KINDS[kind]
+    q, who = quote(e.value, e.lo, e.hi, k.unit, k.signed), f"with {e.context} on both sides"
+    same = f"against RULES.md on the same {games:,} deals"
+    if e.lo == e.hi:  # every paired deal differs by the same amount: no interval to speak of
+        if e.value == 0:
+            return f"{arm} leaves {words} unchanged on every one of the same {games:,} deals {who}."
+        return f"{arm} changes {words} by exactly {with_unit(e.value, k.unit, signed=k.signed)} on every deal {who}."
+    return words_for(e, kind, clear=f"{arm} changes {words} by {q} {who}, {same}.",
+                     negligible=f"{arm} makes no practical difference to {words} {who}: {q} {same}, within "
+                                f"{margin(k.seoi, k.unit)}.",
+                     unclear=f"{arm}'s effect on {words} {who} cannot be told from {games:,} deals: {q} against "
+                             f"RULES.md.")
+
+
+def _arm_claim(st: Study, d: pd.DataFrame, arm: str, metric: str, kind: str, words: str, levels) -> Claim | None:
+    """The claim on one arm's effect on one metric, stated at the section's headline level."""
+    s = st.sections["variants"]
+    ests = _estimates(d, "level", dict(arm=arm, metric=metric))
+    if not ests:
+        return None
+    e = _stated(ests, st.headline_for(levels))
+    row = d[(d["arm"] == arm) & (d["metric"] == metric) & (d["level"] == e.context)].iloc[0]
+    g = int(row["games"])
+    text = rules_statement(arm, words, kind, e, g)
+    if metric == "seat_advantage":  # the arm's own figure, so no one has to add it up
+        own = quote(row["arm_value"], row["arm_lo"], row["arm_hi"], "points")
+        text = text[:-1] + f"; under it Cleopatra's score is {own} from an even 50%."
+    args = ["whatif", "--strategy", e.context, "--games", g, "--seed", st.seed]
+    args += [x for v in s["variants"] for x in ("--variant", v)] or ["--no-variants"]
+    if s["change"]:
+        args += ["--rules", "changes.toml"]
+    return make_claim(
+        f"variants.{arm}.{metric}", "variants", kind, e, ests, text,
+        rests_on=_rests(e.context, g, st.seed, f" vs itself, {arm} vs RULES.md"), command=_cmd(*args, "--json"),
+        json_path=["metrics", f"strategy={e.context}&arm={arm}&metric={metric}", "diff"], games=g)
+
+
+#: a table of ``ccsim.analyses.whatif`` metrics: each row in its metric's unit (``unit`` column)
+WHATIF_SHOWS = [Show(("value", "ci_lo", "ci_hi")), Show(("base",)), Show(("diff", "diff_lo", "diff_hi"), difference=True)]
+
+
+def whatif_metrics(frames) -> pd.DataFrame:
+    """The what-if metrics of every level, one table, each row with its unit."""
+    met = pd.concat(frames, ignore_index=True).rename(columns=dict(strategy="level"))
+    return met.assign(unit=[metric_unit(m) for m in met["metric"]])
 
 
 def build_variants(st: Study, res: dict) -> Section:
     s = st.sections["variants"]
     sec = Section("variants", SECTION_TITLES["variants"])
-    frames = [res[f"variants:{lv}"].tables["metrics"] for lv in s["levels"]]
-    met = pd.concat(frames, ignore_index=True).rename(columns=dict(strategy="level"))
+    met = whatif_metrics([res[f"variants:{lv}"].tables["metrics"] for lv in s["levels"]])
     sec.tables["metrics"] = met
-    ref = st.reference if st.reference in s["levels"] else s["levels"][-1]
+    sec.shows["metrics"] = WHATIF_SHOWS
     arms = [a for a in dict.fromkeys(met["arm"]) if a != "RULES.md"]
     # the difference to RULES.md is each claim's figure; the arm's own value stays beside it
     d = met[met["kind"] != "base"].rename(columns=dict(value="arm_value", ci_lo="arm_lo", ci_hi="arm_hi",
                                                        diff="value", diff_lo="lo", diff_hi="hi"))
     for arm in arms:
-        for metric, unit, words in _ARM_METRICS:
-            ests = _estimates(d, "level", dict(arm=arm, metric=metric))
-            if not ests:
-                continue
-            e = _stated(ests, ref)
-            g = int(d[(d["arm"] == arm) & (d["metric"] == metric) & (d["level"] == e.context)]["games"].iloc[0])
-            diff, ci = fmt(e.value, unit, (e.lo, e.hi)), fmt_ci(e.lo, e.hi, unit)
-            tail = " turns" if unit == "mean" else " points"
-            sig = "changes" if e.lo > 0 or e.hi < 0 else "does not measurably change"
-            text = (f"{arm} {sig} {words} with {e.context} on both sides: {diff}{tail} {ci} against RULES.md on "
-                    f"the same {g:,} deals.")
-            args = ["whatif", "--strategy", e.context, "--games", g, "--seed", st.seed]
-            args += [x for v in s["variants"] for x in ("--variant", v)] or ["--no-variants"]
-            if s["change"]:
-                args += ["--rules", "changes.toml"]
-            sec.claims.append(Claim(
-                id=f"variants.{arm}.{metric}", section="variants", statement=text, value=e.value, lo=e.lo, hi=e.hi,
-                unit=unit, level=e.context, rests_on=_rests(e.context, g, st.seed, f" vs itself, {arm} vs RULES.md"),
-                command=_cmd(*args, "--json"),
-                json_path=["metrics", f"strategy={e.context}&arm={arm}&metric={metric}", "diff"],
-                verdict=verdict(e, ests, 0.0), games=g, estimates=ests))
-    for metric, unit, words in _ARM_METRICS[:2]:
+        for metric, kind, words in _ARM_METRICS:
+            c = _arm_claim(st, d, arm, metric, kind, words, s["levels"])
+            if c is not None:
+                sec.claims.append(c)
+    for metric, kind, words in _ARM_METRICS[:2]:
         sub = d[d["metric"] == metric].assign(item=lambda x: x["arm"])
-        scale, xl = (100.0, "difference to RULES.md, points (paired, 95% interval)") if unit == "points" else \
-            (1.0, "difference to RULES.md, turns per game (paired, 95% interval)")
+        unit = KINDS[kind].unit
+        scale = 100.0 if unit == "points" else 1.0
         sec.figures[metric] = level_forest(sub, "item", "level", f"What each rules change does to {words} "
-                                           f"(mirror games, same deals, seed {st.seed})", xl, scale=scale,
-                                           levels=list(s["levels"]))
+                                           f"(mirror games, same deals, seed {st.seed})",
+                                           f"difference to RULES.md, {unit} (paired, 95% interval; band: "
+                                           f"{margin(KINDS[kind].seoi, unit)}, no practical difference)",
+                                           scale=scale, levels=list(s["levels"]), band=KINDS[kind].seoi)
     sec.conclusions += [c.sentence() for c in sec.claims if c.id.endswith(".seat_advantage")]
     sec.conclusions += [c.sentence() for c in sec.claims if not c.id.endswith(".seat_advantage")]
     sec.games = int(sum(res[f"variants:{lv}"].info["games"] for lv in s["levels"]))
@@ -110,7 +147,23 @@ def build_variants(st: Study, res: dict) -> Section:
 
 def plan_cards(st: Study) -> list[Part]:
     s = st.sections["cards"]
-    return [_whatif_part(f"cards:{lv}", st, lv, st.games_for(lv, s["games"]), (), (), True) for lv in s["levels"]]
+    return [whatif_part(f"cards:{lv}", st, lv, st.games_for(lv, s["games"], "cards"), (), (), True)
+            for lv in s["levels"]]
+
+
+def _card_statement(card: str, e: Estimate, games: int) -> str:
+    k = KINDS["card_worth"]
+    q = quote(e.value, e.lo, e.hi, "points")
+    how = f"(one copy taken out of her deck, both players averaged, on the same {games:,} deals)"
+    who = f"with {e.context} on both sides"
+    return words_for(e, "card_worth", clear=f"One {card} card is worth {q} of its owner's score {who} {how}.",
+                     negligible=f"One {card} card makes no practical difference to its owner's score {who}: {q}, "
+                                f"within {margin(k.seoi, k.unit)} {how}.",
+                     unclear=f"What one {card} card is worth cannot be told {who}: {q} {how}.")
+
+
+def _cards_cmd(st: Study, level: str, games: int) -> str:
+    return _cmd("whatif", "--strategy", level, "--games", games, "--seed", st.seed, "--no-variants", "--cards", "--json")
 
 
 def build_cards(st: Study, res: dict) -> Section:
@@ -119,43 +172,36 @@ def build_cards(st: Study, res: dict) -> Section:
     cards = pd.concat([res[f"cards:{lv}"].tables["cards"] for lv in s["levels"]], ignore_index=True).rename(
         columns=dict(strategy="level"))
     sec.tables["worth"] = cards
-    ref = st.reference if st.reference in s["levels"] else s["levels"][-1]
+    ref = st.headline_for(s["levels"])
     both = cards[cards["player"] == "both"].rename(columns=dict(worth="value", ci_lo="lo", ci_hi="hi"))
     for card in R.ACTION_NAMES:
         ests = _estimates(both, "level", dict(card=card))
         e = _stated(ests, ref)
-        g = st.games_for(e.context, s["games"])
-        text = (f"One {card} card is worth {fmt(e.value, 'points', (e.lo, e.hi))} points {fmt_ci(e.lo, e.hi, 'points')} of its "
-                f"owner's score with {e.context} on both sides (one copy taken out of her deck, both players "
-                f"averaged, on the same {g:,} deals).")
-        sec.claims.append(Claim(
-            id=f"cards.{card}", section="cards", statement=text, value=e.value, lo=e.lo, hi=e.hi, unit="points",
-            level=e.context, rests_on=_rests(e.context, g, st.seed, " vs itself, one card ablated"),
-            command=_cmd("whatif", "--strategy", e.context, "--games", g, "--seed", st.seed, "--no-variants", "--cards",
-                         "--json"),
-            json_path=["cards", f"strategy={e.context}&card={card}&player=both", "worth"],
-            verdict=verdict(e, ests, 0.0), games=g, estimates=ests))
+        g = st.games_for(e.context, s["games"], "cards")
+        sec.claims.append(make_claim(
+            f"cards.{card}", "cards", "card_worth", e, ests, _card_statement(card, e, g),
+            rests_on=_rests(e.context, g, st.seed, " vs itself, one card ablated"), command=_cards_cmd(st, e.context, g),
+            json_path=["cards", f"strategy={e.context}&card={card}&player=both", "worth"], games=g))
     base = pd.concat([res[f"cards:{lv}"].tables["metrics"] for lv in s["levels"]], ignore_index=True).rename(
         columns=dict(strategy="level", ci_lo="lo", ci_hi="hi"))
     rev = base[(base["arm"] == "RULES.md") & base["metric"].isin(["reversals", "votes"])]
     sec.tables["reversals"] = rev[["level", "metric", "value", "lo", "hi", "games"]].reset_index(drop=True)
+    sec.shows = dict(worth=[Show(("worth", "ci_lo", "ci_hi"), "points")], reversals=[Show(("value", "lo", "hi"), "votes")])
     ests = _estimates(rev, "level", dict(metric="reversals"))
     e = _stated(ests, ref)
-    g = st.games_for(e.context, s["games"])
+    g = st.games_for(e.context, s["games"], "cards")
     votes = float(rev[(rev["level"] == e.context) & (rev["metric"] == "votes")]["value"].iloc[0])
-    text = (f"Philosophers reverse {fmt(e.value, 'mean', (e.lo, e.hi))} votes a game {fmt_ci(e.lo, e.hi, 'mean')} (R6.3), "
+    text = (f"Philosophers reverse {quote(e.value, e.lo, e.hi, 'votes')} a game (R6.3), "
             f"{100 * e.value / votes:.1f}% of the {votes:.1f} votes, with {e.context} on both sides.")
-    sec.claims.append(Claim(
-        id="cards.reversals", section="cards", statement=text, value=e.value, lo=e.lo, hi=e.hi, unit="mean",
-        level=e.context, rests_on=_rests(e.context, g, st.seed, " vs itself"),
-        command=_cmd("whatif", "--strategy", e.context, "--games", g, "--seed", st.seed, "--no-variants", "--cards",
-                     "--json"),
-        json_path=["metrics", f"strategy={e.context}&arm=RULES.md&metric=reversals", "value"],
-        verdict=verdict(e, ests, 0.0), games=g, estimates=ests))
+    sec.claims.append(make_claim(
+        "cards.reversals", "cards", "reversals", e, ests, text, rests_on=_rests(e.context, g, st.seed, " vs itself"),
+        command=_cards_cmd(st, e.context, g),
+        json_path=["metrics", f"strategy={e.context}&arm=RULES.md&metric=reversals", "value"], games=g))
     sec.figures["worth"] = level_forest(
         both.assign(item=both["card"]), "item", "level",
         f"What one action card is worth to its owner (ablation, both players averaged, seed {st.seed})",
-        "owner's score lost without one copy, points (paired, 95% interval)", levels=list(s["levels"]))
+        "owner's score lost without one copy, points (paired, 95% interval)", levels=list(s["levels"]),
+        band=KINDS["card_worth"].seoi)
     sec.figures["reversals"] = level_forest(
         rev[rev["metric"] == "reversals"].assign(item="reversed votes per game"), "item", "level",
         "Votes reversed by philosophers (R6.3), per game", "votes per game (mean, 95% interval)", null=None,

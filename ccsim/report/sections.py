@@ -11,6 +11,7 @@ measurement.
 from __future__ import annotations
 
 from ccsim.report.parts import Part
+from ccsim.report.sec_balance import build_balance, plan_balance
 from ccsim.report.sec_common import SECTION_TITLES, Section
 from ccsim.report.sec_ladder import build_ladder, plan_ladder
 from ccsim.report.sec_mirror import build_game, build_seat, plan_game, plan_seat, seat_statement
@@ -21,9 +22,9 @@ from ccsim.report.spec import Study
 __all__ = ["Section", "SECTION_TITLES", "plan", "build", "equilibrium", "seat_statement", "changes_toml"]
 
 PLANS = dict(seat=plan_seat, ladder=plan_ladder, orderings=plan_orderings, variants=plan_variants, cards=plan_cards,
-             game=plan_game)
+             game=plan_game, balance=plan_balance)
 BUILDS = dict(seat=build_seat, ladder=build_ladder, orderings=build_orderings, variants=build_variants,
-              cards=build_cards, game=build_game)
+              cards=build_cards, game=build_game, balance=build_balance)
 
 
 def plan(st: Study, name: str) -> list[Part]:

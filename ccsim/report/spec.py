@@ -5,7 +5,8 @@ The study file (TOML; every section optional, docs/report.md)::
     title = "Caesar & Cleopatra at four levels of play"
     seed = 1
     levels = ["greedy", "majority", "tactician", "expert"]   # weakest to strongest
-    reference = "tactician"     # the level headline claims are stated at [strongest heuristic]
+    reference = "tactician"     # the level headline claims are stated at [the strongest level played
+                                # at full scale: the last of ``levels`` no cap cuts]
     precision = 0.05            # widest 95% half-width a headline figure may have (score, 0..1)
 
     [caps]                      # most games per measurement for slow players
@@ -35,21 +36,25 @@ The study file (TOML; every section optional, docs/report.md)::
     games = 50_000
     [game]
     games = 500_000
+    [balance]                   # the fair-rules search's recommended changes, re-measured at every level
+    results = "../balance"      # a folder written by ``ccsim balance`` (relative to this file); absent: skipped
+    games = 100_000             # deals per level (each change and RULES.md on the same deals)
+    top = 3                     # how many of its recommended changes, in its order
 
 Any section may carry ``levels`` (a subset or other strategies) in place of the
-study's.  Every problem is a ``StudyError`` with one line naming it.
+study's, and ``caps`` (a table strategy = games) over the study's for its measurements.  Every problem is a ``StudyError`` with one line naming it.
 """
 from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ccsim.kernel import rules as R
-from ccsim.runner.orderings import OrderingError, PRESETS, parse_ordering
-from ccsim.runner.ruleset import RulesError, rules_vector
+from ccsim.runner.orderings import OrderingError, parse_ordering
 from ccsim.analyses.whatif import WhatIfError, load_changes_data
+from ccsim.report.balance_results import BalanceResultsError, read_balance_results
 from strategies.registry import available, strategy_id
 from ccsim.errors import InputError
 
@@ -67,6 +72,7 @@ SECTIONS = {
                   "field": (list, None), "games": (int, 20_000), "positions_games": (int, 500_000),
                   "meta_games": (int, 5_000)},
     "variants": {"variants": (list, None), "games": (int, 50_000), "change": (list, [])},
+    "balance": {"results": (str, None), "games": (int, 100_000), "top": (int, 3)},
     "cards": {"games": (int, 50_000)},
     "game": {"games": (int, 200_000)},
 }
@@ -91,13 +97,30 @@ class Study:
     source: str = ""        # the file's text, copied beside the report
     path: str = ""
     families: dict = field(default_factory=dict)
+    reference_named: bool = False   # the file names ``reference``; otherwise it is computed (``strongest_full_scale``)
 
-    def games_for(self, level: str, n: int) -> int:
-        """The games a measurement of ``n`` games plays at ``level`` (capped for slow players)."""
-        return min(int(n), int(self.caps.get(level, n)))
+    def games_for(self, level: str, n: int, section: str | None = None) -> int:
+        """The games a measurement of ``n`` games plays at ``level`` (capped for slow players: by the
+        section's ``caps`` when it has its own, else by the study's)."""
+        caps = self.sections[section]["caps"] if section else self.caps
+        return min(int(n), int(caps.get(level, n)))
 
     def is_search(self, level: str) -> bool:
         return self.families.get(level) == "search"
+
+    def full_scale(self, level: str) -> bool:
+        """No cap cuts any measurement of ``level`` below the games its section asks for."""
+        return all(played == asked for _, lv, asked, played in planned_games(self) if lv == level)
+
+    def strongest_full_scale(self, levels) -> str:
+        """The strongest of ``levels`` (weakest first) played at full scale; the strongest when none is."""
+        full = [lv for lv in levels if self.full_scale(lv)]
+        return (full or list(levels))[-1]
+
+    def headline_for(self, levels) -> str:
+        """The level a claim measured at ``levels`` is stated at: the reference when it is one of them,
+        else the strongest of them played at full scale."""
+        return self.reference if self.reference in levels else self.strongest_full_scale(levels)
 
 
 def _fail(where: str, msg: str):
@@ -157,15 +180,27 @@ def _orderings(value, where: str) -> tuple:
     return tuple(out)
 
 
-def _section(name: str, data, study_levels: tuple) -> dict:
+def _caps(value, where: str) -> dict:
+    if not isinstance(value, dict):
+        _fail(where, "must be a table strategy = games")
+    for k, v in value.items():
+        _strategy(k, where)
+        _games(v, f"{where} {k}", 20)
+    return dict(value)
+
+
+def _section(name: str, data, study_levels: tuple, study_caps: dict) -> dict:
     if not isinstance(data, dict):
         _fail(f"[{name}]", "must be a table")
     spec = SECTIONS[name]
-    stray = sorted(set(data) - set(spec) - {"levels"})
+    every = {"levels", "caps"}  # keys any section may carry
+    stray = sorted(set(data) - set(spec) - every)
     if stray:
-        _fail(f"[{name}]", f"unknown key {stray[0]!r} (known: {', '.join(sorted(set(spec) | {'levels'}))})")
+        _fail(f"[{name}]", f"unknown key {stray[0]!r} (known: {', '.join(sorted(set(spec) | every))})")
     out = {k: data.get(k, d) for k, (_, d) in spec.items()}
     out["levels"] = _strategies(data["levels"], f"[{name}] levels") if "levels" in data else study_levels
+    # a slow player may play more games in one section than in another (20,000 for the seat, 2,000 a pairing)
+    out["caps"] = {**study_caps, **_caps(data.get("caps", {}), f"[{name}] caps")}
     for k, (typ, _) in spec.items():
         if k in data and not isinstance(data[k], typ if isinstance(typ, tuple) else (typ,)):
             _fail(f"[{name}] {k}", f"has the wrong type ({type(data[k]).__name__})")
@@ -213,6 +248,22 @@ def _check_sections(sec: dict, levels: tuple) -> None:
         _games(s["games"], "[variants] games", 100)
     if "cards" in sec:
         _games(sec["cards"]["games"], "[cards] games", 100)
+    if "balance" in sec:
+        _check_balance(sec["balance"])
+
+
+def _check_balance(s: dict) -> None:
+    """[balance]: the folder of a fair-rules search, read now (its changes key the parts); absent, it is skipped."""
+    if s["results"] is None:
+        _fail("[balance] results", "must name the folder ``ccsim balance`` wrote")
+    _games(s["games"], "[balance] games", 100)
+    if isinstance(s["top"], bool) or not 1 <= s["top"] <= 20:
+        _fail("[balance] top", f"must be in 1 .. 20, got {s['top']!r}")
+    try:
+        found = read_balance_results(s["results"], s["top"])
+    except BalanceResultsError as e:
+        raise StudyError(f"[balance] {e}") from None
+    s.update(found)
 
 
 def _half_width(games: int) -> float:
@@ -220,23 +271,27 @@ def _half_width(games: int) -> float:
     return Z95 * 0.5 / math.sqrt(games)
 
 
+def planned_games(st: Study) -> list[tuple[str, str, int, int]]:
+    """(section, level, games asked, games played after the caps) of every headline measurement."""
+    out = []
+    for name, s in st.sections.items():
+        if name == "ladder":
+            out += [(name, lv, 2 * s["games"], 2 * (st.games_for(lv, 2 * s["games"], name) // 2))
+                    for lv in s["strategies"]]
+        elif name != "balance" or s["found"]:
+            out += [(name, lv, s["games"], st.games_for(lv, s["games"], name)) for lv in s["levels"]]
+    return out
+
+
 def _check_precision(st: Study) -> None:
     """Every headline figure's planned games must give intervals within ``precision``."""
     if st.precision is None:
         return
     need = math.ceil((Z95 * 0.5 / st.precision) ** 2)
-    for name, s in st.sections.items():
-        plans = []
-        if name in ("seat", "game", "cards", "variants"):
-            plans = [(lv, st.games_for(lv, s["games"])) for lv in s["levels"]]
-        elif name == "ladder":
-            plans = [(lv, 2 * (st.games_for(lv, 2 * s["games"]) // 2)) for lv in s["strategies"]]
-        elif name == "orderings":
-            plans = [(lv, st.games_for(lv, s["games"])) for lv in s["levels"]]
-        for lv, n in plans:
-            if _half_width(n) > st.precision:
-                _fail(f"[{name}]", f"{n:,} games at {lv} give 95% intervals up to ±{_half_width(n):.3f}, wider "
-                                   f"than precision = {st.precision} (needs at least {need:,} games)")
+    for name, lv, _, n in planned_games(st):
+        if _half_width(n) > st.precision:
+            _fail(f"[{name}]", f"{n:,} games at {lv} give 95% intervals up to ±{_half_width(n):.3f}, wider "
+                               f"than precision = {st.precision} (needs at least {need:,} games)")
 
 
 def parse_study(data: dict, source: str = "", path: str = "") -> Study:
@@ -252,33 +307,38 @@ def parse_study(data: dict, source: str = "", path: str = "") -> Study:
         _fail("seed", f"must be an integer in 0 .. 2**63-1, got {seed!r}")
     levels = _strategies(data.get("levels", ["greedy", "majority", "tactician"]), "levels")
     fam = {s["name"]: s["family"] for s in available()}
-    heur = [lv for lv in levels if fam.get(lv) != "search"]
-    reference = data.get("reference", heur[-1] if heur else levels[-1])
+    reference = data.get("reference", levels[-1])
     if reference not in levels:
         _fail("reference", f"{reference!r} is not one of the levels ({', '.join(levels)})")
     precision = data.get("precision")
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
                                   or not 0 < precision < 0.5):
         _fail("precision", f"must be a number in (0, 0.5), got {precision!r}")
-    caps = data.get("caps", {})
-    if not isinstance(caps, dict):
-        _fail("[caps]", "must be a table strategy = games")
-    for k, v in caps.items():
-        _strategy(k, "[caps]")
-        _games(v, f"[caps] {k}", 20)
+    caps = _caps(data.get("caps", {}), "[caps]")
     for k in ("title", "description"):
         if k in data and not isinstance(data[k], str):
             _fail(k, "must be a string")
-    sections = {k: _section(k, data[k], levels) for k in present}
+    sections = {k: _section(k, data[k], levels, caps) for k in present}
+    if "balance" in sections:  # the results folder lies beside the study file unless it says otherwise
+        sections["balance"]["results"] = _beside(sections["balance"]["results"], path)
     _check_sections(sections, levels)
-    if "orderings" in sections:
-        s = sections["orderings"]
-        s["level"] = _strategy(s["level"] or reference, "[orderings] level")
     st = Study(title=data.get("title", "Balance study"), seed=int(seed), levels=levels, reference=reference,
                precision=None if precision is None else float(precision), caps=dict(caps), sections=sections,
-               description=data.get("description", ""), source=source, path=path, families=fam)
+               description=data.get("description", ""), source=source, path=path, families=fam,
+               reference_named="reference" in data)
+    if "reference" not in data:  # the strongest level played at full scale: no cap cuts its games
+        st = replace(st, reference=st.strongest_full_scale(levels))
+    if "orderings" in sections:
+        s = sections["orderings"]
+        s["level"] = _strategy(s["level"] or st.reference, "[orderings] level")
     _check_precision(st)
     return st
+
+
+def _beside(folder, study_path: str):
+    if not isinstance(folder, str) or not study_path:
+        return folder
+    return str(Path(study_path).parent / folder)
 
 
 def load_study(path) -> Study:

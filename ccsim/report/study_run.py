@@ -12,9 +12,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ccsim.report.convergence import Strength, build_convergence
 from ccsim.report.parts import Part, PartStore, Result
+from ccsim.report.sec_balance import RECOMMENDED_FILE
 from ccsim.report.sections import build, changes_toml, plan
 from ccsim.report.spec import SECTIONS, Study, load_study
+from ccsim.report.summary import summary_sentences
 
 __all__ = ["run_study", "plan_study", "StudyInterrupted", "Report"]
 
@@ -29,10 +32,14 @@ class StudyInterrupted(KeyboardInterrupt):
 
 @dataclass
 class Report:
+    """A built study: its sections (the convergence section last), its claims, the designer's summary
+    sentences (``ccsim.report.summary``) and the levels' order by strength (``ccsim.report.convergence``)."""
     study: Study
     sections: list
     claims: list
     info: dict = field(default_factory=dict)
+    summary: list = field(default_factory=list)
+    strength: Strength | None = None
 
 
 def plan_study(st: Study) -> list[Part]:
@@ -102,11 +109,12 @@ def run_study(path, out, progress: bool = False, render: bool = True, backend=No
     results, counts = run_parts(parts, store, progress, backend)
     sections = [build(st, name, results) for name in SECTIONS if name in st.sections]
     claims = [c for s in sections for c in s.claims]
+    skill, strength = build_convergence(st, sections)
     parts_games = {p.name: int(results[p.name].info.get("games", p.games)) for p in parts}
     # every part once: sections that share parts (seat and game share the mirror games) count them once here
     info = dict(counts, seconds=time.perf_counter() - t0, games=sum(parts_games.values()), parts_games=parts_games,
                 stale=[str(p) for p in store.stale(parts)])
-    rep = Report(st, sections, claims, info)
+    rep = Report(st, sections + [skill], claims, info, summary_sentences(claims, sections, strength), strength)
     if render:
         write_report(rep, out)
     return rep
@@ -122,14 +130,25 @@ def write_report(rep: Report, out: Path) -> None:
         for name, df in s.tables.items():
             df.to_parquet(tables / f"{s.name}_{name}.parquet", index=False)
     (out / "study.toml").write_text(st.source, encoding="utf-8")
-    if "variants" in st.sections and st.sections["variants"]["change"]:
-        (out / "changes.toml").write_text(changes_toml(st.sections["variants"]["change"]), encoding="utf-8")
+    for name, file in (("variants", "changes.toml"), ("balance", RECOMMENDED_FILE)):
+        if name in st.sections and st.sections[name]["change"]:
+            (out / file).write_text(changes_toml(st.sections[name]["change"]), encoding="utf-8")
     figs = save_figures(rep.sections, out / "figures")
-    (out / "claims.json").write_text(json.dumps(dict(
-        study=st.title, seed=st.seed, levels=list(st.levels), reference=st.reference, games=rep.info["games"],
-        note="each command runs in this folder (changes.toml lies here) and prints JSON; json_path locates the "
-             "figure in it",
-        claims=[c.to_json() for c in rep.claims]), indent=1, default=float) + "\n", encoding="utf-8")
+    (out / "claims.json").write_text(json.dumps(claims_json(rep), indent=1, default=float) + "\n", encoding="utf-8")
     (out / "summary.md").write_text(markdown_summary(rep, figs), encoding="utf-8")
     (out / "report.html").write_text(html_page(rep, figs), encoding="utf-8")
 
+
+
+def claims_json(rep: Report) -> dict:
+    """claims.json: the study, how its levels rank, the summary sentences and every claim."""
+    st, strength = rep.study, rep.strength
+    return dict(
+        study=st.title, seed=st.seed, levels=list(st.levels), reference=st.reference, headline_level=st.reference,
+        games=rep.info["games"],
+        strength=dict(order=list(strength.levels), source=strength.source,
+                      elo={lv: strength.key[lv] for lv in strength.levels} if strength.source == "ladder" else None),
+        note="each command runs in this folder (changes.toml and recommended.toml lie here) and prints JSON; "
+             "json_path locates the figure in it, ci_path its 95% interval",
+        summary=[dict(text=x.text, claims=list(x.claims)) for x in rep.summary],
+        claims=[c.to_json() for c in rep.claims])

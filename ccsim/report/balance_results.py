@@ -1,0 +1,66 @@
+"""What a fair-rules search (``ccsim balance``, issue 26) leaves in its results folder, read for a
+study's ``[balance]`` section (docs/report.md, "The fair-rules section").
+
+The folder's contract:
+
+* ``recommended.toml`` (required): the recommended settings as ``[[change]]`` tables, a
+  ``ccsim whatif --rules`` file, best first (the smallest change that balances the game first);
+* ``summary.json`` (optional): ``tolerance``, the half-width of "fair" as a share of score
+  (0.01: within ±1 point of 50%, the default), and ``command``, the command line that ran the
+  search; other keys are ignored;
+* ``pareto.parquet`` (optional): the search's Pareto set, shown as a table as it is.
+
+A folder that does not exist is no error: the section waits (``found`` false) until the search
+has run, and the report says so.
+"""
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+from ccsim.analyses.whatif import WhatIfError, load_changes_data
+
+__all__ = ["BalanceResultsError", "read_balance_results", "DEFAULT_TOLERANCE"]
+
+DEFAULT_TOLERANCE = 0.01
+
+
+class BalanceResultsError(ValueError):
+    """A results folder that exists but cannot be used (one line naming the file)."""
+
+
+def _summary(path: Path) -> dict:
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise BalanceResultsError(f"{path}: not readable JSON ({e})") from None
+    tol = data.get("tolerance", DEFAULT_TOLERANCE)
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 < tol < 0.5:
+        raise BalanceResultsError(f"{path}: tolerance must be a share in (0, 0.5), got {tol!r}")
+    return dict(tolerance=float(tol), command=str(data.get("command", "")))
+
+
+def read_balance_results(folder, top: int) -> dict:
+    """The section's settings from ``folder``: ``found``; the first ``top`` recommended changes
+    (``change``, ``ccsim.analyses.whatif.Change``s); ``tolerance``; ``command``; ``pareto`` (the Parquet
+    file's path, or None)."""
+    folder = Path(folder)
+    none = dict(found=False, change=(), tolerance=DEFAULT_TOLERANCE, command="", pareto=None)
+    if not folder.is_dir():
+        return none
+    rec = folder / "recommended.toml"
+    try:
+        text = rec.read_text(encoding="utf-8")
+        changes, _ = load_changes_data(tomllib.loads(text), str(rec))
+    except OSError as e:
+        raise BalanceResultsError(f"{rec}: cannot read it ({e.strerror})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise BalanceResultsError(f"{rec}: not valid TOML ({e})") from None
+    except WhatIfError as e:
+        raise BalanceResultsError(str(e)) from None
+    pareto = folder / "pareto.parquet"
+    return dict(none, found=True, change=tuple(changes[:top]),
+                pareto=str(pareto) if pareto.is_file() else None, **_summary(folder / "summary.json"))
