@@ -51,7 +51,7 @@ FAMILY = "search"
 DESCRIPTION = "search: determinized Monte Carlo on the engine, paired worlds, tactician rollouts (budget 64)"
 
 # the parameter vector (float64[MAX_PARAMS]); P_ENTRY, the last slot, is the engine's
-N_ROLLOUT_PARAMS = P_ENTRY - 8 - N_LEAF
+N_ROLLOUT_PARAMS = (P_ENTRY - 11 - N_LEAF) // 2
 SEARCH_TABLE = (
     ("BUDGET", (), "simulations per decision"),
     ("ROLLOUT", (), "the rollout policy's strategy id (both seats of every simulation)"),
@@ -61,8 +61,12 @@ SEARCH_TABLE = (
     ("KINDS", (), "bit k set: decision kind k is searched"),
     ("Z", (), "standard errors by which an option must beat the policy's choice to replace it"),
     ("DEPTH", (), "turns a simulation plays before the leaf value judges it (strategies.leaf); 0: to the end"),
+    ("OPPONENT", (), "1 + the strategy id the simulations play the opponent's seat with (a model of her); 0: the rollout's"),
+    ("OPPONENT_ENTRY", (), "that strategy's compiled entry (registry.localized)"),
+    ("SEER", (), "1: the search sees the hidden cards (the headroom's measuring device, strategies.seer); 0: it samples them"),
     ("LEAF", (N_LEAF,), "the leaf value's weights (strategies.leaf.LEAF_FEATURES)"),
     ("ROLLOUT_PARAMS", (N_ROLLOUT_PARAMS,), "the rollout policy's own parameter vector (registry.expert_params)"),
+    ("OPPONENT_PARAMS", (N_ROLLOUT_PARAMS,), "the opponent model's parameter vector"),
 )
 SEARCH_SLOTS, _end = slots.place(SEARCH_TABLE, "P_")
 N_PARAMS = SEARCH_SLOTS["P_ROLLOUT_PARAMS"]  # the search's own slots
@@ -75,11 +79,15 @@ P_MARGIN = 4
 P_KINDS = 5
 P_Z = 6
 P_DEPTH = 7
-P_LEAF = 8
-P_ROLLOUT_PARAMS = 18
+P_OPPONENT = 8
+P_OPPONENT_ENTRY = 9
+P_SEER = 10
+P_LEAF = 11
+P_ROLLOUT_PARAMS = 21
+P_OPPONENT_PARAMS = 138
 # --- end of the slots of search ---
 slots.hold(globals(), SEARCH_SLOTS, "search")
-assert _end == P_ENTRY
+assert _end <= P_ENTRY
 
 # the prior's weights: `tactician`'s (strategies/params/tactician.toml; frozen into the compiled search)
 PRIOR = style_vector("tactician")
@@ -87,7 +95,7 @@ PRIOR = style_vector("tactician")
 SEARCHED = (1 << MODE) | (1 << STEP) | (1 << VETO) | (1 << SPY_PICK) | (1 << DRAW) | (1 << VETO_DRAW)
 KIND_NAMES = ("placement", "mode", "step", "veto", "spy_pick", "castle", "draw", "veto_draw", "discard")
 
-DEFAULTS = {"budget": 64, "rollout": "tactician", "width": 6, "margin": 0.1, "z": 1.0, "depth": 0,
+DEFAULTS = {"budget": 64, "rollout": "tactician", "width": 6, "margin": 0.1, "z": 1.0, "depth": 0, "opponent": "",
             "kinds": ["mode", "step", "veto", "spy_pick", "draw", "veto_draw"]}
 
 _state_nb = stack_array(np.int32, (BASE_SIZE,), zeroed=False)
@@ -103,20 +111,30 @@ _leaf_x_nb = stack_array(np.float64, (N_LEAF,))
 
 
 def params_of(budget=64, rollout_id=5, width=6, margin=0.1, kinds=SEARCHED, z=1.0, rollout_params=None, depth=0,
-              leaf=None) -> np.ndarray:
+              leaf=None, opponent_id=None, opponent_params=None) -> np.ndarray:
     """The search's parameter vector; ``rollout_params``: the rollout policy's own vector (its
     entry slot aside), which every simulation's seats play with; ``depth`` and ``leaf``: turns a
-    simulation plays before the leaf value with those weights judges it (0: to the end)."""
+    simulation plays before the leaf value with those weights judges it (0: to the end);
+    ``opponent_id``/``opponent_params``: the strategy the simulations play her seat with."""
     v = np.zeros(MAX_PARAMS, np.float64)
     v[P_BUDGET], v[P_ROLLOUT], v[P_WIDTH], v[P_MARGIN], v[P_KINDS], v[P_Z] = budget, rollout_id, width, margin, kinds, z
     v[P_DEPTH] = depth
     if leaf is not None:
         v[P_LEAF:P_LEAF + N_LEAF] = leaf
-    if rollout_params is not None:
-        rp = np.asarray(rollout_params, np.float64)[:P_ENTRY]
-        assert not rp[N_ROLLOUT_PARAMS:].any(), "the rollout policy's parameters do not fit the search's vector"
-        v[P_ROLLOUT_PARAMS:P_ENTRY] = rp[:N_ROLLOUT_PARAMS]
+    _put_vector(v, P_ROLLOUT_PARAMS, rollout_params)
+    if opponent_id is not None:
+        v[P_OPPONENT] = opponent_id + 1
+        _put_vector(v, P_OPPONENT_PARAMS, opponent_params)
     return v
+
+
+def _put_vector(v, at, params) -> None:
+    """A policy's parameter vector (its entry slot aside) into the block at ``at``."""
+    if params is None:
+        return
+    p = np.asarray(params, np.float64)[:P_ENTRY]
+    assert not p[N_ROLLOUT_PARAMS:].any(), "a policy's parameters do not fit the search's vector"
+    v[at:at + N_ROLLOUT_PARAMS] = p[:N_ROLLOUT_PARAMS]
 
 
 @njit(cache=True)
@@ -125,6 +143,24 @@ def rollout_seat_nb(params, seat):
     for j in range(N_ROLLOUT_PARAMS):
         seat[j] = params[P_ROLLOUT_PARAMS + j]
     seat[P_ENTRY] = params[P_ROLLOUT_ENTRY]
+
+
+@njit(cache=True)
+def simulation_seats_nb(params, me, seats, root):
+    """Both seats of the simulations: ``me`` plays the rollout policy, her seat the opponent model
+    if the search has one (``P_OPPONENT``), else the rollout policy too; their ids into ``root``."""
+    sid = int(params[P_ROLLOUT])
+    rollout_seat_nb(params, seats[me])
+    root[H_SID + me] = sid
+    o = 1 - me
+    if params[P_OPPONENT] > 0:
+        for j in range(N_ROLLOUT_PARAMS):
+            seats[o, j] = params[P_OPPONENT_PARAMS + j]
+        seats[o, P_ENTRY] = params[P_OPPONENT_ENTRY]
+        root[H_SID + o] = int(params[P_OPPONENT]) - 1
+    else:
+        rollout_seat_nb(params, seats[o])
+        root[H_SID + o] = sid
 
 
 @njit(cache=True)
@@ -153,7 +189,8 @@ def simulate_nb(root, sim, streams, seats, me, code, world_seed, world, params, 
     for i in range(BASE_SIZE):
         sim[i] = root[i]
     seed_game_nb(streams, world_seed, world)
-    sample_hidden_nb(sim, me, streams, 0)
+    if params[P_SEER] == 0.0:
+        sample_hidden_nb(sim, me, streams, 0)
     resolve_nb(sim, streams, code)
     depth = int(params[P_DEPTH])
     if depth > 0:
@@ -221,16 +258,19 @@ def search_stats_nb(params, kind, opts, n, pub, own, mem, me, rng, diff, diff2, 
     was played in, of its square, and the worlds; the policy's choice and the options never
     simulated have count 0).  The training reads them (``ccsim.training.selfplay``)."""
     root = _state_nb()
+    observed_state_nb(pub, own, mem, opts, n, me, root)
+    return search_root_nb(params, kind, opts, n, pub, own, mem, me, rng, diff, diff2, counts, root)
+
+
+@njit(cache=True)
+def search_root_nb(params, kind, opts, n, pub, own, mem, me, rng, diff, diff2, counts, root):
+    """``search_stats_nb`` from the state ``root`` its worlds start from (what the player sees, or
+    for the seer the whole state)."""
     sim = _state_nb()
     streams = _streams_nb()
     seats = _seats_nb()
     alive = _alive_nb()
-    observed_state_nb(pub, own, mem, opts, n, me, root)
-    sid = int(params[P_ROLLOUT])
-    root[H_SID] = sid
-    root[H_SID + 1] = sid
-    for s in range(2):
-        rollout_seat_nb(params, seats[s])
+    simulation_seats_nb(params, me, seats, root)
     pol = policy_choice_nb(params, kind, n, pub, own, mem, me, opts, rng, False)
     m = candidates_nb(params, kind, opts, n, pub, own, mem, me, alive)
     # the candidates other than the policy's choice
@@ -335,6 +375,24 @@ def choose_expert_nb(params, kind, opts, n, pub, own, mem, me, rng):
     if (kinds >> kind) & 1 == 0 or params[P_BUDGET] < 2:
         return policy_choice_nb(params, kind, n, pub, own, mem, me, opts, rng, True)
     return search_nb(params, kind, opts, n, pub, own, mem, me, rng)
+
+
+@njit(cache=True)
+def choose_seer_nb(params, kind, opts, n, pub, st, mem, me, rng):
+    """The search that sees the hidden cards (``strategies.seer``): handed the whole state ``st``
+    in place of her private block, it plays its worlds from the real position."""
+    own = st[priv_at(me):priv_at(me) + PRIV_SIZE]
+    kinds = int(params[P_KINDS])
+    if (kinds >> kind) & 1 == 0 or params[P_BUDGET] < 2:
+        return policy_choice_nb(params, kind, n, pub, own, mem, me, opts, rng, True)
+    root = _state_nb()
+    for i in range(BASE_SIZE):
+        root[i] = st[i]
+    root[H_ACTION_EV] = -1  # no event log in a simulation
+    diff = _values_nb()
+    diff2 = _values2_nb()
+    counts = _counts_nb()
+    return search_root_nb(params, kind, opts, n, pub, own, mem, me, rng, diff, diff2, counts, root)
 
 
 CHOOSE = choose_expert_nb  # what the registry compiles into this strategy's entry

@@ -40,12 +40,13 @@ from ccsim.toolchain.jit import pointer_array, whole_program
 
 from ccsim.kernel.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at, seat_of
 from ccsim.kernel.engine.dispatch import ENTRY_SIG, PY_STRATEGIES, RANDOM as _RANDOM_ID
-from strategies import expert, leaf, learned, param_files, weighted
+from strategies import expert, leaf, learned, param_files, seer, weighted
 from strategies.layouts import N_PARAMS
 
 RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.kernel.engine.dispatch)
 WEIGHTED = weighted.ID  # the families whose parameter files strategies/params holds
 EXPERT = expert.ID
+SEER = seer.ID
 LEARNED = learned.ID
 _FILE_FAMILY_ID = {"expert": EXPERT, "learned": LEARNED}  # a parameter file given by path plays this id
 PLUGIN_PATH_ENV = "CCSIM_STRATEGY_PATH"  # folders of plug-in strategy files (strategies/__init__.py)
@@ -73,8 +74,16 @@ def expert_params(search: dict, where: str = "expert", leaf: dict | None = None)
         rollout, rollout_params = _lookup(cfg["rollout"])
     except KeyError as e:
         raise ParamFileError(f"{where}: rollout: {e.args[0]}") from None
-    if rollout == EXPERT:
+    if rollout in (EXPERT, SEER):
         raise ParamFileError(f"{where}: the rollout policy cannot be a search player")
+    opponent = opponent_params = None
+    if cfg["opponent"]:
+        try:
+            opponent, opponent_params = _lookup(cfg["opponent"])
+        except KeyError as e:
+            raise ParamFileError(f"{where}: opponent: {e.args[0]}") from None
+        if opponent in (EXPERT, SEER):
+            raise ParamFileError(f"{where}: the opponent model cannot be a search player")
     kinds = 0
     for name in cfg["kinds"]:
         if name not in expert.KIND_NAMES:
@@ -83,7 +92,7 @@ def expert_params(search: dict, where: str = "expert", leaf: dict | None = None)
     if isinstance(cfg["z"], bool) or not isinstance(cfg["z"], (int, float)) or not 0 <= cfg["z"] <= 10:
         raise ParamFileError(f"{where}: z must be a number in 0 .. 10, got {cfg['z']!r}")
     return expert.params_of(cfg["budget"], rollout, cfg["width"], float(cfg["margin"]), kinds, float(cfg["z"]),
-                            rollout_params, cfg["depth"], leaf_weights(leaf or {}, where))
+                            rollout_params, cfg["depth"], leaf_weights(leaf or {}, where), opponent, opponent_params)
 
 
 def leaf_weights(table: dict, where: str) -> np.ndarray:
@@ -182,6 +191,9 @@ _CHOOSE = {sid: fn for _, sid, fn in _ENTRIES}
 assert N_PARAMS <= P_ENTRY, "the parameter vector's last slot is the strategy entry"
 
 PY_STRATEGIES.update(_CHOOSE)  # the interpreted dispatch (NUMBA_DISABLE_JIT=1) finds them here
+for _sid in [s for m, s, _ in _ENTRIES if getattr(m, "SEES_ALL", False)]:  # ... the whole state for a seer
+    PY_STRATEGIES[_sid] = (lambda f: lambda params, kind, opts, n, pub, own, mem, me, rng:
+                           f(params, kind, opts, n, pub, own.base, mem, me, rng))(_CHOOSE[_sid])
 
 
 def _entry_template(st_p, n_st, rng_p, params_p, me, kind, n):
@@ -197,6 +209,17 @@ def _entry_template(st_p, n_st, rng_p, params_p, me, kind, n):
                   pointer_array(rng_p, N_RNG)[1 + me:2 + me])
 
 
+def _seer_template(st_p, n_st, rng_p, params_p, me, kind, n):
+    # a strategy that SEES_ALL (strategies.seer, a measuring device): the whole state in place of
+    # the private block
+    me = seat_of(me)
+    st = pointer_array(st_p, n_st)
+    mem = mem_at(me)
+    return choose(pointer_array(params_p, MAX_PARAMS), kind, st[OPTS:OPTS + n], n,  # noqa: F821
+                  st[PUB:PUB + PUB_SIZE], st, st[mem:mem + MEM_SIZE], me, pointer_array(rng_p, N_RNG)[1 + me:2 + me])
+
+
+_SEES_ALL = {sid for m, sid, _ in _ENTRIES if getattr(m, "SEES_ALL", False)}
 _ENTRY_ADDRESS: dict[int, int] = {}
 
 
@@ -204,7 +227,8 @@ def _compile_entry(sid: int) -> int:
     """The address of strategy ``sid``'s entry, compiled (or loaded from the cache) once per process."""
     if sid not in _ENTRY_ADDRESS:
         name = f"entry_{sid}"
-        fn = pytypes.FunctionType(_entry_template.__code__, dict(globals(), choose=_CHOOSE[sid]), name)
+        template = _seer_template if sid in _SEES_ALL else _entry_template
+        fn = pytypes.FunctionType(template.__code__, dict(globals(), choose=_CHOOSE[sid]), name)
         fn.__qualname__ = name  # one cache file per strategy
         with whole_program(name), cache_dir_for(__name__), compiling(*_entry_notice(sid, name)):
             _ENTRY_ADDRESS[sid] = cfunc(ENTRY_SIG, cache=True, _nrt=False)(fn).address
@@ -259,8 +283,10 @@ def localized(sid: int, params: np.ndarray) -> np.ndarray:
     process in it: its own (``P_ENTRY``) and, for a search player, its rollout policy's."""
     params = params.copy()
     params[P_ENTRY] = entry_slot(sid)
-    if sid == EXPERT:  # a search player calls its rollout policy's entry too
+    if sid in (EXPERT, SEER):  # a search player calls its rollout policy's entry too, and its opponent model's
         params[expert.P_ROLLOUT_ENTRY] = entry_slot(int(params[expert.P_ROLLOUT]))
+        if params[expert.P_OPPONENT] > 0:
+            params[expert.P_OPPONENT_ENTRY] = entry_slot(int(params[expert.P_OPPONENT]) - 1)
     return params
 
 
@@ -294,4 +320,6 @@ def _lookup(name):
 
 # the search players' parameters name their rollout policy: they need the table above
 expert.DEFAULT_PARAMS = expert_params({})
+seer.DEFAULT_PARAMS = expert.DEFAULT_PARAMS.copy()
+seer.DEFAULT_PARAMS[expert.P_SEER] = 1.0
 _ENTRIES = _ENTRIES + _file_entries("expert")

@@ -34,7 +34,7 @@ def plugin_env(tmp_path_factory):
 
 def test_the_readme_example_is_a_whole_strategy():
     source = _hoarder_source()
-    assert 'NAME = "hoarder"' in source and "ID = 10" in source and "CHOOSE = choose_hoarder_nb" in source
+    assert 'NAME = "hoarder"' in source and "ID = 20" in source and "CHOOSE = choose_hoarder_nb" in source
 
 
 def test_a_plugin_file_is_listed_and_plays_legal_games(plugin_env, tmp_path):
@@ -56,7 +56,7 @@ def test_two_strategies_with_one_id_are_refused(plugin_env, tmp_path):
     clash = tmp_path / "clash"
     clash.mkdir()
     (clash / "twin.py").write_text(_hoarder_source().replace('NAME = "hoarder"', 'NAME = "twin"')
-                                   .replace("ID = 10", "ID = 1"), encoding="utf-8")
+                                   .replace("ID = 20", "ID = 1"), encoding="utf-8")
     env = dict(plugin_env, CCSIM_STRATEGY_PATH=str(clash))
     out = _ccsim(["strategies"], env)
     assert out.returncode != 0 and "share the ID 1" in out.stderr
