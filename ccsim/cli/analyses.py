@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from ccsim.kernel import rules as R
+from ccsim.analyses.levels import DEFAULT_LEVELS
 from ccsim.cli.options import backend_options, cli_backend, writable_folder as _writable
 
 
@@ -94,7 +95,8 @@ def tournament_cmd(strategies, games, orderings, variants, nash, search_games, s
 
 @click.command("whatif")
 @click.option("--strategy", "strategies", multiple=True, metavar="S",
-              help="Strategy playing mirror games, repeatable [greedy].")
+              help="Strategy playing mirror games, repeatable [the strongest fast level: "
+                   + " if registered, else ".join(DEFAULT_LEVELS) + "].")
 @click.option("--games", "-n", type=int, default=20_000, show_default=True,
               help="Deals per arm (the same deals for every arm).")
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
@@ -130,7 +132,7 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
     _threads(threads)
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
-        w = whatif(list(strategies) or ["greedy"], games=games, seed=seed, variants=chosen, rules_file=rules_file,
+        w = whatif(list(strategies) or None, games=games, seed=seed, variants=chosen, rules_file=rules_file,
                    cards=cards, cleopatra_order=cleopatra_order, caesar_order=caesar_order, backend=be,
                    progress=_show(progress), record=record, record_games=record_games)
     finally:
