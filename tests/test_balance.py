@@ -242,10 +242,9 @@ def test_recommend_takes_the_cheapest_within_tolerance_and_the_closest():
                               status=["reference"] + [FINALIST] * 3 + ["out: halved", FINALIST, "out: halved"],
                               keeps_bounds=True, changes=[0, 1, 2, 2, 2, 1, 1], size=[0, 1, 2, 3, 4, 1, 1],
                               worst=[0.1, 0.009, 0.008, 0.004, 0.001, 0.0095, 0.0]))
-    sp = space_from_data({"param": [{"name": "hand_size", "values": [4]}], "recommend": 3})
-    assert recommend(frame, sp) == [1, 5, 4]  # a finalist off the Pareto set too; a halved one never
+    assert recommend(frame, 0.01, 3) == [1, 5, 4]  # a finalist off the Pareto set too; a halved one never
     frame["worst"] = [0.1, 0.05, 0.03, 0.04, 0.06, 0.05, 0.0]
-    assert recommend(frame, sp) == [2]  # none within tolerance: the closest alone
+    assert recommend(frame, 0.01, 3) == [2]  # none within tolerance: the closest alone
 
 
 def test_level_estimate_reads_the_paired_columns():

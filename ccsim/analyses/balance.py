@@ -129,27 +129,28 @@ def _within(bound, ratio) -> bool:
     return bound is None or not np.isfinite(ratio) or abs(ratio - 1) <= bound
 
 
-def recommend(frame: pd.DataFrame, sp: Space) -> list[int]:
+def recommend(frame: pd.DataFrame, tolerance: float, k: int) -> list[int]:
     """The settings to re-measure: those of the Pareto set and the race's finalists (measured the
     longest; a finalist off the Pareto set is one a noisy point estimate puts a hair behind another
     of the same cost) that keep the bounds and lie within tolerance at every level (point estimates
-    of the search), cheapest first (changes, then size), at most ``recommend``, and always the one
-    closest to fair among them; if none is within tolerance, the closest alone."""
+    of the search), cheapest first (changes, then size), at most ``k``, and always the one closest
+    to fair among them; if none is within tolerance, the closest alone.  ``frame``: one row per
+    candidate (and level) with candidate, pareto, status, keeps_bounds, changes, size, worst."""
     pool = frame["pareto"] | ((frame["status"] == FINALIST) & frame["keeps_bounds"])
     one = frame[pool & (frame["candidate"] != 0)].drop_duplicates("candidate")
     if one.empty:
         return []
-    inside = one[one["worst"] <= sp.tolerance].sort_values(["changes", "size", "worst"], kind="stable")
+    inside = one[one["worst"] <= tolerance].sort_values(["changes", "size", "worst"], kind="stable")
     closest = int(one.sort_values(["worst", "changes", "size"], kind="stable")["candidate"].iloc[0])
-    picks = [int(c) for c in inside["candidate"][:sp.recommend]]
+    picks = [int(c) for c in inside["candidate"][:k]]
     if closest not in picks:
-        picks = picks[:sp.recommend - 1] + [closest]
+        picks = picks[:k - 1] + [closest]
     return picks
 
 
 def _fresh(sp: Space, cands, frame, player: Player, info: dict, log) -> pd.DataFrame:
     """The recommended settings and RULES.md, re-measured on ``remeasure_games`` fresh deals per level."""
-    picks = recommend(frame, sp)
+    picks = recommend(frame, sp.tolerance, sp.recommend)
     if not picks:
         return _empty_fresh()
     seed, deals = sp.seed + FRESH_SEED_OFFSET, sp.remeasure_games

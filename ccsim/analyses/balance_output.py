@@ -8,13 +8,18 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ccsim.analyses.balance_space import toml_value
+from ccsim.analyses.balance_space import toml_key, toml_value
 from ccsim.analyses.stats import format_percent, json_number as _num
 
 if TYPE_CHECKING:
     from ccsim.analyses.balance import Balance
 
 __all__ = ["format_balance", "balance_json", "pareto_markdown", "recommended_toml", "write_outputs"]
+
+
+def _tolerance(share: float) -> str:
+    """A tolerance in points, as people say it: "1 point", "2.5 points"."""
+    return f"{100 * share:g} point" + ("" if 100 * share == 1 else "s")
 
 
 def _pts(x) -> str:
@@ -63,20 +68,24 @@ def _pareto_rows(b: Balance) -> tuple[list[str], list[list[str]]]:
 
 
 def _fresh_rows(b: Balance) -> tuple[list[str], list[list[str]]]:
-    header = ["setting"] + [f"{lv} [95%]" for lv in _levels(b)] + ["vs RULES.md, same deals", "verdict"]
+    header = ["setting"]
+    for lv in _levels(b):
+        header += [f"{lv} [95%]", "vs RULES.md, same deals"]
     rows = []
     for first, at in _by_candidate(b.recommended):
-        cells = [_adv(at[lv]) + (" fair" if at[lv]["fair"] else "") for lv in _levels(b)]
-        diffs = "; ".join(_diff(at[lv]) for lv in _levels(b)) if first["candidate"] != 0 else ""
-        rows.append([first["setting"]] + cells + [diffs, first["verdict"]])
-    return header, rows
+        cells = []
+        for lv in _levels(b):
+            cells += [_adv(at[lv]) + (" fair" if at[lv]["fair"] else ""),
+                      _diff(at[lv]) if first["candidate"] != 0 else ""]
+        rows.append([first["setting"]] + cells + [first["verdict"]])
+    return header + ["verdict"], rows
 
 
 def _headline(b: Balance) -> list[str]:
     i, sp = b.info, b.space
     lines = [f"balance: {sp.source}" + (f" — {sp.description}" if sp.description else ""),
              f"{i['candidates']:,} candidates (up to {sp.max_changes} of {len(sp.params)} parameters changed) at "
-             f"{', '.join(_levels(b))}; fair = Cleopatra's score within 50% ± {100 * sp.tolerance:g} point(s) at "
+             f"{', '.join(_levels(b))}; fair = Cleopatra's score within 50% ± {_tolerance(sp.tolerance)} at "
              f"every level; seed {sp.seed}"]
     played = i["games"] - i["resumed"]
     speed = f" ({played / i['seconds']:,.0f} games/s)" if i["seconds"] else ""
@@ -98,7 +107,7 @@ def format_balance(b: Balance) -> str:
     if not b.recommended.empty:
         lines += ["", f"recommended, re-measured on {b.info['fresh_deals']:,} fresh deals (seed "
                       f"{b.info['fresh_seed']}) per level: fair where the whole interval lies within "
-                      f"±{100 * b.space.tolerance:g} point(s)"]
+                      f"±{_tolerance(b.space.tolerance)}"]
         lines += _table(*_fresh_rows(b))
     return "\n".join(lines)
 
@@ -137,7 +146,7 @@ def balance_json(b: Balance) -> dict:
     return out
 
 
-def pareto_markdown(b: Balance, folder_name: str = "DIR") -> str:
+def pareto_markdown(b: Balance, folder: str = "DIR") -> str:
     """``pareto.md``: the headline, the Pareto set and the recommended settings as Markdown tables."""
     def md(header, rows):
         return [f"| {' | '.join(header)} |", "|" + "---|" * len(header)] + [f"| {' | '.join(r)} |" for r in rows]
@@ -149,9 +158,9 @@ def pareto_markdown(b: Balance, folder_name: str = "DIR") -> str:
     if not b.recommended.empty:
         lines += ["", f"## Recommended, re-measured on {b.info['fresh_deals']:,} fresh deals (seed "
                       f"{b.info['fresh_seed']}) per level", ""] + md(*_fresh_rows(b))
-    lines += ["", f"Reproduce: `ccsim balance {folder_name}/space.toml --out <another folder>`; compare the "
+    lines += ["", f"Reproduce: `ccsim balance {folder}/space.toml --out <another folder>`; compare the "
                   f"recommended settings with RULES.md: `ccsim whatif --no-variants --rules "
-                  f"{folder_name}/recommended.toml --strategy <level>`."]
+                  f"{folder}/recommended.toml --strategy <level>`."]
     return "\n".join(lines) + "\n"
 
 
@@ -160,7 +169,8 @@ def recommended_toml(b: Balance) -> str:
     measurement and its ``rules`` block for records as comments."""
     lines = [f"# ccsim balance: the recommended settings of {b.space.source}, re-measured on "
              f"{b.info['fresh_deals']:,} fresh deals (seed {b.info['fresh_seed']}) at every level",
-             f"description = {toml_value('recommended by ccsim balance (tolerance ±%g point)' % (100 * b.space.tolerance))}"]
+             "description = " + toml_value(f"recommended by ccsim balance (tolerance ±"
+                                           f"{_tolerance(b.space.tolerance)})")]
     for first, at in _by_candidate(b.recommended):
         if first["candidate"] == 0:
             continue
@@ -169,7 +179,7 @@ def recommended_toml(b: Balance) -> str:
                   f"# rules block for a record: {json.dumps(key['rules'])}"
                   + (f", variants {json.dumps(key['variants'])}" if key["variants"] else ""),
                   "[[change]]", f"name = {toml_value(first['setting'])}"]
-        lines += [f"{k if k.isidentifier() else json.dumps(k)} = {toml_value(v)}" for k, v in key["rules"].items()]
+        lines += [f"{toml_key(k)} = {toml_value(v)}" for k, v in key["rules"].items()]
         if key["variants"]:
             lines.append(f"variants = {toml_value(key['variants'])}")
     return "\n".join(lines) + "\n"
@@ -183,7 +193,7 @@ def write_outputs(folder, b: Balance) -> None:
     """Every file of the output folder (the space and the tasks are written as the search goes)."""
     _parquet(b.candidates, folder / "candidates.parquet")
     _parquet(b.pareto, folder / "pareto.parquet")
-    (folder / "pareto.md").write_text(pareto_markdown(b, folder.name), encoding="utf-8")
+    (folder / "pareto.md").write_text(pareto_markdown(b, folder.as_posix()), encoding="utf-8")
     (folder / "summary.json").write_text(json.dumps(balance_json(b), indent=2) + "\n")
     if (b.recommended["candidate"] != 0).any():
         _parquet(b.recommended, folder / "recommended.parquet")

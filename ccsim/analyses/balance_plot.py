@@ -28,9 +28,15 @@ def _offsets(n_levels: int) -> np.ndarray:
     return (np.arange(n_levels) - (n_levels - 1) / 2) * 0.12
 
 
+def _spread(candidates: np.ndarray) -> np.ndarray:
+    """A fixed horizontal spread in [-0.25, 0.25) by candidate, so that a column of hundreds of
+    candidates of one size reads as a cloud (golden-ratio sequence: even, and the same every time)."""
+    return (candidates * 0.6180339887 % 1.0 - 0.5) * 0.5
+
+
 def _points(ax, df, x, colour, faint: bool, bars: bool) -> None:
     for changes, g in df.groupby("changes"):
-        xs = g["size"].to_numpy() + x
+        xs = g["size"].to_numpy() + x + (_spread(g["candidate"].to_numpy()) if faint else 0.0)
         y = 100 * g["seat_advantage"].to_numpy()
         if bars:
             err = [y - 100 * g["seat_advantage_lo"].to_numpy(), 100 * g["seat_advantage_hi"].to_numpy() - y]
@@ -49,7 +55,17 @@ def _band(ax, tol: float, sizes) -> None:
     ax.grid(axis="y", color="0.92", lw=0.6)
 
 
+def _label_heights(y: np.ndarray, gap: float) -> np.ndarray:
+    """Heights for the names of points at ``y`` (sorted), at least ``gap`` apart, as near their points
+    as that allows."""
+    out = np.array(y, dtype=float)
+    for k in range(1, len(out)):
+        out[k] = max(out[k], out[k - 1] + gap)
+    return out - (out - np.asarray(y)).mean() / 2  # centred on the points they name
+
+
 def _fresh(ax, b: "Balance", lv: str, x: float, colour) -> None:
+    """The recommended settings at level ``lv``, re-measured on fresh deals: stars with 95% intervals."""
     f = b.recommended[(b.recommended["level"] == lv) & (b.recommended["candidate"] != 0)]
     if f.empty:
         return
@@ -57,8 +73,15 @@ def _fresh(ax, b: "Balance", lv: str, x: float, colour) -> None:
     err = [y - 100 * f["seat_advantage_lo"].to_numpy(), 100 * f["seat_advantage_hi"].to_numpy() - y]
     xs = f["size"].to_numpy() + x + 0.05
     ax.errorbar(xs, y, yerr=err, fmt="*", ms=11, color=colour, mec="black", mew=0.5, capsize=3, lw=1.4, zorder=4)
-    for xi, yi, name in zip(xs, y, f["setting"]):
-        ax.annotate(name, (xi, yi), xytext=(6, -3), textcoords="offset points", fontsize=7, color="0.2")
+
+
+def _names(ax, b: "Balance", x: float, gap: float) -> None:
+    """Each recommended setting's name once, beside its star at the last level (offset ``x``)."""
+    f = b.recommended[(b.recommended["level"] == b.space.levels[-1].name) & (b.recommended["candidate"] != 0)]
+    named = sorted(zip(f["size"] + x + 0.05, 100 * f["seat_advantage"], f["setting"]), key=lambda p: p[1])
+    for (xi, yi, name), h in zip(named, _label_heights([p[1] for p in named], gap)):
+        ax.annotate(name, (xi, yi), xytext=(xi + 0.25, h), fontsize=7, color="0.2", va="center",
+                    arrowprops=dict(arrowstyle="-", color="0.6", lw=0.5))
 
 
 def _zoom(b: "Balance") -> float:
@@ -78,6 +101,7 @@ def balance_plot(b: "Balance"):
     from matplotlib.lines import Line2D
     fig, (ax_all, ax_zoom) = plt.subplots(1, 2, figsize=(13, 5.2), gridspec_kw=dict(width_ratios=(1, 1.25)))
     levels = [lv.name for lv in b.space.levels]
+    half = _zoom(b)
     for k, (lv, dx) in enumerate(zip(levels, _offsets(len(levels)))):
         colour = f"C{k}"
         rows = b.candidates[b.candidates["level"] == lv] if not b.candidates.empty else b.candidates
@@ -87,10 +111,10 @@ def balance_plot(b: "Balance"):
         _points(ax_all, rows[rows["pareto"]], dx, colour, faint=False, bars=True)
         _points(ax_zoom, rows[rows["pareto"]], dx, colour, faint=False, bars=True)
         _fresh(ax_zoom, b, lv, dx, colour)
+    _names(ax_zoom, b, _offsets(len(levels))[-1], gap=half / 10)
     sizes = b.candidates["size"] if not b.candidates.empty else []
     for ax in (ax_all, ax_zoom):
         _band(ax, b.space.tolerance, sizes)
-    half = _zoom(b)
     ax_zoom.set_ylim(-half, half)
     ax_all.set_ylabel("seat advantage: Cleopatra's score − 50%, points")
     ax_all.set_title("every candidate as raced (Pareto set: with 95% intervals)", fontsize=10)

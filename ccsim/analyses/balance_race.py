@@ -123,7 +123,8 @@ def race(costs, measure: Callable[[Round], RoundResult], plan: RacePlan, log=Non
         if deals < plan.min_deals:
             break
         rnd = Round(len(out.rounds), (REFERENCE, *racing), first, deals)
-        log(f"round {rnd.index + 1}: {len(racing):,} candidates x {deals:,} deals (deals {first:,}..{first + deals - 1:,})")
+        log(f"round {rnd.index + 1}: {len(racing):,} candidates x {deals:,} deals "
+            f"(deals {first:,}..{first + deals - 1:,})")
         res = measure(rnd)
         for i, m in res.stats.items():
             out.entries[i].add(m)

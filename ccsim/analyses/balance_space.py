@@ -4,7 +4,7 @@ A space is a TOML file (docs/balance.md; the default ships beside this module)::
 
     description = "Caesar's action cards and the hand size"
     levels = ["tactician"]          # default: the strongest fast level and tactician (ccsim.analyses.levels)
-    budget = 5_000_000              # games the search may play (the fresh re-measure comes on top)
+    budget = 4_000_000              # games the search may play (the fresh re-measure comes on top)
     seed = 1
     max_changes = 2                 # at most this many parameters changed at once
     variants = ["late_orgies_boxed"]   # R11 variants, each a switch (off in RULES.md)
@@ -40,11 +40,11 @@ from ccsim.runner.ruleset import RulesError, rules_block, rules_vector, slots_of
 from ccsim.analyses.levels import Level, default_levels, parse_level
 
 __all__ = ["SpaceError", "BalanceError", "DEFAULT_SPACE", "Param", "Space", "Candidate", "load_space",
-           "space_from_data", "with_overrides", "candidates", "toml_value", "REFERENCE"]
+           "space_from_data", "with_overrides", "candidates", "toml_key", "toml_value", "REFERENCE"]
 
 #: the space ``ccsim balance`` searches when given no file (package data)
 DEFAULT_SPACE = Path(__file__).with_name("balance_default.toml")
-DEFAULT_BUDGET = 5_000_000
+DEFAULT_BUDGET = 4_000_000
 DEFAULT_TOLERANCE = 0.01
 DEFAULT_REMEASURE = 100_000
 #: more candidates than this is a space to narrow, not to race (max_changes is the usual culprit)
@@ -127,13 +127,17 @@ class Space:
         return "\n".join(lines) + "\n"
 
 
+def toml_key(key: str) -> str:
+    """A TOML key: bare where TOML allows, else quoted (``"1"``, the influence cards of deck_count)."""
+    return key if key.isidentifier() else json.dumps(key)
+
+
 def toml_value(x) -> str:
     """A TOML value of a string, integer, float, list or table (inline), for the files ccsim writes."""
     if isinstance(x, str):
         return json.dumps(x, ensure_ascii=False)  # a JSON string is a TOML basic string
     if isinstance(x, dict):
-        return "{" + ", ".join(f"{k if k.isidentifier() else json.dumps(k)} = {toml_value(v)}"
-                               for k, v in x.items()) + "}"
+        return "{" + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in x.items()) + "}"
     if isinstance(x, (list, tuple)):
         return "[" + ", ".join(toml_value(v) for v in x) + "]"
     if isinstance(x, (bool, np.bool_)):
