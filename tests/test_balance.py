@@ -2,7 +2,6 @@
 small real search end to end, resuming, the command line and its one-line errors."""
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,13 +13,11 @@ from ccsim.analyses.balance import balance, recommend
 from ccsim.analyses.balance_estimates import deal_columns, level_estimate
 from ccsim.analyses.balance_race import (FINALIST, OUT_HALVED, OUT_UNFAIR, RacePlan, RoundResult, pareto_layers,
                                          race)
-from ccsim.analyses.balance_space import (BalanceError, SpaceError, candidates, load_space, space_from_data,
-                                          with_overrides)
+from ccsim.analyses.balance_space import BalanceError, candidates, load_space, space_from_data, with_overrides
 from ccsim.analyses.levels import DEFAULT_LEVELS, default_level, default_levels
 from ccsim.analyses.stats import Moments
 from ccsim.analyses.whatif import load_changes
 
-ROOT = Path(__file__).resolve().parents[1]
 
 # a small real space: Caesar's third veto (about +1 point at tactician) and a bigger hand
 SMALL = """
@@ -259,15 +256,11 @@ def test_level_estimate_reads_the_paired_columns():
 # --- real games ----------------------------------------------------------------------------------
 
 class Counting(LocalBackend):
-    """The local backend in tasks of at most 4,000 games, counting the tasks it plays; Ctrl-C
-    after ``stop_after`` of them."""
+    """The local backend counting the tasks it plays; Ctrl-C after ``stop_after`` of them."""
 
     def __init__(self, stop_after=None):
         super().__init__()
         self.played, self.stop_after = 0, stop_after
-
-    def chunk_size(self, games):
-        return 4_000
 
     def map(self, fn, tasks):
         for item in super().map(fn, tasks):
@@ -277,13 +270,21 @@ class Counting(LocalBackend):
             yield item
 
 
+@pytest.fixture(autouse=True)
+def small_tasks(monkeypatch):
+    monkeypatch.setattr("ccsim.analyses.balance_play.TASK_GAMES", 4_000)  # a few tasks a round
+
+
 @pytest.fixture(scope="module")
 def small(tmp_path_factory, compiled):
     """The small space searched once without a folder: the reference for the resumed runs."""
+    mp = pytest.MonkeyPatch()
+    mp.setattr("ccsim.analyses.balance_play.TASK_GAMES", 4_000)
     path = tmp_path_factory.mktemp("space") / "small.toml"
     path.write_text(SMALL)
     be = Counting()
-    return path, balance(path, backend=be, log=None), be.played
+    yield path, balance(path, backend=be, log=None), be.played
+    mp.undo()
 
 
 def test_a_small_real_search_finds_a_fair_setting_and_writes_its_folder(small, tmp_path):

@@ -17,12 +17,13 @@ from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.runner.orderings import SHUFFLED
 from ccsim.analyses.balance_estimates import COLUMNS, deal_columns
 from ccsim.analyses.balance_folder import TaskStore, members_digest
-from ccsim.analyses.balance_race import Round, RoundResult
+from ccsim.analyses.balance_race import RoundResult
 from ccsim.analyses.stats import Moments
 
 __all__ = ["Player", "deal_values"]
 
 _COLS = np.array([R_WINNER, R_TURNS], np.int64)
+TASK_GAMES = 50_000  # games per task: memory stays flat, and a Ctrl-C loses a few seconds at most
 
 
 def deal_values(rows: np.ndarray) -> np.ndarray:
@@ -95,9 +96,10 @@ class Player:
         return np.array([(c, 0, first, deals) for c in range(n_members * len(self.seatings))], np.int64)
 
     def _deals_per_task(self, n_members: int, deals: int) -> int:
-        """Deals per task: the backend's chunk of games, spread over every member and seating."""
+        """Deals per task: ``TASK_GAMES`` spread over every member and seating (whatever the backend,
+        so that a search begun on one backend resumes on another from the same tasks)."""
         games = n_members * len(self.seatings)
-        return max(1, min(deals, self.backend.chunk_size(games * deals) // games))
+        return max(1, min(deals, TASK_GAMES // games))
 
     def _moments(self, n_members: int, rows: np.ndarray) -> dict:
         """A task's rows as the moments of each member's per-deal columns at each level:

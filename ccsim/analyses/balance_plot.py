@@ -78,6 +78,8 @@ def _fresh(ax, b: "Balance", lv: str, x: float, colour) -> None:
 def _names(ax, b: "Balance", x: float, gap: float) -> None:
     """Each recommended setting's name once, beside its star at the last level (offset ``x``)."""
     f = b.recommended[(b.recommended["level"] == b.space.levels[-1].name) & (b.recommended["candidate"] != 0)]
+    if f.empty:
+        return
     named = sorted(zip(f["size"] + x + 0.05, 100 * f["seat_advantage"], f["setting"]), key=lambda p: p[1])
     for (xi, yi, name), h in zip(named, _label_heights([p[1] for p in named], gap)):
         ax.annotate(name, (xi, yi), xytext=(xi + 0.25, h), fontsize=7, color="0.2", va="center",

@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -35,7 +34,7 @@ import numpy as np
 
 from ccsim.errors import InputError, UsageError
 from ccsim.kernel import rules as R
-from ccsim.runner.checks import check_count, check_seed
+from ccsim.runner.checks import check_count, check_seed, read_toml
 from ccsim.runner.ruleset import RulesError, rules_block, rules_vector, slots_of, validate
 from ccsim.analyses.levels import Level, default_levels, parse_level
 
@@ -177,16 +176,8 @@ class Candidate:
 
 def load_space(path=None) -> Space:
     """The space of a TOML file, or the default space (``None``), validated (SpaceError, one line)."""
-    src = DEFAULT_SPACE if path is None else Path(path)
     where = "the default space" if path is None else str(path)
-    try:
-        text = src.read_text(encoding="utf-8")
-    except OSError as e:
-        raise SpaceError(f"{where}: cannot read it ({e.strerror})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise SpaceError(f"{where}: not valid TOML ({e})") from None
+    data, _ = read_toml(DEFAULT_SPACE if path is None else path, SpaceError, where)
     return space_from_data(data, where)
 
 

@@ -38,7 +38,6 @@ Every other key of a change is a rules parameter exactly as a record's
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,7 +46,7 @@ import pandas as pd
 
 from ccsim.kernel import rules as R
 from ccsim.runner.backends import LocalBackend
-from ccsim.runner.checks import check_count, check_seed
+from ccsim.runner.checks import check_count, check_seed, read_toml
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS, Distribution, MetricSums, game_values
@@ -89,13 +88,7 @@ class Arm:
 
 def load_changes(path) -> tuple[list[Change], str]:
     """The ``[[change]]`` tables of a what-if rules file, validated, and its description."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise WhatIfError(f"--rules {path}: cannot read it ({e.strerror})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise WhatIfError(f"--rules {path}: not valid TOML ({e})") from None
+    data, _ = read_toml(path, WhatIfError, f"--rules {path}")
     return load_changes_data(data, f"--rules {path}")
 
 

@@ -42,12 +42,11 @@ study's.  Every problem is a ``StudyError`` with one line naming it.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ccsim.kernel import rules as R
 from ccsim.runner.orderings import OrderingError, PRESETS, parse_ordering
+from ccsim.runner.checks import read_toml
 from ccsim.runner.ruleset import RulesError, rules_vector
 from ccsim.analyses.whatif import WhatIfError, load_changes_data
 from strategies.registry import available, strategy_id
@@ -283,15 +282,7 @@ def parse_study(data: dict, source: str = "", path: str = "") -> Study:
 
 def load_study(path) -> Study:
     """Read and validate a study file; StudyError (one line) on any problem."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise StudyError(f"{path}: cannot read it ({e.strerror})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise StudyError(f"{path}: not valid TOML ({e})") from None
+    data, text = read_toml(path, StudyError)
     try:
         return parse_study(data, text, str(path))
     except StudyError as e:
