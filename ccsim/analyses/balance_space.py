@@ -196,6 +196,8 @@ def space_from_data(data: dict, where: str = "the space") -> Space:
     objectives = _objectives(data.get("objectives", {}), where)
     levels = data.get("levels")
     desc = data.get("description", "")
+    if not isinstance(desc, str):
+        raise SpaceError(f"{where}: description must be a string, got {desc!r}")
     return Space(params=tuple(params), levels=_levels(levels, SpaceError, f"{where}: levels"),
                  budget=check_count(data.get("budget", DEFAULT_BUDGET), SpaceError, f"{where}: budget"),
                  seed=check_seed(data.get("seed", 1), SpaceError, f"{where}: seed"),
@@ -203,7 +205,7 @@ def space_from_data(data: dict, where: str = "the space") -> Space:
                  recommend=check_count(data.get("recommend", 3), SpaceError, f"{where}: recommend"),
                  remeasure_games=check_count(data.get("remeasure_games", DEFAULT_REMEASURE), SpaceError,
                                              f"{where}: remeasure_games", minimum=2),
-                 description=desc if isinstance(desc, str) else "", source=where, **objectives)
+                 description=desc, source=where, **objectives)
 
 
 def _param(t: dict, k: int, where: str) -> Param:
