@@ -415,13 +415,18 @@ def test_whatif_prints_tables_and_json(capsys, tmp_path, compiled):
     code, out, err = run_cli(capsys, "whatif", "--games", "60", "--variant", "late_orgies_boxed", "--rules", rules,
                              "--out", tmp_path / "o", "--no-progress")
     assert code == 0, err
-    assert "greedy — big censor (group_size.censor 5)" in out and "difference [95% CI]" in out
+    # the default level is the strongest fast one (issue 26: no longer greedy); every arm's own value
+    # stands with its interval beside the difference
+    assert "tactician — big censor (group_size.censor 5)" in out and "difference [95% CI]" in out
+    assert "this arm [95% CI]" in out and "RULES.md [95% CI]" in out
     for f in ("metrics.parquet", "lengths.parquet", "summary.json", "whatif.txt", "whatif.png"):
         assert (tmp_path / "o" / f).is_file(), f
     code, out, _ = run_cli(capsys, "whatif", "--games", "60", "--no-variants", "--rules", rules, "--json",
                            "--no-progress")
     d = json.loads(out)
-    assert [a["name"] for a in d["arms"]] == ["RULES.md", "big censor"]
+    assert [a["name"] for a in d["arms"]] == ["RULES.md", "big censor"] and d["strategies"] == ["tactician"]
+    m = next(x for x in d["metrics"] if x["arm"] == "big censor" and x["metric"] == "seat_advantage")
+    assert m["ci95"][0] <= m["value"] <= m["ci95"][1] and m["base_ci95"][0] <= m["base"] <= m["base_ci95"][1]
     assert {"strategies", "seed", "deals", "metrics", "lengths", "comparisons"} <= set(d)
     m = next(x for x in d["metrics"] if x["arm"] == "big censor" and x["metric"] == "turns")
     assert m["diff_ci95"][0] <= m["diff"] <= m["diff_ci95"][1]

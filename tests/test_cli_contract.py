@@ -18,7 +18,8 @@ GOLDEN = Path(__file__).parent / "data" / "cli"
 UPDATE = os.environ.get("CCSIM_UPDATE_GOLDEN") == "1"
 ROOT = Path(__file__).resolve().parents[1]
 
-COMMANDS = ["", "run", "replay", "strategies", "compile", "play", "metrics", "tournament", "whatif", "report", "train",
+COMMANDS = ["", "run", "replay", "strategies", "compile", "play", "metrics", "tournament", "whatif", "balance", "report",
+            "train",
             "orderings", "orderings compare", "orderings search", "orderings positions", "orderings presets"]
 
 # cheap runs of every command that answers in JSON
@@ -29,6 +30,8 @@ JSON_RUNS = {
     "tournament": ["tournament", "--strategies", "greedy,random", "--games", "10", "--json"],
     "whatif": ["whatif", "--no-variants", "--strategy", "greedy", "--games", "20", "--rules",
                str(ROOT / "examples" / "changes.toml"), "--json"],
+    "balance": ["balance", str(ROOT / "examples" / "balance.toml"), "--budget", "30000", "--remeasure-games", "500",
+                "--out", "{tmp}", "--json"],
     "orderings-compare": ["orderings", "compare", "veto-first", "--games", "20", "--json"],
     "orderings-presets": ["orderings", "presets", "--json"],
 }
@@ -44,7 +47,10 @@ def _check(path: Path, text: str):
 
 
 def shape(x, at: str = "$") -> list[str]:
-    """Every key path of a JSON value with its type, lists folded to [*] (values vary; keys must not)."""
+    """Every key path of a JSON value with its type, lists folded to [*] (values vary; keys must not).
+    A ``rules`` object is a rules block (docs/game-record.md): its keys are what it changes, data."""
+    if isinstance(x, dict) and at.endswith(".rules"):
+        return [f"{at} object"]
     if isinstance(x, dict):
         return [f"{at} object"] + [p for k, v in x.items() for p in shape(v, f"{at}.{k}")]
     if isinstance(x, list):
@@ -61,8 +67,9 @@ def test_help_text_is_the_golden_one(command):
 
 
 @pytest.mark.parametrize("name", JSON_RUNS)
-def test_json_answer_keeps_its_keys(name, compiled):
-    res = CliRunner().invoke(cli, JSON_RUNS[name], prog_name="ccsim", catch_exceptions=False)
+def test_json_answer_keeps_its_keys(name, compiled, tmp_path):
+    argv = [a.replace("{tmp}", str(tmp_path / "out")) for a in JSON_RUNS[name]]  # an output folder of its own
+    res = CliRunner().invoke(cli, argv, prog_name="ccsim", catch_exceptions=False)
     assert res.exit_code == 0, res.output
     answer = json.loads(res.stdout.strip().splitlines()[-1])
     # a null where a number may stand (an interval with no games) is the same key
@@ -73,4 +80,5 @@ def test_json_answer_keeps_its_keys(name, compiled):
 def test_shape_sees_a_renamed_key():
     assert shape({"a": [{"b": 1}], "c": None}) == ["$ object", "$.a array", "$.a[*] object", "$.a[*].b number",
                                                    "$.c null"]
+    assert shape({"rules": {"hand_size": 4}}) == ["$ object", "$.rules object"]
     assert shape({"a": 1}) != shape({"b": 1})

@@ -60,6 +60,11 @@ def shrink(cmd: str) -> str:
     sub = _sub(cmd)
     if sub in GAMES_DEFAULT and "--games" not in cmd:
         cmd += f" --games {games}"
+    if sub == "balance":  # a search: a budget of seconds (100 deals a candidate) and a small fresh re-measure
+        cmd = re.sub(r"--budget \d+", "--budget 20000", cmd)
+        cmd = re.sub(r"--remeasure-games \d+", "--remeasure-games 2000", cmd)
+        cmd += "" if "--budget" in cmd else " --budget 20000"
+        cmd += "" if "--remeasure-games" in cmd else " --remeasure-games 2000"
     return cmd
 
 

@@ -51,6 +51,18 @@ class Moments:
         self.sum += x.sum(axis=0)
         return self
 
+    def merge(self, other: "Moments") -> "Moments":
+        """Add the units of ``other`` (an accumulator of the same shape) in place; returns ``self``.
+
+        >>> a = Moments(2).update(np.array([[1.0, 1.0]]))
+        >>> a.merge(Moments(2).update(np.array([[3.0, 1.0]]))).mean.tolist()
+        [2.0, 1.0]
+        """
+        self.n += other.n
+        self.sum = self.sum + other.sum
+        self.cross = self.cross + other.cross
+        return self
+
     def __getitem__(self, i: int) -> "Moments":
         one = Moments(self.k)
         one.n, one.sum, one.cross = self.n, self.sum[i], self.cross[i]

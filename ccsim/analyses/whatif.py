@@ -38,7 +38,6 @@ Every other key of a change is a rules parameter exactly as a record's
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,7 +46,7 @@ import pandas as pd
 
 from ccsim.kernel import rules as R
 from ccsim.runner.backends import LocalBackend
-from ccsim.runner.checks import check_count, check_seed
+from ccsim.runner.checks import check_count, check_seed, read_toml
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS, Distribution, MetricSums, game_values
@@ -55,6 +54,7 @@ from ccsim.runner.orderings import OrderingError, SHUFFLED, parse_ordering, with
 from ccsim.runner.ruleset import RulesError, action_counts, describe, rules_block, rules_vector
 from ccsim.analyses.stats import Moments, holm, ratio_difference, ratio_interval
 from ccsim.analyses.stats import format_percent, json_number as _num
+from ccsim.analyses.levels import default_level
 from strategies.registry import strategy_id
 from ccsim.errors import UsageError
 
@@ -88,13 +88,7 @@ class Arm:
 
 def load_changes(path) -> tuple[list[Change], str]:
     """The ``[[change]]`` tables of a what-if rules file, validated, and its description."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise WhatIfError(f"--rules {path}: cannot read it ({e.strerror})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise WhatIfError(f"--rules {path}: not valid TOML ({e})") from None
+    data, _ = read_toml(path, WhatIfError, f"--rules {path}")
     return load_changes_data(data, f"--rules {path}")
 
 
@@ -192,11 +186,13 @@ class _ArmTally:
         self.paired = Moments(4, batch=n_metrics)  # [i]: metric i's (arm num, den, base num, den) per deal
 
 
-def whatif(strategies=("greedy",), games: int = 20_000, seed: int = 1, variants=None, changes=(),
+def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, changes=(),
            rules_file=None, cards: bool = False, cleopatra_order: str = SHUFFLED, caesar_order: str = SHUFFLED,
            backend=None, progress: bool = False, record=None, record_games: int = 10) -> WhatIf:
     """Compare rules on common deals (see the module's docstring); returns DataFrames.
 
+    ``strategies``: the levels of play, each in mirror games (None: the strongest fast level registered,
+    ``ccsim.analyses.levels.default_level``).
     ``variants``: R11 variants to compare (None: all four; ``()``: none); ``changes``: ``Change``
     objects, or ``rules_file`` a TOML file of ``[[change]]`` tables.  ``record``: a JSONL path for
     the records of the first ``record_games`` deals of every arm (``info['recorded_games']``).
@@ -206,6 +202,8 @@ def whatif(strategies=("greedy",), games: int = 20_000, seed: int = 1, variants=
     """
     games = check_count(games, WhatIfError, "--games", minimum=2)
     seed = check_seed(seed, WhatIfError)
+    if strategies is None:
+        strategies = [default_level()]
     strategies = [strategies] if isinstance(strategies, str) else list(dict.fromkeys(strategies))
     if not strategies:
         raise WhatIfError("give at least one --strategy")
@@ -282,6 +280,7 @@ def _results(strategies, arms, tallies, both, info) -> WhatIf:
                 d = ratio_difference(t.paired[i], (0, 1), (2, 3)) if a.kind != "base" else None
                 recs.append(dict(strategy=s, arm=a.name, kind=a.kind, metric=met.name, label=met.label,
                                  group=met.group, value=e["value"], ci_lo=e["lo"], ci_hi=e["hi"], base=b["value"],
+                                 base_lo=b["lo"], base_hi=b["hi"],
                                  diff=d["value"] if d else math.nan, diff_lo=d["lo"] if d else math.nan,
                                  diff_hi=d["hi"] if d else math.nan, p=d["p"] if d else math.nan, games=e["games"]))
         cards += _card_worths(s, arms, tallies, both)
@@ -361,8 +360,14 @@ def _fmt(metric: str, x: float, signed: bool = False) -> str:
     return f"{x:+.2f}" if signed else f"{x:.2f}"
 
 
+def _fmt_ci(metric: str, x: float, lo: float, hi: float) -> str:
+    """A metric's value with its 95% interval, as ``_fmt`` writes each."""
+    return f"{_fmt(metric, x)} [{_fmt(metric, lo)}, {_fmt(metric, hi)}]"
+
+
 def format_whatif(w: WhatIf, all_metrics: bool = False) -> str:
-    """Readable tables: per strategy and arm, each metric beside the base with the difference."""
+    """Readable tables: per strategy and arm, each metric of the base and the arm with their 95%
+    intervals, and the difference on the same deals with its interval."""
     i = w.info
     names = [m.name for m in METRICS] if all_metrics else list(HEADLINE)
     lines = [f"what-if: {i['deals']:,} deals per arm (the same deals for every arm: game 0..{i['deals'] - 1} of "
@@ -372,9 +377,12 @@ def format_whatif(w: WhatIf, all_metrics: bool = False) -> str:
         lines.append(i["description"])
     arms = [a for a in i["arms"] if a["kind"] not in ("base", "card")]
     if arms:
-        lines.append(f"differences to {BASE} on the same deals with 95% intervals; shares in %, their differences "
-                     f"in points; * = significant after Holm over all {i['comparisons']} differences")
+        lines.append(f"each arm's value and its difference to {BASE} on the same deals, with 95% intervals; "
+                     f"shares in %, their differences in points; * = significant after Holm over all "
+                     f"{i['comparisons']} differences")
     lw = max(len(METRICS[INDEX[n]].label) for n in names) + 2
+    vw = 2 + max(len(_fmt_ci(n, r.value, r.ci_lo, r.ci_hi)) for r in w.metrics.itertuples()
+                 for n in [r.metric] if n in names)
     for s in i["strategies"]:
         m = w.metrics[w.metrics["strategy"] == s].set_index(["arm", "metric"])
         for a in arms:
@@ -382,12 +390,14 @@ def format_whatif(w: WhatIf, all_metrics: bool = False) -> str:
             if a["orderings"] != i["orderings"]:
                 detail.append("orderings " + ", ".join(a["orderings"]))
             lines += ["", f"{s} — {a['name']}" + (f" ({'; '.join(detail)})" if detail else ""),
-                      f"{'metric':<{lw}}{BASE:>10}{'this arm':>11}   {'difference [95% CI]':<28}{'p (Holm)':>9}"]
+                      f"{'metric':<{lw}}{BASE + ' [95% CI]':>{vw}}{'this arm [95% CI]':>{vw}}   "
+                      f"{'difference [95% CI]':<28}{'p (Holm)':>9}"]
             for n in names:
                 r = m.loc[(a["name"], n)]
                 diff = f"{_fmt(n, r['diff'], True)} [{_fmt(n, r['diff_lo'], True)}, {_fmt(n, r['diff_hi'], True)}]"
                 mark = "*" if r["significant"] else " "
-                lines.append(f"{METRICS[INDEX[n]].label:<{lw}}{_fmt(n, r['base']):>10}{_fmt(n, r['value']):>11}   "
+                lines.append(f"{METRICS[INDEX[n]].label:<{lw}}{_fmt_ci(n, r['base'], r['base_lo'], r['base_hi']):>{vw}}"
+                             f"{_fmt_ci(n, r['value'], r['ci_lo'], r['ci_hi']):>{vw}}   "
                              f"{diff + ' ' + mark:<28}{r['p_holm']:>9.2g}")
     if w.cards is not None:
         lines += ["", f"what each action card is worth: its owner's score under {BASE} minus with one copy fewer, "
@@ -421,7 +431,8 @@ def whatif_json(w: WhatIf) -> dict:
     out = {k: i[k] for k in ("strategies", "orderings", "seed", "deals", "games", "arms", "description",
                              "comparisons", "card_comparisons")}
     out["metrics"] = [{"strategy": r.strategy, "arm": r.arm, "metric": r.metric, "value": _num(r.value),
-                       "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "base": _num(r.base), "diff": _num(r.diff),
+                       "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "base": _num(r.base),
+                       "base_ci95": [_num(r.base_lo), _num(r.base_hi)], "diff": _num(r.diff),
                        "diff_ci95": [_num(r.diff_lo), _num(r.diff_hi)], "p": _num(r.p), "p_holm": _num(r.p_holm),
                        "significant": bool(r.significant)} for r in w.metrics.itertuples()]
     out["lengths"] = [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}

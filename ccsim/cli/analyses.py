@@ -1,7 +1,7 @@
-"""`ccsim tournament`, `ccsim whatif`, `ccsim metrics`: balance analysis on the command line.
+"""`ccsim tournament`, `ccsim whatif`, `ccsim balance`, `ccsim metrics`: balance analysis on the command line.
 
 Thin: parse, validate (one line and exit status 2 before any game is played),
-call ccsim.analyses.tournament / ccsim.analyses.whatif / ccsim.analyses.metrics, print tables or
+call ccsim.analyses.tournament / whatif / balance / metrics, print tables or
 ``--json``, save.  A run interrupted with Ctrl-C prints what it completed and
 exits with status 130.
 """
@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from ccsim.kernel import rules as R
+from ccsim.analyses.levels import DEFAULT_LEVELS
 from ccsim.cli.options import backend_options, cli_backend, writable_folder as _writable
 
 
@@ -94,7 +95,8 @@ def tournament_cmd(strategies, games, orderings, variants, nash, search_games, s
 
 @click.command("whatif")
 @click.option("--strategy", "strategies", multiple=True, metavar="S",
-              help="Strategy playing mirror games, repeatable [greedy].")
+              help="Strategy playing mirror games, repeatable [the strongest fast level: "
+                   + " if registered, else ".join(DEFAULT_LEVELS) + "].")
 @click.option("--games", "-n", type=int, default=20_000, show_default=True,
               help="Deals per arm (the same deals for every arm).")
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
@@ -130,7 +132,7 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
     _threads(threads)
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
-        w = whatif(list(strategies) or ["greedy"], games=games, seed=seed, variants=chosen, rules_file=rules_file,
+        w = whatif(list(strategies) or None, games=games, seed=seed, variants=chosen, rules_file=rules_file,
                    cards=cards, cleopatra_order=cleopatra_order, caesar_order=caesar_order, backend=be,
                    progress=_show(progress), record=record, record_games=record_games)
     finally:
@@ -149,6 +151,45 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
             cards_plot(w, folder / "cards.png")
     click.echo(json.dumps(d) if as_json else text)
     if w.info["interrupted"]:
+        sys.exit(130)
+
+
+@click.command("balance")
+@click.argument("space", required=False, metavar="[SPACE.toml]")
+@click.option("--out", required=True, metavar="DIR",
+              help="Output folder; a rerun with the same folder and space resumes where it stopped.")
+@click.option("--levels", default=None, metavar="A,B+C,...",
+              help="Levels of play: a strategy (mirror games) or a pair A+B (seats swapped) [the space's, else "
+                   "the strongest fast level and tactician].")
+@click.option("--budget", type=int, default=None, metavar="N", help="Games the search may play [the space's].")
+@click.option("--seed", type=int, default=None, help="Run seed of the search's deals [the space's]; the fresh "
+              "re-measure plays those of seed + 1.")
+@click.option("--tolerance", type=float, default=None, metavar="SHARE",
+              help="Fair: Cleopatra's score within 50% +- this, 0.01 = one point [the space's, else 0.01].")
+@click.option("--remeasure-games", type=int, default=None, metavar="N",
+              help="Fresh deals per level re-measuring each recommended setting [the space's, else 100,000].")
+@click.option("--threads", type=int, default=None, help="Threads (0: all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
+@backend_options
+def balance_cmd(space, out, levels, budget, seed, tolerance, remeasure_games, threads, as_json, progress, backend,
+                scheduler, workers, connect_timeout):
+    """Search a space of rules changes for the smallest that makes the game fair (docs/balance.md)."""
+    from ccsim.analyses.balance import balance
+    from ccsim.analyses.balance_output import balance_json, format_balance
+    from ccsim.analyses.balance_space import load_space, with_overrides
+
+    sp = with_overrides(load_space(space), levels=levels, budget=budget, seed=seed, tolerance=tolerance,
+                        remeasure_games=remeasure_games)  # every argument checked before a game
+    _threads(threads)
+    be = cli_backend(backend, scheduler, workers, connect_timeout)
+    try:
+        b = balance(sp, out=out, backend=be, progress=_show(progress),
+                    log=lambda msg: click.echo(msg, err=True))
+    finally:
+        be.close()
+    click.echo(json.dumps(balance_json(b)) if as_json else format_balance(b))
+    if b.info["interrupted"]:
         sys.exit(130)
 
 

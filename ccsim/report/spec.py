@@ -47,12 +47,12 @@ study's, and ``caps`` (a table strategy = games) over the study's for its measur
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ccsim.kernel import rules as R
 from ccsim.runner.orderings import OrderingError, parse_ordering
+from ccsim.runner.checks import read_toml
 from ccsim.analyses.whatif import WhatIfError, load_changes_data
 from ccsim.report.balance_results import BalanceResultsError, read_balance_results
 from strategies.registry import available, strategy_id
@@ -343,15 +343,7 @@ def _beside(folder, study_path: str):
 
 def load_study(path) -> Study:
     """Read and validate a study file; StudyError (one line) on any problem."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise StudyError(f"{path}: cannot read it ({e.strerror})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise StudyError(f"{path}: not valid TOML ({e})") from None
+    data, text = read_toml(path, StudyError)
     try:
         return parse_study(data, text, str(path))
     except StudyError as e:

@@ -1,6 +1,8 @@
-"""The argument checks every analysis makes the same way: a seed, a count of games."""
+"""The argument checks every analysis makes the same way: a seed, a count of games, a TOML file."""
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,3 +23,17 @@ def check_count(value: Any, error: type[Exception], flag: str, minimum: int = 1)
         kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
         raise error(f"{flag} must be {kind}, got {value!r}")
     return int(value)
+
+
+def read_toml(path, error: type[Exception], where: str | None = None) -> tuple[dict, str]:
+    """A TOML file's data and its text, or ``error`` with one line that names ``where`` (default:
+    the path): it cannot be read, or it is not TOML."""
+    where = str(path) if where is None else where
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise error(f"{where}: cannot read it ({e.strerror})") from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as e:
+        raise error(f"{where}: not valid TOML ({e})") from None

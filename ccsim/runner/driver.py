@@ -35,13 +35,14 @@ class Drive:
 
 
 def drive(backend, fn: Callable, tasks: Iterable, tally: Callable[[Any, Any], int], *, warm=None,
-          total: int = 0, progress: bool = False) -> Drive:
+          total: int = 0, progress: bool = False, label: str | None = None) -> Drive:
     """Play ``tasks`` with ``fn`` on ``backend`` and hand each (task, result) to ``tally``,
     which returns the games it counted (for the progress bar over ``total`` games).
 
     ``warm``: a small task played first, off the clock, so that compiling (here or on the
     workers) is not counted as playing.  A Ctrl-C arriving while a result is tallied waits
-    for the tally to finish; the drive then ends with ``interrupted``.
+    for the tally to finish; the drive then ends with ``interrupted``.  ``label``: the progress
+    bar's caption, for a command that drives several times (a search's rounds).
     """
     tasks = list(tasks)
     bar, t0 = None, None
@@ -49,7 +50,7 @@ def drive(backend, fn: Callable, tasks: Iterable, tally: Callable[[Any, Any], in
     try:
         if tasks and warm is not None:
             backend.warm(fn, warm)
-        bar = progress_bar(total) if progress and total else None
+        bar = progress_bar(total, desc=label) if progress and total else None
         t0 = time.perf_counter()
         for task, result in backend.map(fn, tasks):
             with ctrl_c_deferred():  # a result is in the tally whole, or not at all

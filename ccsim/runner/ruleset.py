@@ -25,7 +25,7 @@ from ccsim.kernel import rules as R
 from ccsim.errors import InputError
 
 __all__ = ["RulesError", "SCALARS", "rules_vector", "rules_block", "validate", "swap_players", "action_counts",
-           "describe", "flat_items"]
+           "describe", "flat_items", "slots_of"]
 
 
 class RulesError(InputError):
@@ -139,6 +139,29 @@ def rules_vector(block: dict | None = None, variants=(), base: np.ndarray | None
         vec[R.RP_VARIANTS] |= R.VARIANTS[v]
     validate(vec)
     return vec
+
+
+def slots_of(name: str) -> tuple[int, ...]:
+    """The indices of the rules vector that one dotted rules name sets: one, or both players'
+    for ``action_count.<card>``; RulesError (one line) for a name a rules block does not have."""
+    parts = name.split(".") if isinstance(name, str) else [name]
+    head, rest = parts[0], parts[1:]
+    if head in SCALARS and not rest:
+        return (SCALARS[head][0],)
+    if head in OBJECTS and len(rest) == 1 and rest[0] in OBJECTS[head][0]:
+        names, first, _, _ = OBJECTS[head]
+        return (first + names.index(rest[0]),)
+    if head == "action_count" and rest and rest[-1] in R.ACTION_NAMES:
+        if len(rest) == 1:
+            players = R.PLAYERS  # by action card: both players alike
+        elif len(rest) == 2 and rest[0] in R.PLAYERS:
+            players = rest[:1]
+        else:
+            players = ()
+        if players:
+            return tuple(R.RP_PLAYER_ACTIONS[R.PLAYERS.index(p)] + R.ACTION_NAMES.index(rest[-1]) for p in players)
+    raise RulesError(f"rules: unknown rule parameter {name!r} (known: {', '.join(KEYS)}, with "
+                     f"group_size.<group>, deck_count.<card>, action_count.<card> or action_count.<player>.<card>)")
 
 
 def action_counts(vec: np.ndarray, p: int) -> tuple[int, ...]:

@@ -1,0 +1,202 @@
+"""What ``ccsim balance`` shows and writes: the printed tables, ``--json``'s summary, the Pareto set
+in Markdown, the recommended settings as ``[[change]]`` tables, and the output folder's files."""
+from __future__ import annotations
+
+import json
+import math
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from ccsim.analyses.balance_space import toml_key, toml_value
+from ccsim.analyses.stats import format_percent, json_number as _num
+
+if TYPE_CHECKING:
+    from ccsim.analyses.balance import Balance
+
+__all__ = ["format_balance", "balance_json", "pareto_markdown", "recommended_toml", "write_outputs"]
+
+
+def _tolerance(share: float) -> str:
+    """A tolerance in points, as people say it: "1 point", "2.5 points"."""
+    return f"{100 * share:g} point" + ("" if 100 * share == 1 else "s")
+
+
+def _pts(x) -> str:
+    return f"{100 * x:+.1f}" if math.isfinite(x) else "n/a"
+
+
+def _adv(r) -> str:
+    """Seat advantage in points with its 95% interval."""
+    return f"{_pts(r['seat_advantage'])} [{_pts(r['seat_advantage_lo'])}, {_pts(r['seat_advantage_hi'])}]"
+
+
+def _diff(r) -> str:
+    return f"{_pts(r['diff'])} [{_pts(r['diff_lo'])}, {_pts(r['diff_hi'])}]" if math.isfinite(r["diff"]) else ""
+
+
+def _levels(b: Balance) -> list[str]:
+    return [lv.name for lv in b.space.levels]
+
+
+def _by_candidate(df: pd.DataFrame):
+    """(first row, {level: row}) per candidate, in the frame's order."""
+    for _, g in df.groupby("candidate", sort=False):
+        yield g.iloc[0], {r["level"]: r for _, r in g.iterrows()}
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """Left-aligned columns two spaces apart."""
+    widths = [max(len(x) for x in col) for col in zip(header, *rows)]
+    return ["  ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip() for line in [header, *rows]]
+
+
+def _pareto_rows(b: Balance) -> tuple[list[str], list[list[str]]]:
+    header = ["changes", "size", "setting"]
+    for lv in _levels(b):
+        header += [f"{lv} [95%]", "draw", "turns"]
+    header += ["deals", "race"]
+    rows = []
+    for first, at in _by_candidate(b.pareto.sort_values(["changes", "size", "worst"], kind="stable")):
+        row = [str(first["changes"]), str(first["size"]), first["setting"]]
+        for lv in _levels(b):
+            r = at[lv]
+            row += [_adv(r), format_percent(r["draw_rate"]), f"{r['turns']:.1f}"]
+        out = f", round {int(first['round_out'])}" if pd.notna(first["round_out"]) else ""
+        rows.append(row + [f"{first['deals']:,}", first["status"] + out])
+    return header, rows
+
+
+def _fresh_rows(b: Balance) -> tuple[list[str], list[list[str]]]:
+    header = ["setting"]
+    for lv in _levels(b):
+        header += [f"{lv} [95%]", "vs RULES.md, same deals"]
+    rows = []
+    for first, at in _by_candidate(b.recommended):
+        cells = []
+        for lv in _levels(b):
+            cells += [_adv(at[lv]) + (" fair" if at[lv]["fair"] else ""),
+                      _diff(at[lv]) if first["candidate"] != 0 else ""]
+        rows.append([first["setting"]] + cells + [first["verdict"]])
+    return header + ["verdict"], rows
+
+
+def _headline(b: Balance) -> list[str]:
+    i, sp = b.info, b.space
+    lines = [f"balance: {sp.source}" + (f" — {sp.description}" if sp.description else ""),
+             f"{i['candidates']:,} candidates (up to {sp.max_changes} of {len(sp.params)} parameters changed) at "
+             f"{', '.join(_levels(b))}; fair = Cleopatra's score within 50% ± {_tolerance(sp.tolerance)} at "
+             f"every level; seed {sp.seed}"]
+    played = i["games"] - i["resumed"]
+    speed = f" ({played / i['seconds']:,.0f} games/s)" if i["seconds"] else ""
+    kept = f" ({i['resumed']:,} of them finished before: resumed)" if i["resumed"] else ""
+    lines.append(f"race: {len(i['rounds'])} round(s), {i['games']:,} games{kept}; {played:,} played in "
+                 f"{i['seconds']:.1f} s{speed}"
+                 + ("   (interrupted: partial result; run again with the same --out to resume)"
+                    if i["interrupted"] else ""))
+    return lines
+
+
+def format_balance(b: Balance) -> str:
+    """The readable answer: the race, the Pareto set, the recommended settings on fresh deals."""
+    lines = _headline(b)
+    if not b.pareto.empty:
+        lines += ["", "Pareto set over (worst-level |seat advantage|, changes, size): seat advantage = Cleopatra's "
+                      "score - 50%, points [95% interval]; draw rate; mean turns"]
+        lines += _table(*_pareto_rows(b))
+    if not b.recommended.empty:
+        lines += ["", f"recommended, re-measured on {b.info['fresh_deals']:,} fresh deals (seed "
+                      f"{b.info['fresh_seed']}) per level: fair where the whole interval lies within "
+                      f"±{_tolerance(b.space.tolerance)}"]
+        lines += _table(*_fresh_rows(b))
+    return "\n".join(lines)
+
+
+def _level_json(r) -> dict:
+    return dict(level=r["level"], seat_advantage=_num(r["seat_advantage"]),
+                ci95=[_num(r["seat_advantage_lo"]), _num(r["seat_advantage_hi"])],
+                diff=_num(r["diff"]), diff_ci95=[_num(r["diff_lo"]), _num(r["diff_hi"])],
+                draw_rate=_num(r["draw_rate"]), turns=_num(r["turns"]), deals=int(r["deals"]))
+
+
+def _setting_json(first) -> dict:
+    key = json.loads(first["key"])
+    return dict(setting=first["setting"], changes=int(first["changes"]), size=int(first["size"]), rules=key["rules"],
+                variants=key["variants"])
+
+
+def balance_json(b: Balance) -> dict:
+    """The summary as one JSON-ready object (``summary.json``, ``--json``)."""
+    i, sp = b.info, b.space
+    out = dict(space=dict(source=sp.source, description=sp.description, identity=i["identity"],
+                          levels=_levels(b), budget=sp.budget, seed=sp.seed, tolerance=sp.tolerance,
+                          max_changes=sp.max_changes, draw_rate=sp.draw_rate, game_length=sp.game_length,
+                          params=[dict(name=p.name, values=list(p.values), default=p.default) for p in sp.params]),
+               candidates=i["candidates"], refused=i["refused"], rounds=i["rounds"], games=i["games"],
+               resumed=i["resumed"], seconds=round(i["seconds"], 3))
+    out["pareto"] = [dict(_setting_json(first), status=first["status"], worst=_num(first["worst"]),
+                          worst_level=first["worst_level"], levels=[_level_json(r) for r in at.values()])
+                     for first, at in _by_candidate(b.pareto)]
+    out["fresh"] = dict(seed=i["fresh_seed"], deals=i["fresh_deals"], games=i["fresh_games"],
+                        seconds=round(i["fresh_seconds"], 3))
+    out["recommended"] = [dict(_setting_json(first), verdict=first["verdict"], fair=bool(first["fair_everywhere"]),
+                               levels=[dict(_level_json(r), fair=bool(r["fair"])) for r in at.values()])
+                          for first, at in _by_candidate(b.recommended) if first["candidate"] != 0]
+    out["interrupted"] = bool(i["interrupted"])
+    return out
+
+
+def pareto_markdown(b: Balance, folder: str = "DIR") -> str:
+    """``pareto.md``: the headline, the Pareto set and the recommended settings as Markdown tables."""
+    def md(header, rows):
+        return [f"| {' | '.join(header)} |", "|" + "---|" * len(header)] + [f"| {' | '.join(r)} |" for r in rows]
+
+    lines = ["# Fair rules: the Pareto set", ""] + [f"{x}  " for x in _headline(b)]
+    lines += ["", "Seat advantage = Cleopatra's score − 50% in points with its 95% interval (a draw counts half); "
+                  "size = steps along each changed parameter's list of values.", ""]
+    lines += md(*_pareto_rows(b))
+    if not b.recommended.empty:
+        lines += ["", f"## Recommended, re-measured on {b.info['fresh_deals']:,} fresh deals (seed "
+                      f"{b.info['fresh_seed']}) per level", ""] + md(*_fresh_rows(b))
+    lines += ["", f"Reproduce: `ccsim balance {folder}/space.toml --out <another folder>`; compare the "
+                  f"recommended settings with RULES.md: `ccsim whatif --no-variants --rules "
+                  f"{folder}/recommended.toml --strategy <level>`."]
+    return "\n".join(lines) + "\n"
+
+
+def recommended_toml(b: Balance) -> str:
+    """The recommended settings as ``[[change]]`` tables (``ccsim whatif --rules``), each with its fresh
+    measurement and its ``rules`` block for records as comments."""
+    lines = [f"# ccsim balance: the recommended settings of {b.space.source}, re-measured on "
+             f"{b.info['fresh_deals']:,} fresh deals (seed {b.info['fresh_seed']}) at every level",
+             "description = " + toml_value(f"recommended by ccsim balance (tolerance ±"
+                                           f"{_tolerance(b.space.tolerance)})")]
+    for first, at in _by_candidate(b.recommended):
+        if first["candidate"] == 0:
+            continue
+        key = json.loads(first["key"])
+        lines += ["", f"# {first['verdict']}: " + "; ".join(f"{lv} {_adv(r)}" for lv, r in at.items()),
+                  f"# rules block for a record: {json.dumps(key['rules'])}"
+                  + (f", variants {json.dumps(key['variants'])}" if key["variants"] else ""),
+                  "[[change]]", f"name = {toml_value(first['setting'])}"]
+        lines += [f"{toml_key(k)} = {toml_value(v)}" for k, v in key["rules"].items()]
+        if key["variants"]:
+            lines.append(f"variants = {toml_value(key['variants'])}")
+    return "\n".join(lines) + "\n"
+
+
+def _parquet(df: pd.DataFrame, path) -> None:
+    df.to_parquet(path, index=False)
+
+
+def write_outputs(folder, b: Balance) -> None:
+    """Every file of the output folder (the space and the tasks are written as the search goes)."""
+    _parquet(b.candidates, folder / "candidates.parquet")
+    _parquet(b.pareto, folder / "pareto.parquet")
+    (folder / "pareto.md").write_text(pareto_markdown(b, folder.as_posix()), encoding="utf-8")
+    (folder / "summary.json").write_text(json.dumps(balance_json(b), indent=2) + "\n")
+    if (b.recommended["candidate"] != 0).any():
+        _parquet(b.recommended, folder / "recommended.parquet")
+        (folder / "recommended.toml").write_text(recommended_toml(b), encoding="utf-8")
+    if b.figure is not None:
+        b.figure.savefig(folder / "balance.png", dpi=120, bbox_inches="tight")

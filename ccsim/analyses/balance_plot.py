@@ -1,0 +1,132 @@
+"""The figure of ``ccsim balance``: seat advantage against size of change, one colour per level.
+
+Left, every candidate as the race measured it (faint; the Pareto set with its 95% intervals);
+right, zoomed on the tolerance band: the Pareto set near it and the recommended settings
+re-measured on fresh deals (stars).  The grey band is ±tolerance around an even game; the marker's
+shape is the number of parameters changed.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ccsim.analyses.balance import Balance
+
+__all__ = ["balance_plot"]
+
+_SHAPES = {0: "D", 1: "o", 2: "s", 3: "^"}
+
+
+def _shape(changes: int) -> str:
+    return _SHAPES.get(int(changes), "v")
+
+
+def _offsets(n_levels: int) -> np.ndarray:
+    """Each level's x offset, so that the levels' markers at one size stand side by side."""
+    return (np.arange(n_levels) - (n_levels - 1) / 2) * 0.12
+
+
+def _spread(candidates: np.ndarray) -> np.ndarray:
+    """A fixed horizontal spread in [-0.25, 0.25) by candidate, so that a column of hundreds of
+    candidates of one size reads as a cloud (golden-ratio sequence: even, and the same every time)."""
+    return (candidates * 0.6180339887 % 1.0 - 0.5) * 0.5
+
+
+def _points(ax, df, x, colour, faint: bool, bars: bool) -> None:
+    for changes, g in df.groupby("changes"):
+        xs = g["size"].to_numpy() + x + (_spread(g["candidate"].to_numpy()) if faint else 0.0)
+        y = 100 * g["seat_advantage"].to_numpy()
+        if bars:
+            err = [y - 100 * g["seat_advantage_lo"].to_numpy(), 100 * g["seat_advantage_hi"].to_numpy() - y]
+            ax.errorbar(xs, y, yerr=err, fmt="none", ecolor=colour, elinewidth=1, capsize=2, alpha=0.8)
+        ax.scatter(xs, y, marker=_shape(changes), s=14 if faint else 30, color=colour, alpha=0.3 if faint else 0.9,
+                   edgecolor="none" if faint else "black", linewidth=0.4, zorder=2 if faint else 3)
+
+
+def _band(ax, tol: float, sizes) -> None:
+    from matplotlib.ticker import MaxNLocator
+    ax.axhspan(-100 * tol, 100 * tol, color="0.85", zorder=0)
+    ax.axhline(0, color="0.4", lw=0.8, ls="--", zorder=1)
+    ax.set_xlabel("size of change (steps along the parameters' value lists)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(-0.5, max(sizes, default=0) + 1.5)  # room for the names on the right
+    ax.grid(axis="y", color="0.92", lw=0.6)
+
+
+def _label_heights(y: np.ndarray, gap: float) -> np.ndarray:
+    """Heights for the names of points at ``y`` (sorted), at least ``gap`` apart, as near their points
+    as that allows."""
+    out = np.array(y, dtype=float)
+    for k in range(1, len(out)):
+        out[k] = max(out[k], out[k - 1] + gap)
+    return out - (out - np.asarray(y)).mean() / 2  # centred on the points they name
+
+
+def _fresh(ax, b: "Balance", lv: str, x: float, colour) -> None:
+    """The recommended settings at level ``lv``, re-measured on fresh deals: stars with 95% intervals."""
+    f = b.recommended[(b.recommended["level"] == lv) & (b.recommended["candidate"] != 0)]
+    if f.empty:
+        return
+    y = 100 * f["seat_advantage"].to_numpy()
+    err = [y - 100 * f["seat_advantage_lo"].to_numpy(), 100 * f["seat_advantage_hi"].to_numpy() - y]
+    xs = f["size"].to_numpy() + x + 0.05
+    ax.errorbar(xs, y, yerr=err, fmt="*", ms=11, color=colour, mec="black", mew=0.5, capsize=3, lw=1.4, zorder=4)
+
+
+def _names(ax, b: "Balance", x: float, gap: float) -> None:
+    """Each recommended setting's name once, beside its star at the last level (offset ``x``)."""
+    f = b.recommended[(b.recommended["level"] == b.space.levels[-1].name) & (b.recommended["candidate"] != 0)]
+    if f.empty:
+        return
+    named = sorted(zip(f["size"] + x + 0.05, 100 * f["seat_advantage"], f["setting"]), key=lambda p: p[1])
+    for (xi, yi, name), h in zip(named, _label_heights([p[1] for p in named], gap)):
+        ax.annotate(name, (xi, yi), xytext=(xi + 0.25, h), fontsize=7, color="0.2", va="center",
+                    arrowprops=dict(arrowstyle="-", color="0.6", lw=0.5))
+
+
+def _zoom(b: "Balance") -> float:
+    """Half-height of the right panel, in points: the band and the fresh intervals, with room."""
+    tol = 100 * b.space.tolerance
+    fresh = b.recommended[b.recommended["candidate"] != 0]
+    reach = 100 * np.abs(fresh[["seat_advantage_lo", "seat_advantage_hi"]].to_numpy(dtype=float)).max() \
+        if not fresh.empty else 0.0
+    return max(2.5 * tol, 1.3 * reach)
+
+
+def balance_plot(b: "Balance"):
+    """The figure (matplotlib, Agg)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    fig, (ax_all, ax_zoom) = plt.subplots(1, 2, figsize=(13, 5.2), gridspec_kw=dict(width_ratios=(1, 1.25)))
+    levels = [lv.name for lv in b.space.levels]
+    half = _zoom(b)
+    for k, (lv, dx) in enumerate(zip(levels, _offsets(len(levels)))):
+        colour = f"C{k}"
+        rows = b.candidates[b.candidates["level"] == lv] if not b.candidates.empty else b.candidates
+        if rows.empty:
+            continue
+        _points(ax_all, rows[~rows["pareto"]], dx, colour, faint=True, bars=False)
+        _points(ax_all, rows[rows["pareto"]], dx, colour, faint=False, bars=True)
+        _points(ax_zoom, rows[rows["pareto"]], dx, colour, faint=False, bars=True)
+        _fresh(ax_zoom, b, lv, dx, colour)
+    _names(ax_zoom, b, _offsets(len(levels))[-1], gap=half / 10)
+    sizes = b.candidates["size"] if not b.candidates.empty else []
+    for ax in (ax_all, ax_zoom):
+        _band(ax, b.space.tolerance, sizes)
+    ax_zoom.set_ylim(-half, half)
+    ax_all.set_ylabel("seat advantage: Cleopatra's score − 50%, points")
+    ax_all.set_title("every candidate as raced (Pareto set: with 95% intervals)", fontsize=10)
+    ax_zoom.set_title("near the band: the Pareto set, and ★ the recommended on fresh deals", fontsize=10)
+    handles = [Line2D([], [], color=f"C{k}", lw=0, marker="o", label=lv) for k, lv in enumerate(levels)]
+    handles += [Line2D([], [], color="0.3", lw=0, marker=_shape(c), label=f"{c} change{'s' if c != 1 else ''}")
+                for c in sorted(b.candidates["changes"].unique())] if not b.candidates.empty else []
+    handles.append(Line2D([], [], color="0.85", lw=6, label=f"±{100 * b.space.tolerance:g} point: fair"))
+    ax_zoom.legend(handles=handles, fontsize=8, loc="upper right", framealpha=0.9)
+    fig.suptitle(f"Fair rules: {b.space.source} — {b.info['candidates']:,} candidates, "
+                 f"{b.info['games']:,} games of search, seed {b.space.seed}", fontsize=11)
+    fig.tight_layout()
+    return fig

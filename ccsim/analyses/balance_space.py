@@ -1,0 +1,366 @@
+"""The search space of ``ccsim balance``: which rules may change, over which values, and what counts as fair.
+
+A space is a TOML file (docs/balance.md; the default ships beside this module)::
+
+    description = "Caesar's action cards and the hand size"
+    levels = ["tactician"]          # default: the strongest fast level and tactician (ccsim.analyses.levels)
+    budget = 4_000_000              # games the search may play (the fresh re-measure comes on top)
+    seed = 1
+    max_changes = 2                 # at most this many parameters changed at once
+    variants = ["late_orgies_boxed"]   # R11 variants, each a switch (off in RULES.md)
+
+    [objectives]
+    tolerance = 0.01                # fair: Cleopatra's score within 50% +- 1 point, at every level
+    game_length = 0.10              # optional: mean turns within +-10% of RULES.md's (draw_rate alike)
+
+    [[param]]
+    name = "action_count.caesar.veto"   # any name of a record's rules block, dotted (docs/game-record.md)
+    values = [1, 3, 4]                  # or range = [1, 4] (step = 1); RULES.md's value is always one of them
+
+A *candidate* is RULES.md with up to ``max_changes`` parameters moved to other values of their lists.
+Its cost is (number of changes, size of change); the size is the number of steps each changed
+parameter moves along its own sorted list of values (RULES.md's value included), summed — a step is
+the next value the designer offered, so sizes compare across parameters of different units.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from ccsim.errors import InputError, UsageError
+from ccsim.kernel import rules as R
+from ccsim.runner.checks import check_count, check_seed, read_toml
+from ccsim.runner.ruleset import RulesError, rules_block, rules_vector, slots_of, validate
+from ccsim.analyses.levels import Level, default_levels, parse_level
+
+__all__ = ["SpaceError", "BalanceError", "DEFAULT_SPACE", "Param", "Space", "Candidate", "load_space",
+           "space_from_data", "with_overrides", "candidates", "toml_key", "toml_value", "REFERENCE"]
+
+#: the space ``ccsim balance`` searches when given no file (package data)
+DEFAULT_SPACE = Path(__file__).with_name("balance_default.toml")
+DEFAULT_BUDGET = 4_000_000
+DEFAULT_TOLERANCE = 0.01
+DEFAULT_REMEASURE = 100_000
+#: more candidates than this is a space to narrow, not to race (max_changes is the usual culprit)
+MAX_CANDIDATES = 20_000
+#: bump when what the search plays or decides changes: a folder of another version is not resumed
+SEARCH_VERSION = 1
+REFERENCE = "RULES.md"
+
+_TOP_KEYS = ("description", "levels", "budget", "seed", "max_changes", "variants", "recommend",
+             "remeasure_games", "objectives", "param")
+_OBJECTIVES = ("tolerance", "draw_rate", "game_length")
+
+
+class SpaceError(InputError):
+    """A search-space file ccsim cannot use (one line; exit status 2 at the command line)."""
+
+
+class BalanceError(UsageError):
+    """A ``ccsim balance`` flag or output folder that cannot be used (one line; exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One rules parameter (a dotted rules name) or R11 variant (values 0 off, 1 on) and its values."""
+    name: str
+    values: tuple[int, ...]   # sorted, RULES.md's value among them
+    default: int
+
+    @property
+    def is_variant(self) -> bool:
+        return self.name in R.VARIANTS
+
+    def steps(self, value: int) -> int:
+        """The size of moving this parameter to ``value``: steps along its list from RULES.md's value."""
+        return abs(self.values.index(value) - self.values.index(self.default))
+
+    def label(self, value: int) -> str:
+        return self.name if self.is_variant else f"{self.name} {value}"
+
+
+@dataclass(frozen=True)
+class Space:
+    params: tuple[Param, ...]
+    levels: tuple[Level, ...]
+    budget: int = DEFAULT_BUDGET
+    seed: int = 1
+    tolerance: float = DEFAULT_TOLERANCE
+    max_changes: int = 2
+    draw_rate: float | None = None     # bound: relative to RULES.md's, e.g. 0.10 for +-10%
+    game_length: float | None = None
+    recommend: int = 3
+    remeasure_games: int = DEFAULT_REMEASURE
+    description: str = ""
+    source: str = "the default space"
+
+    def identity(self) -> str:
+        """What decides the search's games and choices, hashed: a folder is resumed only by its own
+        space (the fresh re-measure, the number recommended and the text's comments are not in it)."""
+        blob = dict(version=SEARCH_VERSION, params=[(p.name, p.values) for p in self.params],
+                    levels=[lv.name for lv in self.levels], budget=self.budget, seed=self.seed,
+                    tolerance=self.tolerance, max_changes=self.max_changes, draw_rate=self.draw_rate,
+                    game_length=self.game_length)
+        return hashlib.sha256(json.dumps(blob, sort_keys=True).encode()).hexdigest()[:16]
+
+    def to_toml(self) -> str:
+        """The space as a file ``load_space`` reads back to the same search (the command line's
+        flags included): what the output folder keeps as ``space.toml``."""
+        lines = [f"# the space searched: {self.source}, with the command line's flags applied",
+                 f"description = {toml_value(self.description)}",
+                 f"levels = {toml_value([lv.name for lv in self.levels])}"]
+        lines += [f"{k} = {toml_value(getattr(self, k))}" for k in
+                  ("budget", "seed", "max_changes", "recommend", "remeasure_games")]
+        lines.append(f"variants = {toml_value([p.name for p in self.params if p.is_variant])}")
+        lines += ["", "[objectives]", f"tolerance = {toml_value(self.tolerance)}"]
+        lines += [f"{k} = {toml_value(getattr(self, k))}" for k in ("draw_rate", "game_length")
+                  if getattr(self, k) is not None]
+        for p in self.params:
+            if not p.is_variant:
+                lines += ["", "[[param]]", f"name = {toml_value(p.name)}", f"values = {toml_value(list(p.values))}"]
+        return "\n".join(lines) + "\n"
+
+
+def toml_key(key: str) -> str:
+    """A TOML key: bare where TOML allows, else quoted (``"1"``, the influence cards of deck_count)."""
+    return key if key.isidentifier() else json.dumps(key)
+
+
+def toml_value(x) -> str:
+    """A TOML value of a string, integer, float, list or table (inline), for the files ccsim writes."""
+    if isinstance(x, str):
+        return json.dumps(x, ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in x.items()) + "}"
+    if isinstance(x, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in x) + "]"
+    if isinstance(x, (bool, np.bool_)):
+        return "true" if x else "false"
+    return repr(float(x)) if isinstance(x, float) else str(int(x))
+
+
+@dataclass(frozen=True, eq=False)
+class Candidate:
+    """RULES.md with ``settings`` (param name, value) changed; ``rules`` is its validated vector."""
+    settings: tuple[tuple[str, int], ...]
+    labels: tuple[str, ...]
+    rules: np.ndarray
+    changes: int
+    size: int
+
+    @property
+    def name(self) -> str:
+        return ", ".join(self.labels) or REFERENCE
+
+    @property
+    def variants(self) -> list[str]:
+        return [v for v, bit in R.VARIANTS.items() if self.rules[R.RP_VARIANTS] & bit]
+
+    @property
+    def block(self) -> dict:
+        """The record's ``rules`` block of the setting (variants apart)."""
+        return rules_block(self.rules)
+
+    @property
+    def key(self) -> str:
+        """The setting itself, whatever the names it was written with: its rules block and variants."""
+        return json.dumps(dict(rules=self.block, variants=self.variants), sort_keys=True, separators=(",", ":"))
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+def load_space(path=None) -> Space:
+    """The space of a TOML file, or the default space (``None``), validated (SpaceError, one line)."""
+    where = "the default space" if path is None else str(path)
+    data, _ = read_toml(DEFAULT_SPACE if path is None else path, SpaceError, where)
+    return space_from_data(data, where)
+
+
+def space_from_data(data: dict, where: str = "the space") -> Space:
+    """``load_space`` of parsed TOML; ``where`` names the source in errors."""
+    stray = sorted(set(data) - set(_TOP_KEYS))
+    if stray:
+        raise SpaceError(f"{where}: unknown key {stray[0]!r} (known: {', '.join(_TOP_KEYS)})")
+    tables = data.get("param", [])
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise SpaceError(f"{where}: each parameter is a [[param]] table")
+    params = [_param(t, k, where) for k, t in enumerate(tables, 1)] + _variants(data.get("variants", []), where)
+    if not params:
+        raise SpaceError(f"{where}: the space is empty: give at least one [[param]] table or variant")
+    _refuse_overlaps(params, where)
+    objectives = _objectives(data.get("objectives", {}), where)
+    levels = data.get("levels")
+    desc = data.get("description", "")
+    if not isinstance(desc, str):
+        raise SpaceError(f"{where}: description must be a string, got {desc!r}")
+    return Space(params=tuple(params), levels=_levels(levels, SpaceError, f"{where}: levels"),
+                 budget=check_count(data.get("budget", DEFAULT_BUDGET), SpaceError, f"{where}: budget"),
+                 seed=check_seed(data.get("seed", 1), SpaceError, f"{where}: seed"),
+                 max_changes=check_count(data.get("max_changes", 2), SpaceError, f"{where}: max_changes"),
+                 recommend=check_count(data.get("recommend", 3), SpaceError, f"{where}: recommend"),
+                 remeasure_games=check_count(data.get("remeasure_games", DEFAULT_REMEASURE), SpaceError,
+                                             f"{where}: remeasure_games", minimum=2),
+                 description=desc, source=where, **objectives)
+
+
+def _param(t: dict, k: int, where: str) -> Param:
+    """A [[param]] table: a rules name and its values (a list, or an inclusive range with a step)."""
+    name = t.get("name")
+    at = f"{where}: param {k}" + (f" ({name})" if isinstance(name, str) else "")
+    stray = sorted(set(t) - {"name", "values", "range", "step"})
+    if stray:
+        raise SpaceError(f"{at}: unknown key {stray[0]!r} (known: name, values, range, step)")
+    if not isinstance(name, str):
+        raise SpaceError(f"{at}: needs a name (a key of a record's rules block, e.g. \"hand_size\")")
+    if name in R.VARIANTS:
+        raise SpaceError(f"{at}: {name} is a variant: list it in the top-level variants = [...]")
+    try:
+        slots = slots_of(name)
+    except RulesError as e:
+        raise SpaceError(f"{at}: {e}") from None
+    values = _values(t, at)
+    for v in values:
+        try:
+            rules_vector({name: v})
+        except RulesError as e:
+            raise SpaceError(f"{at}: {e}") from None
+    default = int(R.DEFAULT_RULES[slots[0]])
+    if set(values) <= {default}:
+        raise SpaceError(f"{at}: offers no value other than RULES.md's {default}")
+    return Param(name, tuple(sorted(set(values) | {default})), default)
+
+
+def _values(t: dict, at: str) -> list[int]:
+    def ints(x):
+        return isinstance(x, list) and x and all(isinstance(v, int) and not isinstance(v, bool) for v in x)
+
+    if ("values" in t) == ("range" in t):
+        raise SpaceError(f"{at}: give either values = [...] or range = [low, high]")
+    if "values" in t:
+        if not ints(t["values"]):
+            raise SpaceError(f"{at}: values must be a non-empty list of integers, got {t['values']!r}")
+        return list(t["values"])
+    rng, step = t["range"], t.get("step", 1)
+    if not ints(rng) or len(rng) != 2 or rng[0] > rng[1]:
+        raise SpaceError(f"{at}: range must be [low, high], integers with low <= high, got {rng!r}")
+    if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+        raise SpaceError(f"{at}: step must be a positive integer, got {step!r}")
+    return list(range(rng[0], rng[1] + 1, step))
+
+
+def _variants(names, where: str) -> list[Param]:
+    if not isinstance(names, list) or not all(isinstance(v, str) for v in names):
+        raise SpaceError(f"{where}: variants must be a list of names ({', '.join(R.VARIANTS)})")
+    for v in names:
+        if v not in R.VARIANTS:
+            raise SpaceError(f"{where}: unknown variant {v!r} (known: {', '.join(R.VARIANTS)})")
+    return [Param(v, (0, 1), 0) for v in dict.fromkeys(names)]
+
+
+def _refuse_overlaps(params: list[Param], where: str) -> None:
+    """Two params may not set the same rule (``action_count.veto`` and ``action_count.caesar.veto``)."""
+    seen: dict = {}
+    for p in params:
+        for s in ((R.RP_VARIANTS, p.name),) if p.is_variant else slots_of(p.name):
+            if s in seen:
+                raise SpaceError(f"{where}: params {seen[s]!r} and {p.name!r} change the same rule")
+            seen[s] = p.name
+
+
+def _objectives(table, where: str) -> dict:
+    if not isinstance(table, dict):
+        raise SpaceError(f"{where}: objectives must be a table ([objectives])")
+    stray = sorted(set(table) - set(_OBJECTIVES))
+    if stray:
+        raise SpaceError(f"{where}: objectives: unknown key {stray[0]!r} (known: {', '.join(_OBJECTIVES)})")
+    out = {}
+    for key in _OBJECTIVES:
+        if key in table:
+            out[key] = _share(table[key], f"{where}: objectives.{key}", 0.5 if key == "tolerance" else 1.0)
+    return out
+
+
+def _share(x, where: str, high: float) -> float:
+    """A share in (0, high): a tolerance in points of score, or a bound relative to RULES.md."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 < x < high:
+        raise SpaceError(f"{where}: must be a number in (0, {high:g}) (0.01 is one point, 0.10 is 10%), got {x!r}")
+    return float(x)
+
+
+def _levels(levels, error, where: str) -> tuple[Level, ...]:
+    if levels is None:
+        return tuple(parse_level(n, error, where) for n in default_levels())
+    if isinstance(levels, str):
+        levels = [lv for lv in levels.split(",") if lv.strip()]
+    if not isinstance(levels, (list, tuple)) or not levels:
+        raise error(f"{where}: give at least one level (a strategy, or a pair A+B)")
+    return tuple(dict.fromkeys(parse_level(lv, error, where) for lv in levels))
+
+
+def with_overrides(space: Space, levels=None, budget=None, seed=None, tolerance=None,
+                   remeasure_games=None) -> Space:
+    """The space with the command line's flags in place of its own keys (BalanceError, one line)."""
+    changes = {}
+    if levels is not None:
+        changes["levels"] = _levels(levels, BalanceError, "--levels")
+    if budget is not None:
+        changes["budget"] = check_count(budget, BalanceError, "--budget")
+    if seed is not None:
+        changes["seed"] = check_seed(seed, BalanceError)
+    if tolerance is not None:
+        try:
+            changes["tolerance"] = _share(tolerance, "--tolerance", 0.5)
+        except SpaceError as e:
+            raise BalanceError(str(e)) from None
+    if remeasure_games is not None:
+        changes["remeasure_games"] = check_count(remeasure_games, BalanceError, "--remeasure-games", minimum=2)
+    return replace(space, **changes)
+
+
+# --- candidates ---------------------------------------------------------------------------------
+
+def candidates(space: Space) -> tuple[list[Candidate], int]:
+    """RULES.md first, then every setting of 1 .. ``max_changes`` changed parameters, cheapest first
+    (fewer changes, then smaller size, then the space's order); and how many combinations the rules
+    block's ranges refuse (``group_limit`` above 2 x ``side_limit``, ...).  A setting reached twice
+    (two names for one rule) is kept once, at its cheapest."""
+    out = [_candidate(())]
+    seen, refused = {out[0].key}, 0
+    others = [[(p, v) for v in p.values if v != p.default] for p in space.params]
+    for k in range(1, min(space.max_changes, len(others)) + 1):
+        level = []
+        for group in itertools.combinations(others, k):
+            for combo in itertools.product(*group):
+                try:
+                    level.append(_candidate(combo))
+                except RulesError:
+                    refused += 1
+                if len(out) + len(level) > MAX_CANDIDATES:
+                    raise SpaceError(f"{space.source}: more than {MAX_CANDIDATES:,} candidates: lower "
+                                     f"max_changes or offer fewer values")
+        for c in sorted(level, key=lambda c: c.size):  # stable: the space's order within a size
+            if c.key not in seen:
+                seen.add(c.key)
+                out.append(c)
+    return out, refused
+
+
+def _candidate(combo) -> Candidate:
+    """RULES.md with each (param, value) of ``combo`` applied slot by slot, validated once at the end
+    (so the order of the params does not matter, as a block written at once)."""
+    vec = R.DEFAULT_RULES.copy()
+    for p, v in combo:
+        if p.is_variant:
+            vec[R.RP_VARIANTS] |= R.VARIANTS[p.name]
+        else:
+            one = rules_vector({p.name: v})
+            for s in slots_of(p.name):
+                vec[s] = one[s]
+    validate(vec)
+    return Candidate(settings=tuple((p.name, v) for p, v in combo), labels=tuple(p.label(v) for p, v in combo),
+                     rules=vec, changes=len(combo), size=sum(p.steps(v) for p, v in combo))

@@ -1,0 +1,346 @@
+"""Fair rules (issue 26): the search space, the race on synthetic games (exactly and fast), one
+small real search end to end, resuming, the command line and its one-line errors."""
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ccsim.cli import main
+from ccsim.runner.backends import LocalBackend
+from ccsim.analyses.balance import balance, recommend
+from ccsim.analyses.balance_estimates import deal_columns, level_estimate
+from ccsim.analyses.balance_race import (FINALIST, OUT_HALVED, OUT_UNFAIR, RacePlan, RoundResult, pareto_layers,
+                                         race)
+from ccsim.analyses.balance_space import BalanceError, candidates, load_space, space_from_data, with_overrides
+from ccsim.analyses.levels import DEFAULT_LEVELS, default_level, default_levels
+from ccsim.analyses.stats import Moments
+from ccsim.analyses.whatif import load_changes
+
+
+# a small real space: Caesar's third veto (about +1 point at tactician) and a bigger hand
+SMALL = """
+levels = ["tactician"]
+budget = 30_000
+seed = 3
+remeasure_games = 4_000
+[objectives]
+tolerance = 0.04
+[[param]]
+name = "action_count.caesar.veto"
+values = [2, 3, 4]
+[[param]]
+name = "hand_size"
+values = [5, 6]
+"""
+
+
+def run_cli(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+# --- the space ------------------------------------------------------------------------------------
+
+def test_the_default_space_is_cheapest_first_and_starts_with_rules_md():
+    sp = load_space()
+    cands, refused = candidates(sp)
+    assert cands[0].name == "RULES.md" and cands[0].changes == 0 and cands[0].key == '{"rules":{},"variants":[]}'
+    costs = [(c.changes, c.size) for c in cands]
+    assert costs == sorted(costs) and len(cands) > 100 and refused >= 0
+    assert len({c.key for c in cands}) == len(cands)
+    assert sp.levels and sp.levels[0].name == default_level()
+
+
+def test_size_is_steps_along_the_values_and_names_are_the_rules_blocks():
+    sp = space_from_data({"param": [{"name": "action_count.caesar.veto", "values": [4, 1, 3]},
+                                    {"name": "vp_bonus", "range": [0, 6], "step": 2}],
+                          "variants": ["late_orgies_boxed"], "levels": ["tactician"]})
+    veto, bonus, late = sp.params
+    assert veto.values == (1, 2, 3, 4) and veto.default == 2 and veto.steps(4) == 2 and veto.steps(1) == 1
+    assert bonus.values == (0, 2, 4, 6) and bonus.steps(6) == 2  # RULES.md's 2 is one of the values
+    assert late.values == (0, 1) and late.is_variant
+    by_name = {c.name: c for c in candidates(sp)[0]}
+    c = by_name["action_count.caesar.veto 4, late_orgies_boxed"]
+    assert (c.changes, c.size) == (2, 3)
+    assert json.loads(c.key) == {"rules": {"action_count": {"caesar": {"veto": 4}}}, "variants": ["late_orgies_boxed"]}
+
+
+def test_combinations_the_rules_refuse_are_counted_not_raced():
+    sp = space_from_data({"param": [{"name": "side_limit", "values": [4]}, {"name": "group_limit", "values": [9]}],
+                          "levels": ["tactician"]})
+    cands, refused = candidates(sp)
+    assert refused == 1 and [c.name for c in cands] == ["RULES.md", "side_limit 4", "group_limit 9"]
+
+
+def test_the_space_file_round_trips(tmp_path):
+    sp = with_overrides(space_from_data({"param": [{"name": "hand_size", "values": [4, 6]}], "variants": ["two_orgies"],
+                                         "objectives": {"game_length": 0.1}}), levels="tactician,greedy+tactician",
+                        budget=1234)
+    path = tmp_path / "space.toml"
+    path.write_text(sp.to_toml())
+    again = load_space(path)
+    assert again.identity() == sp.identity() and [lv.name for lv in again.levels] == ["tactician", "greedy+tactician"]
+    assert with_overrides(sp, seed=2).identity() != sp.identity()
+
+
+def test_default_levels_prefer_a_registered_learned_player(monkeypatch):
+    assert DEFAULT_LEVELS[-1] == "tactician" and default_levels() == ("tactician",)
+    monkeypatch.setattr("ccsim.analyses.levels.available",
+                        lambda: [{"name": "tactician"}, {"name": "learned"}])
+    assert default_levels() == ("learned", "tactician") and default_level() == "learned"
+
+
+BAD_SPACES = [
+    ('[[param]]\nname = "hand_sise"\nvalues = [4]\n', "unknown rule parameter 'hand_sise'"),
+    ('[[param]]\nname = "hand_size"\nvalues = [9]\n', "must be 1..6, got 9"),
+    ('[[param]]\nname = "action_count.caesar.veto"\nrange = [2, 12]\n', "must be 0..9, got 10"),
+    ('[[param]]\nname = "hand_size"\nvalues = [5]\n', "no value other than RULES.md's 5"),
+    ('levels = ["tactician"]\n', "the space is empty"),
+    ('levels = ["nobody"]\n[[param]]\nname = "hand_size"\nvalues = [4]\n', "unknown strategy 'nobody'"),
+    ('levels = []\n[[param]]\nname = "hand_size"\nvalues = [4]\n', "at least one level"),
+    ('variants = ["no_variant"]\n', "unknown variant 'no_variant'"),
+    ('[[param]]\nname = "action_count.veto"\nvalues = [3]\n[[param]]\nname = "action_count.caesar.veto"\n'
+     'values = [3]\n', "change the same rule"),
+    ('budgett = 5\n', "unknown key 'budgett'"),
+    ('variants = ["two_orgies"]\n[objectives]\ntolerance = 2\n', "objectives.tolerance"),
+    ('[[param]\nname = "hand_size"\n', "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("text, needle", BAD_SPACES, ids=[n for _, n in BAD_SPACES])
+def test_a_bad_space_file_is_one_line_and_exit_2(capsys, tmp_path, text, needle):
+    path = tmp_path / "space.toml"
+    path.write_text(text)
+    code, out, err = run_cli(capsys, "balance", path, "--out", tmp_path / "out")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("ccsim: error: ") and needle in err, err
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("flags, needle", [
+    (["--levels", "tactician,nobody"], "unknown strategy 'nobody'"),
+    (["--budget", "0"], "--budget must be a positive integer"),
+    (["--budget", "200"], "is too small for"),
+    (["--tolerance", "0.7"], "--tolerance"),
+    (["--remeasure-games", "1"], "--remeasure-games"),
+])
+def test_bad_flags_are_one_line_and_exit_2(capsys, tmp_path, flags, needle):
+    path = tmp_path / "space.toml"
+    path.write_text(SMALL)
+    code, _, err = run_cli(capsys, "balance", path, "--out", tmp_path / "out", *flags)
+    assert code == 2 and err.count("\n") == 1 and needle in err, err
+
+
+def test_a_folder_of_another_search_is_refused(tmp_path):
+    out = tmp_path / "out"
+    (out).mkdir()
+    (out / "balance.json").write_text(json.dumps({"identity": "0123", "space": "other.toml", "seed": 9}))
+    with pytest.raises(BalanceError, match="holds another search"):
+        balance(space_from_data({"param": [{"name": "hand_size", "values": [4]}]}), out=out, log=None)
+
+
+# --- the race, on synthetic games ----------------------------------------------------------------
+
+def synthetic_measure(truth, seed=0):
+    """Mirror games whose Cleopatra score has the true seat advantage ``truth[i]`` (2% draws), the
+    candidates of a round sharing each deal's random number (common random numbers)."""
+    rng = np.random.default_rng(seed)
+    played = []
+
+    def measure(rnd):
+        u = rng.random(rnd.deals)
+        turns = 30 + 5 * rng.random(rnd.deals)
+        values = {}
+        for i in rnd.members:
+            win = 0.49 + truth[i]
+            values[i] = np.stack([np.where(u < win, 1.0, np.where(u < win + 0.02, 0.5, 0.0)),
+                                  ((u >= win) & (u < win + 0.02)).astype(float), turns], axis=-1)
+        stats = {i: Moments(7, batch=1).update(deal_columns(v, values[0])[:, None, :]) for i, v in values.items()}
+        played.append(rnd)
+        return RoundResult(stats, games=rnd.deals * len(rnd.members))
+    return measure, played
+
+
+def _synthetic_space(n=40):
+    """RULES.md at +10 points; candidate 7 (two changes) at 0, candidate 3 (one change) at +0.4,
+    the others 1.5 points or more from even."""
+    rng = np.random.default_rng(1)
+    truth = np.concatenate([[0.10], rng.choice([-1, 1], n - 1) * rng.uniform(0.015, 0.12, n - 1)])
+    truth[7], truth[3] = 0.0, 0.004
+    costs = [(0, 0)] + [(1, 1) if i < 10 else (2, 2 + i % 3) for i in range(1, n)]
+    costs[7] = (2, 2)
+    return truth, costs
+
+
+def test_the_race_finds_the_known_optimum_within_its_budget():
+    truth, costs = _synthetic_space()
+    measure, played = synthetic_measure(truth)
+    plan = RacePlan(levels=1, games_per_deal=1, budget=3_000_000, tolerance=0.01)
+    res = race(costs, measure, plan)
+    status = [e.status for e in res.entries]
+    assert status[7] == FINALIST and status[3] == FINALIST          # the optimum and the cheap near-optimum
+    assert res.games <= plan.budget and sum(r.deals * len(r.members) for r in played) == res.games
+    # the clearly unfair leave early; every round plays the same deals for all its members, RULES.md first
+    far = [i for i in range(1, len(truth)) if abs(truth[i]) > 0.05]
+    assert all(status[i] == OUT_UNFAIR and res.entries[i].round_out == 1 for i in far)
+    assert all(r.members[0] == 0 for r in played)
+    assert [r.first for r in played] == list(np.cumsum([0] + [r.deals for r in played[:-1]]))
+    deals = {i: res.entries[i].stats.n for i in (0, 3, 7)}
+    assert deals[0] == deals[3] == deals[7] == sum(r.deals for r in played)  # the finalists played every round
+    # and the budget went to them: each finalist played many times a first-round candidate's deals
+    assert deals[7] > 10 * played[0].deals
+
+
+def test_halving_keeps_the_cheapest_of_each_cost_not_only_the_closest():
+    # twenty candidates all plausibly fair: halving by Pareto layers keeps the cheap one in the race
+    truth = np.array([0.1] + [0.002] * 20)
+    truth[1] = 0.006   # one change: a little farther from even than the others, which change two
+    costs = [(0, 0), (1, 1)] + [(2, 2)] * 19
+    measure, played = synthetic_measure(truth, seed=2)
+    res = race(costs, measure, RacePlan(levels=1, games_per_deal=1, budget=400_000, tolerance=0.02))
+    assert res.entries[1].status == FINALIST
+    assert sum(e.status == OUT_HALVED for e in res.entries) >= 10
+
+
+def test_nothing_fair_still_ends_with_the_closest():
+    truth = np.array([0.10, 0.05, 0.04, 0.08, 0.09, 0.06, 0.07])
+    measure, _ = synthetic_measure(truth)
+    res = race([(0, 0)] + [(1, 1)] * 6, measure, RacePlan(levels=1, games_per_deal=1, budget=600_000,
+                                                          tolerance=0.01, finalists=2))
+    assert {i for i, e in enumerate(res.entries) if e.status == FINALIST} == {1, 2}
+
+
+def test_pareto_layers_match_the_definition():
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        n = int(rng.integers(1, 30))
+        obj, ch, sz = rng.integers(0, 5, n) / 10, rng.integers(0, 3, n), rng.integers(0, 3, n)
+        layers = pareto_layers(obj, ch, sz)
+        pts = np.column_stack([obj, ch, sz])
+
+        def dominates(a, b):
+            return np.all(pts[a] <= pts[b]) and np.any(pts[a] < pts[b])
+        left, expect = set(range(n)), np.zeros(n, int)
+        for layer in range(1, n + 1):
+            front = {i for i in left if not any(dominates(j, i) for j in left)}
+            for i in front:
+                expect[i] = layer
+            left -= front
+            if not left:
+                break
+        assert layers.tolist() == expect.tolist()
+
+
+def test_recommend_takes_the_cheapest_within_tolerance_and_the_closest():
+    frame = pd.DataFrame(dict(candidate=[0, 1, 2, 3, 4, 5, 6], pareto=[True] * 5 + [False] * 2,
+                              status=["reference"] + [FINALIST] * 3 + ["out: halved", FINALIST, "out: halved"],
+                              keeps_bounds=True, changes=[0, 1, 2, 2, 2, 1, 1], size=[0, 1, 2, 3, 4, 1, 1],
+                              worst=[0.1, 0.009, 0.008, 0.004, 0.001, 0.0095, 0.0]))
+    assert recommend(frame, 0.01, 3) == [1, 5, 4]  # a finalist off the Pareto set too; a halved one never
+    frame["worst"] = [0.1, 0.05, 0.03, 0.04, 0.06, 0.05, 0.0]
+    assert recommend(frame, 0.01, 3) == [2]  # none within tolerance: the closest alone
+
+
+def test_level_estimate_reads_the_paired_columns():
+    cand = np.array([[1.0, 0, 30], [0.5, 1, 32], [0.0, 0, 34], [1.0, 0, 30]])
+    base = np.array([[1.0, 0, 30], [1.0, 0, 31], [1.0, 0, 34], [0.0, 0, 30]])
+    est = level_estimate(Moments(7).update(deal_columns(cand, base)))
+    assert math.isclose(est["seat_advantage"], 0.125) and math.isclose(est["diff"], -0.125)
+    assert math.isclose(est["draw_rate"], 0.25) and math.isclose(est["turns"], 31.5)
+    assert math.isclose(est["length_ratio"], 31.5 / 31.25) and math.isnan(est["draw_ratio"])  # no draw in RULES.md
+
+
+# --- real games ----------------------------------------------------------------------------------
+
+class Counting(LocalBackend):
+    """The local backend counting the tasks it plays; Ctrl-C after ``stop_after`` of them."""
+
+    def __init__(self, stop_after=None):
+        super().__init__()
+        self.played, self.stop_after = 0, stop_after
+
+    def map(self, fn, tasks):
+        for item in super().map(fn, tasks):
+            if self.played == self.stop_after:
+                raise KeyboardInterrupt
+            self.played += 1
+            yield item
+
+
+@pytest.fixture(autouse=True)
+def small_tasks(monkeypatch):
+    monkeypatch.setattr("ccsim.analyses.balance_play.TASK_GAMES", 4_000)  # a few tasks a round
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory, compiled):
+    """The small space searched once without a folder: the reference for the resumed runs."""
+    mp = pytest.MonkeyPatch()
+    mp.setattr("ccsim.analyses.balance_play.TASK_GAMES", 4_000)
+    path = tmp_path_factory.mktemp("space") / "small.toml"
+    path.write_text(SMALL)
+    be = Counting()
+    yield path, balance(path, backend=be, log=None), be.played
+    mp.undo()
+
+
+def test_a_small_real_search_finds_a_fair_setting_and_writes_its_folder(small, tmp_path):
+    path, b, tasks = small
+    assert not b.info["interrupted"] and b.info["games"] <= 30_000 and len(b.info["rounds"]) == 2 and tasks > 3
+    assert b.pareto["setting"].iloc[0] == "RULES.md" and b.pareto["seat_advantage"].iloc[0] > 0.05
+    fair = b.recommended[(b.recommended["candidate"] != 0) & b.recommended["fair"]]
+    assert not fair.empty and (fair["deals"] == 4_000).all()
+    assert "action_count.caesar.veto 3" in set(b.recommended["setting"])
+    assert b.figure is not None
+
+
+def test_a_rerun_resumes_without_replaying_finished_tasks(small, tmp_path):
+    path, ref, tasks = small
+    out = tmp_path / "out"
+    first = Counting(stop_after=3)
+    b1 = balance(path, out=out, backend=first, log=None)
+    assert b1.info["interrupted"] and first.played == 3 and len(list((out / "tasks").glob("*.npz"))) == 3
+    assert (out / "candidates.parquet").is_file() and (out / "summary.json").is_file()
+    again = Counting()
+    b2 = balance(path, out=out, backend=again, log=None)
+    assert again.played == tasks - 3 and not b2.info["interrupted"]
+    cols = ["candidate", "deals", "seat_advantage", "seat_advantage_lo", "diff_hi", "status"]
+    pd.testing.assert_frame_equal(b2.candidates[cols], ref.candidates[cols])
+    pd.testing.assert_frame_equal(b2.recommended[cols[:5]], ref.recommended[cols[:5]])
+    third = Counting()
+    balance(path, out=out, backend=third, log=None)
+    assert third.played == 0
+    for name in ("space.toml", "candidates.parquet", "pareto.parquet", "pareto.md", "balance.png",
+                 "recommended.toml", "summary.json"):
+        assert (out / name).is_file(), name
+    assert load_space(out / "space.toml").identity() == load_space(path).identity()
+
+
+def test_the_command_line_json_and_the_records_of_a_recommended_setting(small, capsys, tmp_path):
+    path, ref, _ = small
+    out = tmp_path / "cli"
+    code, stdout, _ = run_cli(capsys, "balance", path, "--out", out, "--json", "--no-progress")
+    assert code == 0
+    d = json.loads(stdout)
+    assert d["candidates"] == 5 and d["space"]["levels"] == ["tactician"] and not d["interrupted"]
+    assert d["pareto"][0]["setting"] == "RULES.md" and d["recommended"]
+    r = d["recommended"][0]
+    assert set(r) >= {"setting", "changes", "size", "rules", "variants", "verdict", "fair", "levels"}
+    assert r["levels"][0]["level"] == "tactician"
+    assert set(r["levels"][0]) >= {"seat_advantage", "ci95", "fair", "diff", "draw_rate", "turns", "deals"}
+    changes, _ = load_changes(out / "recommended.toml")
+    assert [c.name for c in changes] == [x["setting"] for x in d["recommended"]]
+    assert changes[0].block == r["rules"]
+    code, text, _ = run_cli(capsys, "balance", path, "--out", out, "--no-progress")
+    assert code == 0 and "Pareto set" in text and "recommended, re-measured" in text
+    rec = tmp_path / "x.jsonl"
+    code, _, _ = run_cli(capsys, "whatif", "--no-variants", "--rules", out / "recommended.toml", "--games", "20",
+                         "--record", rec, "--record-games", "3")
+    assert code == 0
+    code, _, err = run_cli(capsys, "replay", rec, "--check")
+    assert code == 0, err
+    lines = [json.loads(x) for x in rec.read_text().splitlines()]
+    assert {json.dumps(x.get("rules", {}), sort_keys=True) for x in lines} >= {json.dumps(r["rules"], sort_keys=True)}
