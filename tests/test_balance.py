@@ -88,10 +88,10 @@ def test_the_space_file_round_trips(tmp_path):
 
 
 def test_default_levels_prefer_a_registered_learned_player(monkeypatch):
-    assert DEFAULT_LEVELS[-1] == "tactician" and default_levels() == ("tactician",)
-    monkeypatch.setattr("ccsim.analyses.levels.available",
-                        lambda: [{"name": "tactician"}, {"name": "learned"}])
-    assert default_levels() == ("learned", "tactician") and default_level() == "learned"
+    assert DEFAULT_LEVELS[-1] == "tactician" and default_levels() == ("learned", "tactician")
+    assert default_level() == "learned"
+    monkeypatch.setattr("ccsim.analyses.levels.available", lambda: [{"name": "tactician"}])
+    assert default_levels() == ("tactician",) and default_level() == "tactician"
 
 
 BAD_SPACES = [
