@@ -83,8 +83,8 @@ P_OPPONENT = 8
 P_OPPONENT_ENTRY = 9
 P_SEER = 10
 P_LEAF = 11
-P_ROLLOUT_PARAMS = 21
-P_OPPONENT_PARAMS = 138
+P_ROLLOUT_PARAMS = 23
+P_OPPONENT_PARAMS = 139
 # --- end of the slots of search ---
 slots.hold(globals(), SEARCH_SLOTS, "search")
 assert _end <= P_ENTRY

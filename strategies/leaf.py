@@ -17,7 +17,15 @@ from ccsim.kernel.layout import (PUB_REMAIN, PUB_RULES, PUB_IDECKN, PUB_VOC_DECK
                                  fu_at, fd_at, priv_at)
 from ccsim.kernel.rules import CARD_VALUE, N_GROUPS, PHIL, RP_GROUP_SIZE
 from ccsim.kernel.engine.score import vp_nb
-from ccsim.toolchain.jit import njit
+from ccsim.kernel.layout import MEM_SIZE, PUB, PUB_SIZE, PRIV_SIZE
+from ccsim.toolchain.jit import njit, stack_array
+from strategies.layouts import N_ROWS, R_W, R_E
+from strategies.param_files import style_vector
+from strategies.tables import fill_groups
+
+TACTICIAN = style_vector("tactician")  # the tables' weights (frozen into the compiled code)
+_tables_nb = stack_array(np.float64, (N_ROWS, 6), zeroed=False)
+_mem_nb = stack_array(np.int32, (MEM_SIZE,))
 
 LEAF_FEATURES = (
     ("bias", "1"),
@@ -30,6 +38,8 @@ LEAF_FEATURES = (
     ("voc_left", "cards left in the VoC deck / 14"),
     ("vp_late", "vp x (1 - voc_left): a lead counts more late"),
     ("to_move", "1 if I take the next turn"),
+    ("position", "the tactician's value of the position as I see it (sum over groups of W x E, its tables) / 10"),
+    ("her_position", "the same as she sees it / 10"),
 )
 N_LEAF = len(LEAF_FEATURES)
 VAL = np.array(CARD_VALUE, np.float64)
@@ -91,6 +101,22 @@ def leaf_features_nb(st, me, x):
     x[7] = st[PUB_VOC_DECKN] / 14.0
     x[8] = x[1] * (1.0 - x[7])
     x[9] = 1.0 if st[PUB_NEXT] == me else 0.0
+    x[10] = position_nb(st, me) / 10.0
+    x[11] = position_nb(st, o) / 10.0
+
+
+@njit(cache=True)
+def position_nb(st, p):
+    """The tactician's value of the position from p's observation: sum over groups of W x E of its
+    group table (strategies.tables; a fresh memory, so nothing kept is read)."""
+    T = _tables_nb()
+    mem = _mem_nb()
+    b = priv_at(p)
+    fill_groups(TACTICIAN, st[PUB:PUB + PUB_SIZE], st[b:b + PRIV_SIZE], mem, p, T)
+    v = 0.0
+    for g in range(N_GROUPS):
+        v += T[R_W, g] * T[R_E, g]
+    return v
 
 
 @njit(cache=True)

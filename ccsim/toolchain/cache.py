@@ -37,8 +37,9 @@ _FOLDERS: dict[str, str] = {}
 
 
 def _reaches_kernel(path: Path, text: bytes) -> bool:
-    if path.suffix == ".toml":  # a parameter file compiled code freezes (the search's prior, strategies.expert)
-        return path.parent.name == "params"
+    if path.suffix == ".toml":  # a style compiled code freezes (the search's prior, the learned player's
+        # tables: tactician.toml); weight, search and learned files are run-time parameters
+        return path.parent.name == "params" and b'family = "heuristic"' in text
     return b"njit" in text or b"cfunc" in text or path.name in _CONSTANT_MODULES
 
 

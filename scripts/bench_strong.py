@@ -1,0 +1,84 @@
+"""The strong players' speed: games/s of `learned` and the search players (issue 25's targets).
+
+    python scripts/bench_strong.py [--markdown results/BENCHMARKS.md] [--repeats 3]
+
+Each matchup is timed in this process, compiled and warmed first, on 2 threads (and 1 for the
+learned player's mirror), as the median of ``--repeats`` runs of fresh games; a search player's
+matchups play fewer games (it plays a few to a few dozen a second).  Its section of --markdown
+("## The strong players' speed") is replaced, the rest of the file kept.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import replace_section  # noqa: E402
+
+SECTION = "## The strong players' speed"
+MATCHUPS = (  # (cleopatra, caesar, games a run, threads)
+    ("tactician", "tactician", 40_000, 2),
+    ("learned", "learned", 40_000, 2),
+    ("learned", "learned", 20_000, 1),
+    ("learned", "tactician", 40_000, 2),
+    ("master", "tactician", 120, 2),
+    ("expert", "tactician", 40, 2),
+    ("expert-b256", "tactician", 12, 2),
+)
+
+
+def games_per_s(a: str, b: str, games: int, threads: int, repeats: int) -> float:
+    from ccsim.kernel.simulate import set_threads, simulate_rows
+    from ccsim.runner.config import RunConfig
+    set_threads(threads)
+    cfg = RunConfig(games=games, cleopatra=a, caesar=b).validated()
+    _, sids, sp, codes, _ = cfg.seats()
+    rules = cfg.rules_vector()
+    simulate_rows(1, 0, 2, rules, sids, sp, codes)  # compiled / loaded from the cache
+    times = []
+    for r in range(repeats):
+        t = time.perf_counter()
+        simulate_rows(100 + r, 0, games, rules, sids, sp, codes)
+        times.append(time.perf_counter() - t)
+    return games / statistics.median(times)
+
+
+def markdown(rows, meta) -> str:
+    lines = [SECTION, "",
+             f"`{meta['command']}` on {meta['date']} ({meta['machine']}): games/s of each matchup, the median of "
+             f"{meta['repeats']} runs of fresh games in one process, compiled and warmed first. The targets of "
+             f"issue 25: `learned` ≥ 2,000 games/s in its mirror on 2 threads; `master` ≥ 20 games/s against "
+             f"`tactician`.", "",
+             "| cleopatra | caesar | threads | games a run | games/s |", "|---|---|---:|---:|---:|"]
+    for a, b, n, th, gps in rows:
+        lines.append(f"| `{a}` | `{b}` | {th} | {n:,} | {gps:,.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--markdown")
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args(argv)
+    rows = []
+    for a, b, n, th in MATCHUPS:
+        gps = games_per_s(a, b, n, th, args.repeats)
+        rows.append((a, b, n, th, gps))
+        print(f"{a} vs {b}, {th} threads: {gps:,.1f} games/s", flush=True)
+    meta = {"command": "python scripts/bench_strong.py " + " ".join(argv or sys.argv[1:]),
+            "date": datetime.date.today().isoformat(), "repeats": args.repeats,
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
+    if args.markdown:
+        with open(args.markdown, encoding="utf-8") as f:
+            text = f.read()
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write(replace_section(text, SECTION, markdown(rows, meta)))
+
+
+if __name__ == "__main__":
+    main()

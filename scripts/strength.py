@@ -1,0 +1,213 @@
+"""The strength certificate of every level of play (issue 25): results/strength/.
+
+    python scripts/strength.py ladder   [--games 10000] [--search-games 100] [--seed 2026120401]
+    python scripts/strength.py trace    [--player expert|master] [--games 300] [--seed ...]
+    python scripts/strength.py exploit  [--games 400] [--seed ...]
+    python scripts/strength.py headroom [--games 300] [--seed ...]
+    python scripts/strength.py report   # results/strength/README.md and the frontier plot from the JSON files
+
+Each part writes its JSON (with the command that made it) into results/strength/ and the
+``report`` part assembles them.  All games are played twice with the seats swapped, every figure
+has its 95% interval, and each part has a seed of its own (no part reuses another's deals).
+
+* **ladder** — a round robin of every registered player (the search players on the first
+  ``--search-games`` deals of each pairing) and one Bradley–Terry scale, anchored at
+  `tactician` = 0 Elo; beside it each player's games/s against `tactician` (2 threads).
+* **trace** — the search player's skill trace (Ludii's SkillTrace): budget 2b against budget b,
+  doubling from ``--start`` until a doubling scores less than 55%.
+* **exploit** — how much a fixed player loses to someone who has studied it: a best-response
+  search (the expert, its simulations playing her seat with exactly her strategy: ``opponent``)
+  against the player, and the margin over the same search without that model, on the same deals.
+* **headroom** — the search against a copy of itself that sees the hidden cards (`expert-seer`).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "results" / "strength"
+MASTER = ROOT / "strategies" / "params" / "master.toml"
+
+
+def _machine() -> str:
+    return (f"{dt.date.today().isoformat()}, {platform.machine()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}")
+
+
+def _write(name: str, data: dict) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / name).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {OUT / name}", file=sys.stderr)
+
+
+def match(a: str, b: str, deals: int, seed: int) -> dict:
+    """``a`` against ``b`` on ``deals`` deals of ``seed``, seats swapped: a's score, its 95% interval,
+    a's score on each deal (for paired comparisons) and the games/s."""
+    from ccsim.analyses.run import run
+    from ccsim.runner.config import RunConfig
+    t = time.perf_counter()
+    summary, df = run(RunConfig(games=deals, seed=seed, cleopatra=a, caesar=b, swap_seats=True), keep_frames=True)
+    mine = next(s for s in summary["by_strategy"] if s["strategy"] == a)
+    pts = _deal_points(df, a, deals)
+    return {"a": a, "b": b, "deals": deals, "games": 2 * deals, "seed": seed, "score": mine["score"]["rate"],
+            "ci95": mine["score"]["ci95"], "games_per_s": summary["games_per_s"],
+            "seconds": time.perf_counter() - t, "deal_points": pts.tolist()}
+
+
+def _deal_points(df, a: str, deals: int) -> np.ndarray:
+    """a's mean score on each deal (its two games), a draw half."""
+    win = np.where(df["winner"].isna(), 0.5, ((df["winner"] == "cleopatra") & (df["strategy_cleopatra"] == a))
+                   | ((df["winner"] == "caesar") & (df["strategy_caesar"] == a))).astype(float)
+    return np.bincount(df["game"].to_numpy() % deals, weights=win, minlength=deals) / 2.0
+
+
+def paired(x, y) -> dict:
+    """The mean of x - y over deals, its 95% interval (Student t)."""
+    from scipy import stats
+    d = np.asarray(x) - np.asarray(y)
+    se = d.std(ddof=1) / math.sqrt(len(d))
+    t = stats.t.ppf(0.975, len(d) - 1)
+    return {"diff": float(d.mean()), "ci95": [float(d.mean() - t * se), float(d.mean() + t * se)]}
+
+
+# --------------------------------------------------------------------- ladder ----
+def ladder(args) -> None:
+    from ccsim.analyses.tournament import tournament, tournament_json
+    from strategies.registry import available
+    players = [s["name"] for s in available() if s["name"] != "expert-seer"]
+    t = tournament(players, games=args.games, seed=args.seed, search_games=args.search_games, progress=True)
+    d = tournament_json(t)
+    elo = {r["entrant"]: r["elo"] for r in d["ratings"]}
+    shift = elo["tactician"]
+    for r in d["ratings"]:
+        r["elo"] -= shift
+        r["ci95"] = [c - shift for c in r["ci95"]]
+    speed = {}
+    for p in players:
+        deals = 20 if p in search_names() else 10_000
+        speed[p] = match(p, "tactician", deals, args.seed + 7)["games_per_s"] if p != "tactician" else None
+    d["speed_vs_tactician"] = speed
+    d["anchor"] = "tactician = 0 Elo"
+    d["command"] = f"python scripts/strength.py ladder --games {args.games} --search-games {args.search_games} --seed {args.seed}"
+    d["machine"] = _machine()
+    _write("ladder.json", d)
+
+
+def search_names() -> set:
+    from strategies.registry import search_players
+    return search_players()
+
+
+# --------------------------------------------------------------------- trace -----
+def budget_file(folder: Path, base: Path | None, budget: int) -> str:
+    """A parameter file: the search of ``base`` (the expert's defaults if None) at ``budget``."""
+    import tomllib
+    data = tomllib.loads(base.read_text()) if base else {"family": "expert", "search": {}}
+    data["search"]["budget"] = budget
+    lines = ['family = "expert"', "[search]"] + [f"{k} = {json.dumps(v)}" for k, v in data["search"].items()]
+    if "leaf" in data:
+        lines += ["[leaf]"] + [f"{k} = {v!r}" for k, v in data["leaf"].items()]
+    path = folder / f"b{budget}.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def trace(args) -> None:
+    base = MASTER if args.player == "master" else None
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        b = args.start
+        while b <= args.max_budget:
+            hi, lo = budget_file(Path(tmp), base, 2 * b), budget_file(Path(tmp), base, b)
+            m = match(hi, lo, args.games // 2, args.seed + b)
+            rows.append({"budget": b, "doubled": 2 * b, "score": m["score"], "ci95": m["ci95"], "games": m["games"],
+                         "games_per_s": m["games_per_s"]})
+            print(f"{args.player} b{2 * b} vs b{b}: {m['score']:.1%} [{m['ci95'][0]:.1%}, {m['ci95'][1]:.1%}]",
+                  file=sys.stderr)
+            if m["score"] < 0.55:
+                break
+            b *= 2
+    _write(f"trace-{args.player}.json", {
+        "player": args.player, "rows": rows, "machine": _machine(),
+        "command": f"python scripts/strength.py trace --player {args.player} --games {args.games} "
+                   f"--start {args.start} --seed {args.seed}"})
+
+
+# --------------------------------------------------------------------- exploit ---
+def exploit(args) -> None:
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for target in args.targets.split(","):
+            files = {}
+            for modelled in (True, False):
+                path = Path(tmp) / f"br-{target}-{int(modelled)}.toml"
+                opp = f'\nopponent = "{target}"' if modelled else ""
+                path.write_text(f'family = "expert"\n[search]\nbudget = {args.budget}\nkinds = ["step"]{opp}\n')
+                files[modelled] = str(path)
+            br = match(files[True], target, args.games // 2, args.seed)
+            plain = match(files[False], target, args.games // 2, args.seed)
+            margin = paired(br["deal_points"], plain["deal_points"])
+            out.append({"target": target, "best_response": _brief(br), "plain_search": _brief(plain),
+                        "margin": margin})
+            print(f"exploit {target}: best response {br['score']:.1%}, plain {plain['score']:.1%}, margin "
+                  f"{margin['diff']:+.1%} [{margin['ci95'][0]:+.1%}, {margin['ci95'][1]:+.1%}]", file=sys.stderr)
+    _write("exploit.json", {"budget": args.budget, "rows": out, "machine": _machine(),
+                            "command": f"python scripts/strength.py exploit --targets {args.targets} --games "
+                                       f"{args.games} --budget {args.budget} --seed {args.seed}"})
+
+
+def _brief(m: dict) -> dict:
+    return {k: m[k] for k in ("score", "ci95", "games", "games_per_s")}
+
+
+# --------------------------------------------------------------------- headroom --
+def headroom(args) -> None:
+    m = match("expert", "expert-seer", args.games // 2, args.seed)
+    _write("headroom.json", {"search": "expert", "seer": "expert-seer", **_brief(m), "machine": _machine(),
+                             "command": f"python scripts/strength.py headroom --games {args.games} --seed {args.seed}"})
+    print(f"expert vs expert-seer: {m['score']:.1%} [{m['ci95'][0]:.1%}, {m['ci95'][1]:.1%}]", file=sys.stderr)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="part", required=True)
+    p = sub.add_parser("ladder")
+    p.add_argument("--games", type=int, default=10_000)
+    p.add_argument("--search-games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=2026120401)
+    p = sub.add_parser("trace")
+    p.add_argument("--player", choices=("expert", "master"), default="expert")
+    p.add_argument("--games", type=int, default=300)
+    p.add_argument("--start", type=int, default=16)
+    p.add_argument("--max-budget", type=int, default=1024)
+    p.add_argument("--seed", type=int, default=2026120402)
+    p = sub.add_parser("exploit")
+    p.add_argument("--targets", default="greedy,tactician,learned")
+    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--budget", type=int, default=64)
+    p.add_argument("--seed", type=int, default=2026120403)
+    p = sub.add_parser("headroom")
+    p.add_argument("--games", type=int, default=300)
+    p.add_argument("--seed", type=int, default=2026120404)
+    sub.add_parser("report")
+    args = ap.parse_args(argv)
+    if args.part == "report":
+        from strength_report import write_report
+        write_report(OUT)
+    else:
+        {"ladder": ladder, "trace": trace, "exploit": exploit, "headroom": headroom}[args.part](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""results/strength/README.md and frontier.png from the parts' JSON files (scripts/strength.py report)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def _pct(x) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci(ci) -> str:
+    return f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]"
+
+
+def _signed(x) -> str:
+    return f"{100 * x:+.1f}".replace("-", "−")
+
+
+def ladder_section(d: dict) -> list:
+    sd = d.get("search_deals")
+    lines = ["## One scale for every player", "",
+             f"A round robin of every registered player (and `master`): {d['deals']:,} deals a pairing, each played "
+             f"twice with the seats swapped" + (f"; a pairing with a search player plays the first {sd:,} deals" if sd
+                                                else "") + f"; seed {d['seed']}. Bradley–Terry ratings on the Elo "
+             f"scale, anchored at **{d['anchor']}**, with 95% bootstrap intervals; games/s: the player against "
+             f"`tactician` on this machine (2 threads). `{d['command']}` ({d['machine']}).", "",
+             "| rank | player | Elo | 95% interval | mean score | games/s vs tactician |", "|---:|---|---:|---|---:|---:|"]
+    for r in d["ratings"]:
+        sp = d["speed_vs_tactician"].get(r["entrant"])
+        lines.append(f"| {r['rank']} | `{_short(r['entrant'])}` | {r['elo']:+.0f} | {r['ci95'][0]:+.0f} … "
+                     f"{r['ci95'][1]:+.0f} | {_pct(r['mean_score'])} | {f'{sp:,.1f}' if sp else '—'} |")
+    return lines + [""]
+
+
+def _short(name: str) -> str:
+    return Path(name).stem if name.endswith(".toml") else name
+
+
+def trace_section(d: dict) -> list:
+    lines = [f"## Skill trace of `{d['player']}`", "",
+             f"Budget 2b against budget b, seats swapped, doubling until a doubling scores less than 55%. "
+             f"`{d['command']}` ({d['machine']}).", "",
+             "| 2b vs b | games | score of 2b | 95% interval | games/s |", "|---|---:|---:|---|---:|"]
+    for r in d["rows"]:
+        lines.append(f"| {r['doubled']} vs {r['budget']} | {r['games']:,} | {_pct(r['score'])} | {_ci(r['ci95'])} | "
+                     f"{r['games_per_s']:.1f} |")
+    return lines + [""]
+
+
+def exploit_section(d: dict) -> list:
+    lines = ["## Exploitation: what a player loses to someone who has studied it", "",
+             f"A best-response search (`expert` at budget {d['budget']}, searching each STEP, its simulations "
+             f"playing the opponent's seat with exactly her strategy) against the player, and the same search "
+             f"without that model (both seats simulated as `tactician`), on the same deals, seats swapped. The "
+             f"margin is the paired difference of their scores. `{d['command']}` ({d['machine']}).", "",
+             "| player | best response's score | plain search's score | margin (points) |", "|---|---:|---:|---:|"]
+    for r in d["rows"]:
+        b, p, m = r["best_response"], r["plain_search"], r["margin"]
+        lines.append(f"| `{r['target']}` | {_pct(b['score'])} {_ci(b['ci95'])} | {_pct(p['score'])} {_ci(p['ci95'])} | "
+                     f"{_signed(m['diff'])} [{_signed(m['ci95'][0])}, {_signed(m['ci95'][1])}] |")
+    return lines + [""]
+
+
+def headroom_section(d: dict) -> list:
+    return ["## Headroom of the search", "",
+            f"`{d['search']}` against `{d['seer']}`, the same search seeing the hidden cards (the opponent's hand, "
+            f"face-down cards and decks): {d['games']:,} games, seats swapped. `{d['search']}` scores "
+            f"{_pct(d['score'])} {_ci(d['ci95'])}: what it gives up by not knowing what is hidden. "
+            f"`{d['command']}` ({d['machine']}).", ""]
+
+
+def frontier(d: dict, path: Path) -> None:
+    """Strength (Elo) against games/s, log scale: the players a user chooses from."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.5), dpi=120)
+    for r in d["ratings"]:
+        sp = d["speed_vs_tactician"].get(r["entrant"])
+        if not sp:
+            continue
+        name = _short(r["entrant"])
+        ax.errorbar(sp, r["elo"], yerr=[[r["elo"] - r["ci95"][0]], [r["ci95"][1] - r["elo"]]], fmt="o", ms=4,
+                    color="#b5462f" if "expert" in name or name == "master" else "#1f5fa8", capsize=2)
+        ax.annotate(name, (sp, r["elo"]), textcoords="offset points", xytext=(4, 3), fontsize=7)
+    ax.set_xscale("log")
+    ax.set_xlabel("games/s against tactician (2 threads, log scale)")
+    ax.set_ylabel("Elo (tactician = 0)")
+    ax.set_title("Strength against speed: every player (results/strength/ladder.json)", fontsize=9)
+    ax.grid(alpha=0.3, which="both")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def write_report(out: Path) -> None:
+    lines = ["# Strength certificate", "",
+             "How strong each level of play is, measured, never assumed: every player on one Elo scale, the "
+             "search players' skill traces, how much the fixed players lose to a best response, and the search's "
+             "headroom. Produced by `scripts/strength.py` (each section names its command); every figure has its "
+             "95% interval, every game is played twice with the seats swapped, and each part plays deals of a "
+             "seed of its own.", ""]
+    parts = {"ladder.json": ladder_section, "trace-expert.json": trace_section, "trace-master.json": trace_section,
+             "exploit.json": exploit_section, "headroom.json": headroom_section}
+    for name, section in parts.items():
+        f = out / name
+        if f.exists():
+            d = json.loads(f.read_text())
+            lines += section(d)
+            if name == "ladder.json":
+                frontier(d, out / "frontier.png")
+                lines += ["![strength against speed](frontier.png)", ""]
+    (out / "README.md").write_text("\n".join(lines), encoding="utf-8")
