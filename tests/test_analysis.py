@@ -23,6 +23,7 @@ from ccsim.analyses.summary import summarize_frame
 from ccsim.analyses import ordering_study as study
 from ccsim.analyses.tournament import (tournament, tournament_json, heatmap, significant_cycles, format_tournament,
                               TournamentError)
+from ccsim.analyses.levels import default_level
 from ccsim.analyses.whatif import whatif, format_whatif, Change, WhatIfError, load_changes
 
 
@@ -417,14 +418,15 @@ def test_whatif_prints_tables_and_json(capsys, tmp_path, compiled):
     assert code == 0, err
     # the default level is the strongest fast one (issue 26: no longer greedy); every arm's own value
     # stands with its interval beside the difference
-    assert "tactician — big censor (group_size.censor 5)" in out and "difference [95% CI]" in out
+    level = default_level()  # learned, now that it is registered
+    assert f"{level} — big censor (group_size.censor 5)" in out and "difference [95% CI]" in out
     assert "this arm [95% CI]" in out and "RULES.md [95% CI]" in out
     for f in ("metrics.parquet", "lengths.parquet", "summary.json", "whatif.txt", "whatif.png"):
         assert (tmp_path / "o" / f).is_file(), f
     code, out, _ = run_cli(capsys, "whatif", "--games", "60", "--no-variants", "--rules", rules, "--json",
                            "--no-progress")
     d = json.loads(out)
-    assert [a["name"] for a in d["arms"]] == ["RULES.md", "big censor"] and d["strategies"] == ["tactician"]
+    assert [a["name"] for a in d["arms"]] == ["RULES.md", "big censor"] and d["strategies"] == [level]
     m = next(x for x in d["metrics"] if x["arm"] == "big censor" and x["metric"] == "seat_advantage")
     assert m["ci95"][0] <= m["value"] <= m["ci95"][1] and m["base_ci95"][0] <= m["base"] <= m["base_ci95"][1]
     assert {"strategies", "seed", "deals", "metrics", "lengths", "comparisons"} <= set(d)

@@ -27,7 +27,7 @@ PAIR_MARK = "+"
 
 
 def default_levels() -> tuple[str, ...]:
-    """The registered names of ``DEFAULT_LEVELS``, in its order (``("tactician",)`` today)."""
+    """The registered names of ``DEFAULT_LEVELS``, in its order (learned, then tactician)."""
     names = {s["name"] for s in available()}
     return tuple(n for n in DEFAULT_LEVELS if n in names)
 
