@@ -4,6 +4,7 @@
     python scripts/strength.py trace    [--player expert|master] [--games 300] [--seed ...]
     python scripts/strength.py exploit  [--games 400] [--seed ...]
     python scripts/strength.py headroom [--games 300] [--seed ...]
+    python scripts/strength.py targets  [--learned-deals 5000] [--master-deals 500]
     python scripts/strength.py report   # results/strength/README.md and the frontier plot from the JSON files
 
 Each part writes its JSON (with the command that made it) into results/strength/ and the
@@ -171,6 +172,20 @@ def _brief(m: dict) -> dict:
     return {k: m[k] for k in ("score", "ci95", "games", "games_per_s")}
 
 
+# --------------------------------------------------------------------- targets ---
+def targets(args) -> None:
+    """Issue 25's two figures on fresh seeds: learned against tactician, master against expert-b256."""
+    rows = []
+    for a, b, deals, seed in (("learned", "tactician", args.learned_deals, args.seed),
+                              ("master", "expert-b256", args.master_deals, args.seed + 1)):
+        m = match(a, b, deals, seed)
+        rows.append({"a": a, "b": b, **_brief(m), "seed": seed})
+        print(f"{a} vs {b}: {m['score']:.1%} [{m['ci95'][0]:.1%}, {m['ci95'][1]:.1%}]", file=sys.stderr)
+    _write("targets.json", {"rows": rows, "machine": _machine(),
+                            "command": f"python scripts/strength.py targets --learned-deals {args.learned_deals} "
+                                       f"--master-deals {args.master_deals} --seed {args.seed}"})
+
+
 # --------------------------------------------------------------------- headroom --
 def headroom(args) -> None:
     m = match("expert", "expert-seer", args.games // 2, args.seed)
@@ -200,13 +215,17 @@ def main(argv=None):
     p = sub.add_parser("headroom")
     p.add_argument("--games", type=int, default=300)
     p.add_argument("--seed", type=int, default=2026120404)
+    p = sub.add_parser("targets")
+    p.add_argument("--learned-deals", type=int, default=5000)
+    p.add_argument("--master-deals", type=int, default=500)
+    p.add_argument("--seed", type=int, default=2026120405)
     sub.add_parser("report")
     args = ap.parse_args(argv)
     if args.part == "report":
         from strength_report import write_report
         write_report(OUT)
     else:
-        {"ladder": ladder, "trace": trace, "exploit": exploit, "headroom": headroom}[args.part](args)
+        {"ladder": ladder, "trace": trace, "exploit": exploit, "headroom": headroom, "targets": targets}[args.part](args)
 
 
 if __name__ == "__main__":

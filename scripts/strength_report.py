@@ -64,6 +64,19 @@ def exploit_section(d: dict) -> list:
         b, p, m = r["best_response"], r["plain_search"], r["margin"]
         lines.append(f"| `{r['target']}` | {_pct(b['score'])} {_ci(b['ci95'])} | {_pct(p['score'])} {_ci(p['ci95'])} | "
                      f"{_signed(m['diff'])} [{_signed(m['ci95'][0])}, {_signed(m['ci95'][1])}] |")
+    if any(r["target"] == "tactician" for r in d["rows"]):
+        lines += ["", "Against `tactician` the two searches are one player (the plain search already simulates "
+                  "`tactician`), so its margin is zero by construction: it is the row that checks the method."]
+    return lines + [""]
+
+
+def targets_section(d: dict) -> list:
+    lines = ["## The two figures of issue 25, on fresh seeds", "",
+             f"Seats swapped, 95% Wilson intervals. `{d['command']}` ({d['machine']}).", "",
+             "| player | against | games | score | 95% interval | games/s |", "|---|---|---:|---:|---|---:|"]
+    for r in d["rows"]:
+        lines.append(f"| `{r['a']}` | `{r['b']}` | {r['games']:,} | {_pct(r['score'])} | {_ci(r['ci95'])} | "
+                     f"{r['games_per_s']:.1f} |")
     return lines + [""]
 
 
@@ -75,20 +88,52 @@ def headroom_section(d: dict) -> list:
             f"`{d['command']}` ({d['machine']}).", ""]
 
 
+FLOOR = -800  # Elo below which a player is drawn at the floor (random, about -1900): the rest stays readable
+
+
+def _label_column(points: list, x: float, gap: float) -> list:
+    """Labels of a crowded cluster stacked in a column at x, in Elo order, at least ``gap`` apart."""
+    ys, out = [], []
+    for name, sp, elo in sorted(points, key=lambda p: -p[2]):
+        y = min(elo, ys[-1] - gap) if ys else elo
+        ys.append(y)
+        out.append((name, sp, elo, x, y))
+    return out
+
+
 def frontier(d: dict, path: Path) -> None:
     """Strength (Elo) against games/s, log scale: the players a user chooses from."""
-    fig, ax = plt.subplots(figsize=(7.5, 4.5), dpi=120)
+    fig, ax = plt.subplots(figsize=(8.5, 5.0), dpi=120)
+    fast = []
     for r in d["ratings"]:
         sp = d["speed_vs_tactician"].get(r["entrant"])
         if not sp:
             continue
         name = _short(r["entrant"])
+        colour = "#b5462f" if "expert" in name or name == "master" else "#1f5fa8"
+        if r["elo"] < FLOOR:
+            ax.annotate(f"{name} ({r['elo']:+.0f} Elo, below the axis)", (sp, FLOOR), xytext=(sp, FLOOR + 90),
+                        ha="right", fontsize=7, arrowprops=dict(arrowstyle="->", color=colour))
+            continue
         ax.errorbar(sp, r["elo"], yerr=[[r["elo"] - r["ci95"][0]], [r["ci95"][1] - r["elo"]]], fmt="o", ms=4,
-                    color="#b5462f" if "expert" in name or name == "master" else "#1f5fa8", capsize=2)
-        ax.annotate(name, (sp, r["elo"]), textcoords="offset points", xytext=(4, 3), fontsize=7)
+                    color=colour, capsize=2)
+        if sp > 1e3:
+            fast.append((name, sp, r["elo"]))
+        else:
+            ax.annotate(name, (sp, r["elo"]), textcoords="offset points", xytext=(4, 3), fontsize=7)
+    right = 4 * max(p[1] for p in fast) if fast else None
+    for name, sp, elo, x, y in _label_column(fast, right, 38):
+        ax.annotate(f"{name} {elo:+.0f}", (sp, elo), xytext=(x, y), fontsize=7, va="center",
+                    arrowprops=dict(arrowstyle="-", color="0.6", lw=0.5))
+    ax.axhline(0, color="0.4", lw=0.7, ls="--")
+    ax.annotate("tactician (the anchor, 0 Elo)", (0.01, 0), xycoords=("axes fraction", "data"), xytext=(0, 3),
+                textcoords="offset points", fontsize=7, color="0.3")
     ax.set_xscale("log")
+    if right:
+        ax.set_xlim(right=right * 12)
+    ax.set_ylim(bottom=FLOOR)
     ax.set_xlabel("games/s against tactician (2 threads, log scale)")
-    ax.set_ylabel("Elo (tactician = 0)")
+    ax.set_ylabel("Elo (tactician = 0), 95% intervals")
     ax.set_title("Strength against speed: every player (results/strength/ladder.json)", fontsize=9)
     ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
@@ -103,7 +148,7 @@ def write_report(out: Path) -> None:
              "headroom. Produced by `scripts/strength.py` (each section names its command); every figure has its "
              "95% interval, every game is played twice with the seats swapped, and each part plays deals of a "
              "seed of its own.", ""]
-    parts = {"ladder.json": ladder_section, "trace-expert.json": trace_section, "trace-master.json": trace_section,
+    parts = {"targets.json": targets_section, "ladder.json": ladder_section, "trace-expert.json": trace_section, "trace-master.json": trace_section,
              "exploit.json": exploit_section, "headroom.json": headroom_section}
     for name, section in parts.items():
         f = out / name

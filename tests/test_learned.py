@@ -112,3 +112,18 @@ def test_training_twice_from_one_seed_gives_the_same_weights(compiled, tmp_path)
         np.testing.assert_array_equal(wa, wb)
     assert [r.labels for r in a.rounds] == [r.labels for r in b.rounds] and a.rounds[-1].labels > 0
     assert (tmp_path / "a" / "learning-curve.png").stat().st_size > 0
+
+
+def test_records_of_the_new_players_replay(capsys, tmp_path, compiled):
+    """Games of learned, master and the seer, recorded, pass `ccsim replay --check`: every event legal,
+    every claim true (the seer sees more than it may, but plays only legal moves)."""
+    from ccsim.cli import main
+    for a, b in (("learned", "master"), ("expert-seer", "learned")):
+        path = tmp_path / f"{a}-{b}.jsonl"
+        for argv in (["run", "--games", "1", "--swap-seats", "--cleopatra", a, "--caesar", b, "--seed", "3",
+                      "--record", str(path), "--no-progress"], ["replay", str(path), "--check"]):
+            with pytest.raises(SystemExit) as exc:
+                main(argv)
+            out, _ = capsys.readouterr()
+            assert exc.value.code == 0, out
+        assert "2 passed, 0 failed" in out

@@ -47,7 +47,7 @@ def _sub(cmd: str) -> str:
 
 def shrink(cmd: str) -> str:
     """The same command with small game counts (the search player's tiny)."""
-    expert = "expert" in cmd or "--strategies all" in cmd
+    expert = "expert" in cmd or "master" in cmd or "--strategies all" in cmd
     games = 8 if expert and "--search-games" not in cmd else 200
     if _sub(cmd) == "orderings positions":
         games = 488                              # the smallest positions study (2 x 2 x 61 x 2)
@@ -60,6 +60,12 @@ def shrink(cmd: str) -> str:
     sub = _sub(cmd)
     if sub in GAMES_DEFAULT and "--games" not in cmd:
         cmd += f" --games {games}"
+    if sub == "train":  # labelled games with a search: a handful, a tiny teacher, one round
+        cmd = re.sub(r"--games \d+", "--games 4", cmd)
+        cmd = re.sub(r"--budget \d+", "--budget 8", cmd)
+        cmd = re.sub(r"--rounds \d+", "--rounds 0", cmd)
+        cmd = re.sub(r"--eval-deals \d+", "--eval-deals 40", cmd)
+        cmd += "" if "--eval-deals" in cmd else " --eval-deals 40"
     if sub == "balance":  # a search: a budget of seconds (100 deals a candidate) and a small fresh re-measure
         cmd = re.sub(r"--budget \d+", "--budget 20000", cmd)
         cmd = re.sub(r"--remeasure-games \d+", "--remeasure-games 2000", cmd)
