@@ -29,6 +29,22 @@ def test_same_games_whatever_the_chunk_size(compiled):
     same_games(rows_of(chunk_size=600), rows_of(chunk_size=37))
 
 
+def test_a_search_players_run_comes_in_small_tasks(compiled, monkeypatch):
+    # a search plays a few games a second: its tasks must be small enough for the progress bar and Ctrl-C
+    from ccsim.runner import backends
+    assert backends.search_aware(50_000, ("master", "tactician")) == backends.SEARCH_TASK_GAMES
+    assert backends.search_aware(50_000, ("greedy", "tactician")) == 50_000
+    assert backends.search_aware(40, ("expert", "expert")) == 40
+    sizes = []
+    real = backends.chunk_tasks
+    monkeypatch.setattr("ccsim.analyses.run.chunk_tasks", lambda cfg, size: sizes.append(size) or real(cfg, size))
+    monkeypatch.setattr(backends, "SEARCH_TASK_GAMES", 1)
+    a = rows_of(games=3, cleopatra="expert-fast", caesar="greedy")
+    assert sizes == [1]
+    monkeypatch.setattr(backends, "SEARCH_TASK_GAMES", 100)
+    same_games(a, rows_of(games=3, cleopatra="expert-fast", caesar="greedy"))  # the same games
+
+
 def test_same_games_whatever_the_thread_count(compiled):
     try:
         one = rows_of(threads=1)

@@ -19,7 +19,7 @@ from ccsim.kernel.engine.episode import RESULT_COLUMNS, N_RESULT, record_game_nb
 from ccsim.kernel.layout import LOG, EV_W, SETUP_SIZE, max_events, state_size, N_RNG
 from ccsim.play.record import make_record
 from ccsim.runner.coldstart import kernel_beside
-from ccsim.runner.backends import LocalBackend, chunk_tasks, make_backend, play_chunk, warmup_task
+from ccsim.runner.backends import LocalBackend, chunk_tasks, make_backend, play_chunk, search_aware, warmup_task
 from ccsim.runner.driver import Drive, drive
 from ccsim.kernel.simulate import set_threads
 from ccsim.analyses.summary import Summary
@@ -119,7 +119,7 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
         # resolves the seats here: a parameter file is read by this process only; a cold
         # kernel compiles meanwhile in a helper process (ccsim.runner.coldstart)
         with kernel_beside() if isinstance(backend, LocalBackend) else contextlib.nullcontext():
-            tasks = chunk_tasks(cfg, backend.chunk_size(cfg.games))
+            tasks = chunk_tasks(cfg, search_aware(backend.chunk_size(cfg.games), (cfg.cleopatra, cfg.caesar)))
         done = drive(backend, play_chunk, tasks, tally, warm=warmup_task(tasks[0]),
                      total=cfg.games * (2 if cfg.swap_seats else 1), progress=progress)
     except KeyboardInterrupt:  # (while warming: nothing played)

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ccsim.kernel import rules as R
-from ccsim.runner.backends import LocalBackend
+from ccsim.runner.backends import SEARCH_TASK_GAMES, LocalBackend
 from ccsim.errors import UsageError
 from ccsim.kernel.engine.episode import R_WINNER, R_END, R_TURNS, R_ERROR
 from ccsim.runner.checks import check_count, check_seed
@@ -42,7 +42,6 @@ __all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "heat
            "tournament_json"]
 
 TASK_GAMES = 100_000  # games per task: a few seconds each, so progress and Ctrl-C stay responsive
-SEARCH_TASK_GAMES = 100  # games per task of the pairings with a search player (a few games a second)
 N_BOOT = 200
 
 

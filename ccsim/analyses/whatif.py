@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from ccsim.kernel import rules as R
-from ccsim.runner.backends import LocalBackend
+from ccsim.runner.backends import LocalBackend, search_aware
 from ccsim.runner.checks import check_count, check_seed, read_toml
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
@@ -223,7 +223,7 @@ def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, c
         builder.add((s, a.orders[0]), (s, a.orders[1]), a.rules)
     grid = builder.build()
     n_cfg = len(configs)
-    per = max(1, min(int(games), TASK_GAMES // n_cfg))
+    per = max(1, min(int(games), search_aware(TASK_GAMES, strategies) // n_cfg))
     tasks = [GridTask(int(seed), grid, np.array([(c, 0, d0, min(per, games - d0)) for c in range(n_cfg)], np.int64))
              for d0 in range(0, int(games), per)]
     tallies = {(s, a.name): _ArmTally(len(METRICS)) for s, a in configs}

@@ -59,6 +59,15 @@ class Chunk:
 
 
 LOCAL_CHUNK_SIZE = 50_000  # games per task in this process: memory stays flat; blocks balance its threads
+SEARCH_TASK_GAMES = 100    # games per task with a search player (a few games a second: ~10-30 s a task)
+
+
+def search_aware(task_games: int, names) -> int:
+    """``task_games``, or at most ``SEARCH_TASK_GAMES`` when one of the strategy ``names`` is a search
+    player: a task of thousands of its games would hold the progress bar still for half an hour and
+    lose it all to a Ctrl-C.  The games are the same whatever the task size."""
+    from strategies.registry import search_players  # the registry loads the strategies: only when asked
+    return min(int(task_games), SEARCH_TASK_GAMES) if set(names) & search_players() else int(task_games)
 
 
 def dask_chunk_size(games: int, threads: int) -> int:
