@@ -20,7 +20,7 @@ from ccsim.report import StudyError, parse_study, plan_study, run_study
 from ccsim.report.claims import Estimate
 from ccsim.report.convergence import convergence_verdict
 from ccsim.report.render import claim_row
-from ccsim.report.replicate import agreement, with_seed
+from ccsim.report.replicate import agreement, plays, with_seed
 from ccsim.report.units import MINUS, UNIT_WORDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -291,6 +291,28 @@ def test_check_claims_replicates_on_a_fresh_seed(tiny, capsys):
     assert all(f"| {i} |" in text for i in ids) and "--seed 4" in text and "fresh" in out
     with pytest.raises(SystemExit):   # the study's own seed replays, it does not replicate
         _script("check_claims").main([str(d / "out"), "--seed", "3"])
+
+
+def test_check_claims_names_the_claims_it_leaves_out(tiny, capsys):
+    # a slow search's claims may be left out of a replication, but named, never counted as failures
+    d, rep = tiny
+    out = d / "skip.md"
+    code = _script("check_claims").main([str(d / "out"), "--seed", "4", "--only", "seat", "--skip", "tactician",
+                                         "--skip-note", "A search too slow to rerun here.", "--out", str(out)])
+    text = out.read_text()
+    seat = [c for c in rep.claims if c.section == "seat"]
+    left = [c.id for c in seat if plays(c.command, ["tactician"])]
+    assert left and "not rerun (named below)" in text and "A search too slow to rerun here." in text
+    assert f"Not rerun: {', '.join(left)}." in text
+    assert re.search(r"\*\*(\d+) of %d claims agree" % (len(seat) - len(left)), text)
+    assert code in (0, 1) and "not rerun" in capsys.readouterr().out
+
+
+def test_plays_matches_whole_strategy_names():
+    assert plays("ccsim run --cleopatra master --caesar tactician --games 9", ["master"]) == "master"
+    assert plays("ccsim tournament --strategies expert,master --games 9", ["master"]) == "master"
+    assert plays("ccsim run --cleopatra master-b48 --caesar tactician", ["master"]) is None
+    assert plays("ccsim run --cleopatra tactician --caesar tactician", ["master", "expert"]) is None
 
 
 def test_report_replicate_writes_replication_md(tiny, monkeypatch):

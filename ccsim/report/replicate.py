@@ -27,7 +27,8 @@ from ccsim.report.claims import lookup, lookup_interval
 from ccsim.report.spec import Z95
 from ccsim.report.units import diff_unit, quote, with_unit
 
-__all__ = ["with_seed", "agreement", "Rerun", "rerun", "command_runner", "replication_markdown", "REPLICATION_FILE"]
+__all__ = ["with_seed", "agreement", "plays", "Rerun", "rerun", "command_runner", "replication_markdown",
+           "REPLICATION_FILE"]
 
 REPLICATION_FILE = "replication.md"
 
@@ -47,6 +48,12 @@ def agreement(a: tuple, b: tuple) -> tuple[bool, float, float]:
     return abs(diff) <= allowed + 1e-12, diff, allowed
 
 
+def plays(command: str, names) -> str | None:
+    """The first of ``names`` (strategies) that the command line plays, else None."""
+    tokens = set(re.split(r"[\s,=]+", command))
+    return next((n for n in names if n in tokens), None)
+
+
 @dataclass(frozen=True)
 class Rerun:
     """One claim rerun: its shipped and fresh estimates (value, lo, hi), and the command that ran."""
@@ -58,6 +65,7 @@ class Rerun:
     command: str
     seconds: float = 0.0
     error: str = ""
+    skipped: bool = False   # not rerun on purpose (its command plays a player left out): named, never a failure
 
     def agreement(self):
         return agreement(self.shipped, self.fresh) if self.fresh else (False, math.nan, math.nan)
@@ -78,12 +86,20 @@ def command_runner(folder) -> callable:
     return run
 
 
-def rerun(claims: list[dict], seed: int | None, run, log=None) -> list[Rerun]:
+def rerun(claims: list[dict], seed: int | None, run, log=None, skip=()) -> list[Rerun]:
     """Every claim (claims.json entries) measured again by its command, on ``seed`` (None: its own seed);
-    each distinct command runs once.  ``log(rerun)`` sees each result as it comes."""
+    each distinct command runs once.  ``log(rerun)`` sees each result as it comes.  A claim whose command
+    plays one of the strategies ``skip`` (a slow search) is not rerun and says so."""
     outputs, seconds, rows = {}, {}, []
     for c in claims:
         cmd = c["command"] if seed is None else with_seed(c["command"], seed)
+        left_out = plays(cmd, skip)
+        if left_out:
+            rows.append(Rerun(c["id"], c["unit"], bool(c.get("signed")), (c["value"], c["lo"], c["hi"]), None, cmd,
+                              error=f"not rerun: its command plays {left_out}", skipped=True))
+            if log:
+                log(rows[-1])
+            continue
         if cmd not in outputs:
             t0 = time.perf_counter()
             try:
@@ -105,29 +121,40 @@ def rerun(claims: list[dict], seed: int | None, run, log=None) -> list[Rerun]:
 
 
 def _figure(r: Rerun, est: tuple | None) -> str:
-    return "failed" if est is None else quote(*est, r.unit, r.signed)
+    return ("not rerun" if r.skipped else "failed") if est is None else quote(*est, r.unit, r.signed)
 
 
-def replication_markdown(rows: list[Rerun], seed: int, study_seed: int) -> str:
-    """replication.md: each claim's shipped and fresh estimates, their difference and whether they agree."""
-    ok = [r for r in rows if r.agreement()[0]]
+def _verdict(r: Rerun, agrees: bool) -> str:
+    if r.skipped:
+        return "not rerun"
+    return "yes" if agrees else ("**no**" if r.fresh else "**failed**: " + r.error)
+
+
+def replication_markdown(rows: list[Rerun], seed: int, study_seed: int, skip_note: str = "") -> str:
+    """replication.md: each claim's shipped and fresh estimates, their difference and whether they agree;
+    claims left out on purpose are named with ``skip_note`` (why, and how to rerun them)."""
+    ran = [r for r in rows if not r.skipped]
+    ok = [r for r in ran if r.agreement()[0]]
+    left = [r for r in rows if r.skipped]
     lines = [f"# Replication on a fresh seed: {seed} (the study's: {study_seed})", "",
              f"Every claim's command rerun with `--seed {seed}`: fresh deals of the same measurement. A fresh estimate "
              f"b agrees with the shipped a when |a − b| ≤ 1.96·√(se_a² + se_b²), se read off each 95% interval.",
              "",
-             f"**{len(ok)} of {len(rows)} claims agree.**", "",
-             "| claim | shipped | fresh seed | difference | agrees within | agrees |", "|---|---|---|---:|---:|---|"]
+             f"**{len(ok)} of {len(ran)} claims agree.**" + (f" {len(left)} not rerun (named below)." if left else ""),
+             "", "| claim | shipped | fresh seed | difference | agrees within | agrees |", "|---|---|---|---:|---:|---|"]
     for r in rows:
         agrees, diff, allowed = r.agreement()
         unit = diff_unit(r.unit)
         lines.append(f"| {r.id} | {_figure(r, r.shipped)} | {_figure(r, r.fresh)} | "
                      f"{with_unit(diff, unit, (-allowed, allowed), True) if r.fresh else ''} | "
                      f"{'±' + with_unit(allowed, unit, (-allowed, allowed), False) if r.fresh else ''} | "
-                     f"{'yes' if agrees else ('**no**' if r.fresh else '**failed**: ' + r.error)} |")
-    bad = [r.id for r in rows if not r.agreement()[0]]
+                     f"{_verdict(r, agrees)} |")
+    bad = [r.id for r in ran if not r.agreement()[0]]
     if bad:
         lines += ["", "Not replicated: " + ", ".join(bad) + ". Each needs a word of explanation before it is "
                   "published (a seed-specific figure, a selection effect such as the best of many orderings "
                   "re-measured on the deals that chose it, or a real flaw)."]
-    lines += ["", "Commands: " + "; ".join(f"`{c}`" for c in dict.fromkeys(r.command for r in rows)), ""]
+    if left:
+        lines += ["", "Not rerun: " + ", ".join(r.id for r in left) + "." + (f" {skip_note}" if skip_note else "")]
+    lines += ["", "Commands: " + "; ".join(f"`{c}`" for c in dict.fromkeys(r.command for r in ran)), ""]
     return "\n".join(lines)
