@@ -311,6 +311,20 @@ def test_search_games_caps_only_the_pairings_with_a_search_player(capsys, compil
         tournament("greedy,random", games=6, search_games=0)
 
 
+def test_an_uncapped_search_pairing_comes_in_small_tasks(compiled, monkeypatch):
+    # without --search-games a search pairing plays every deal, still in small tasks (progress, Ctrl-C)
+    import ccsim.analyses.tournament as T
+    a = tournament("greedy,expert-fast,random", games=3, seed=5)
+    sizes = []
+    real = T._group_tasks
+    monkeypatch.setattr(T, "SEARCH_TASK_GAMES", 2)
+    monkeypatch.setattr(T, "_group_tasks", lambda seed, grid, cs, deals, n: sizes.append((len(cs), n))
+                        or real(seed, grid, cs, deals, n))
+    b = tournament("greedy,expert-fast,random", games=3, seed=5)
+    assert (1, T.TASK_GAMES) in sizes and (2, 2) in sizes          # greedy-random; the two expert pairings
+    pd.testing.assert_frame_equal(a.pairings, b.pairings)           # the same games
+
+
 def test_tournament_cli_table_json_and_files(capsys, tmp_path, compiled):
     code, out, err = run_cli(capsys, "tournament", "--strategies", "greedy,random", "--games", "40", "--out",
                              tmp_path, "--no-progress")
