@@ -35,7 +35,8 @@ from ccsim.toolchain.jit import njit, stack_array
 from ccsim.kernel import slots
 from ccsim.kernel.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_END
 from ccsim.kernel.layout import (BASE_SIZE, PUB, PUB_SIZE, PRIV_SIZE, MEM_SIZE, OPTS, MAX_OPTIONS, MAX_PARAMS, P_ENTRY,
-                          N_RNG, PUB_END, H_SID, H_ACTION_EV, H_BONUS, priv_at, mem_at)
+                          N_RNG, PUB_END, H_SID, H_ACTION_EV, H_BONUS, H_NLOG, H_LOG_CAP, H_REPLAY,
+                          priv_at, mem_at)
 from ccsim.kernel.rng import next_u64_nb, seed_game_nb
 from ccsim.kernel.engine.determinize import sample_hidden_nb
 from ccsim.kernel.engine.dispatch import choose_with_nb
@@ -389,6 +390,9 @@ def choose_seer_nb(params, kind, opts, n, pub, st, mem, me, rng):
     for i in range(BASE_SIZE):
         root[i] = st[i]
     root[H_ACTION_EV] = -1  # no event log in a simulation
+    root[H_NLOG] = 0        # nor the recording's log and record: a world of a recorded game must not
+    root[H_LOG_CAP] = 0     # write its events past its end (it hung `ccsim run --record` with the seer)
+    root[H_REPLAY] = 0
     diff = _values_nb()
     diff2 = _values2_nb()
     counts = _counts_nb()
