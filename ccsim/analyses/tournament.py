@@ -266,14 +266,14 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
     grid = builder.build()
     n_pairs = len(pairs)
     slow = search_players()
-    searchers = slow if search_games and search_games < games else set()
-    capped = [c for c, (i, j) in enumerate(pairs) if {ents[i][1], ents[j][1]} & searchers]
+    with_search = [bool({ents[i][1], ents[j][1]} & slow) for i, j in pairs]
+    capping = bool(search_games and search_games < games)
+    capped = [c for c in range(n_pairs) if with_search[c] and capping]
     full = [c for c in range(n_pairs) if c not in capped]
     cap = int(search_games) if capped else int(games)
     # a search plays a few games a second: its pairings come in small tasks, capped or not
-    full_slow = [c for c in full if {ents[pairs[c][0]][1], ents[pairs[c][1]][1]} & slow]
-    tasks = (_group_tasks(seed, grid, [c for c in full if c not in full_slow], int(games), TASK_GAMES)
-             + _group_tasks(seed, grid, full_slow, int(games), SEARCH_TASK_GAMES)
+    tasks = (_group_tasks(seed, grid, [c for c in full if not with_search[c]], int(games), TASK_GAMES)
+             + _group_tasks(seed, grid, [c for c in full if with_search[c]], int(games), SEARCH_TASK_GAMES)
              + _group_tasks(seed, grid, capped, cap, SEARCH_TASK_GAMES))
     seat_group = set(full or capped)   # the overall seat advantage: over the pairings that play every deal
     tally = _Tally(n_pairs)
