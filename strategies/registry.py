@@ -91,8 +91,13 @@ def expert_params(search: dict, where: str = "expert", leaf: dict | None = None)
         kinds |= 1 << expert.KIND_NAMES.index(name)
     if isinstance(cfg["z"], bool) or not isinstance(cfg["z"], (int, float)) or not 0 <= cfg["z"] <= 10:
         raise ParamFileError(f"{where}: z must be a number in 0 .. 10, got {cfg['z']!r}")
+    for key, known in (("prior", expert.PRIORS), ("leaf_value", expert.LEAF_VALUES)):
+        if cfg[key] not in known:
+            raise ParamFileError(f"{where}: {key} must be one of {', '.join(known)}, got {cfg[key]!r}")
+    network = (cfg["prior"] == "neural", cfg["leaf_value"] == "neural")
     return expert.params_of(cfg["budget"], rollout, cfg["width"], float(cfg["margin"]), kinds, float(cfg["z"]),
-                            rollout_params, cfg["depth"], leaf_weights(leaf or {}, where), opponent, opponent_params)
+                            rollout_params, cfg["depth"], leaf_weights(leaf or {}, where), opponent, opponent_params,
+                            network)
 
 
 def leaf_weights(table: dict, where: str) -> np.ndarray:

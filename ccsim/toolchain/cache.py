@@ -37,6 +37,8 @@ _FOLDERS: dict[str, str] = {}
 
 
 def _reaches_kernel(path: Path, text: bytes) -> bool:
+    if path.suffix == ".npz":  # a network's weights, frozen into its compiled player (strategies/neural.py)
+        return path.parent.name == "weights"
     if path.suffix == ".toml":  # a style compiled code freezes (the search's prior, the learned player's
         # tables: tactician.toml); weight, search and learned files are run-time parameters
         return path.parent.name == "params" and b'family = "heuristic"' in text
@@ -52,7 +54,7 @@ def source_hash(roots) -> str:
         root = Path(root)
         if not root.is_dir():
             continue
-        for path in sorted([*root.rglob("*.py"), *root.rglob("*.toml")]):
+        for path in sorted([*root.rglob("*.py"), *root.rglob("*.toml"), *root.rglob("*.npz")]):
             text = path.read_bytes()
             if _reaches_kernel(path, text):
                 h.update(f"{root.name}/{path.relative_to(root)}".encode())
