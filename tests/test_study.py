@@ -1,4 +1,4 @@
-"""The ordering toolkit: compare, search, positions (ccsim.analyses.ordering_study, `ccsim orderings`).
+"""The ordering toolkit: compare, search, positions (ccsim.analyses.orderings.study, `ccsim orderings`).
 
 Small game counts throughout: the orderings of a tiny search already differ by
 tens of points, so the checks are not close calls.
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ccsim.analyses import ordering_study as study
+from ccsim.analyses.orderings import study
 from ccsim.cli import main
 from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, PRESETS, parse_ordering, random_orderings
 

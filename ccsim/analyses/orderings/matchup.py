@@ -1,4 +1,4 @@
-"""The matchup of the ordering studies (``ccsim.analyses.ordering_study``): who plays whom,
+"""The matchup of the ordering studies (``ccsim.analyses.orderings.study``): who plays whom,
 the checks of a study's arguments, and its games played through the one driver loop
 (``ccsim.runner.driver.drive``) on any backend."""
 from __future__ import annotations

@@ -12,9 +12,9 @@ import pandas as pd
 from ccsim.report.claims import make_claim
 from ccsim.report.figures import level_forest
 from ccsim.report.parts import Part
-from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
-from ccsim.report.sec_mirror import seat_statement
-from ccsim.report.sec_whatif import WHATIF_SHOWS, whatif_part, whatif_metrics
+from ccsim.report.sections.common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
+from ccsim.report.sections.mirror import seat_statement
+from ccsim.report.sections.whatif import WHATIF_SHOWS, whatif_part, whatif_metrics
 from ccsim.report.spec import Study
 from ccsim.report.units import margin
 

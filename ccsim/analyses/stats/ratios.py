@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ccsim.analyses.intervals import _t_dist, _z
+from ccsim.analyses.stats.intervals import _t_dist, _z
 
 __all__ = ["Moments", "ratio_interval", "ratio_difference", "holm"]
 
@@ -128,7 +128,7 @@ def ratio_difference(m: Moments, a: tuple[int, int], b: tuple[int, int], confide
 
     >>> x = np.array([[1, 1, 0, 1], [0.5, 1, 0.5, 1], [1, 1, 0.5, 1], [0, 1, 0, 1.0]])
     >>> r = ratio_difference(Moments(4).update(x), (0, 1), (2, 3))
-    >>> from ccsim.analyses.intervals import paired_difference
+    >>> from ccsim.analyses.stats.intervals import paired_difference
     >>> p = paired_difference(x[:, 0], x[:, 2])
     >>> bool(np.isclose(r["value"], p["diff"]) and np.isclose(r["lo"], p["lo"]))
     True

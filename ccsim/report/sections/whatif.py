@@ -8,7 +8,7 @@ from ccsim.report.claims import Claim, Estimate, make_claim, words_for
 from ccsim.report.figures import level_forest
 from ccsim.report.kinds import KINDS
 from ccsim.report.parts import Part
-from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
+from ccsim.report.sections.common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
 from ccsim.report.spec import Study
 from ccsim.report.tables import Show
 from ccsim.report.units import margin, metric_unit, quote, with_unit

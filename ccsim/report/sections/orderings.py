@@ -10,8 +10,8 @@ from ccsim.runner.orderings import PRESETS, parse_ordering
 from ccsim.report.claims import Estimate, make_claim, words_for
 from ccsim.report.figures import level_forest, payoff_heatmap
 from ccsim.report.parts import Part
-from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
-from ccsim.report.sec_ladder import _pair_score, _play_tournament, _tournament_cmd
+from ccsim.report.sections.common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
+from ccsim.report.sections.ladder import _pair_score, _play_tournament, _tournament_cmd
 from ccsim.report.kinds import KINDS
 from ccsim.report.spec import Study
 from ccsim.report.tables import Show, matrix_shows
@@ -63,7 +63,7 @@ def plan_orderings(st: Study) -> list[Part]:
     lv = s["level"]
 
     def search_compute(up, progress, backend=None):
-        from ccsim.analyses.ordering_study import search
+        from ccsim.analyses.orderings.study import search
         df = search(strategy=lv, budget=s["budget"], seed=st.seed, top=s["top"], backend=backend)
         prog = pd.DataFrame(df.attrs["progress"])
         base = pd.DataFrame([df.attrs["baseline"], df.attrs["worst"]]).assign(role=["shuffled", "worst"])
@@ -77,7 +77,7 @@ def plan_orderings(st: Study) -> list[Part]:
         few = st.is_search(strat) or st.is_search(opp)
 
         def compare_compute(up, progress, backend=None, strat=strat, opp=opp, g=g, few=few):
-            from ccsim.analyses.ordering_study import compare
+            from ccsim.analyses.orderings.study import compare
             cands = _candidates(up[f"orderings:search:{lv}"], presets, few)
             df = compare(cands, baseline="shuffled", strategy=strat, opponent=opp, games=g, seed=st.seed,
                          backend=backend)
@@ -88,7 +88,7 @@ def plan_orderings(st: Study) -> list[Part]:
                           g * (2 if few else n_cand), compare_compute, needs=(f"orderings:search:{lv}",)))
 
     def positions_compute(up, progress, backend=None):
-        from ccsim.analyses.ordering_study import positions
+        from ccsim.analyses.orderings.study import positions
         df = positions(strategy=lv, games=s["positions_games"], seed=st.seed, backend=backend)
         return dict(positions=pd.DataFrame(df)), {k: v for k, v in df.attrs.items() if k != "matchup"}
     parts.append(Part(f"orderings:positions:{lv}", dict(level=lv, games=s["positions_games"], seed=st.seed),

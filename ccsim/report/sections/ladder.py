@@ -7,7 +7,7 @@ import pandas as pd
 from ccsim.report.claims import Estimate, make_claim
 from ccsim.report.figures import ratings_plot
 from ccsim.report.parts import Part
-from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd
+from ccsim.report.sections.common import SECTION_TITLES, Section, _cmd
 from ccsim.report.spec import Study
 from ccsim.report.tables import Show, matrix_shows
 from ccsim.report.units import quote

@@ -32,9 +32,9 @@ import numpy as np
 import pandas as pd
 
 # the three studies' door: the matchup, search and positions live beside this module (ordering_*)
-from ccsim.analyses.ordering_matchup import Matchup, OrderingStudyError, _codes, _deal_values, _ordering, _positive
-from ccsim.analyses.ordering_positions import REGIONS, PositionFit, positions, positions_size
-from ccsim.analyses.ordering_search import CONFIRM_BASE, _plan_halving, search, search_args  # noqa: F401
+from ccsim.analyses.orderings.matchup import Matchup, OrderingStudyError, _codes, _deal_values, _ordering, _positive
+from ccsim.analyses.orderings.positions import REGIONS, PositionFit, positions, positions_size
+from ccsim.analyses.orderings.search import CONFIRM_BASE, _plan_halving, search, search_args  # noqa: F401
 from ccsim.analyses.stats import PairedStats, sprt_decide_difference, wilson_interval
 from ccsim.runner.orderings import PRESETS, SHUFFLED
 

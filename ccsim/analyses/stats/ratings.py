@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ccsim.analyses.intervals import _out, _z
+from ccsim.analyses.stats.intervals import _out, _z
 
 __all__ = ["ELO_PER_NAT", "elo_from_score", "score_from_elo", "bradley_terry", "bradley_terry_se",
            "rating_intervals", "nash_average"]

@@ -5,7 +5,7 @@ task holding those deals for *every* candidate of the block, RULES.md first, at 
 seating: each task's games pair deal by deal (common random numbers) on their own.  The tasks go
 through the one driver loop (``ccsim.runner.driver.drive``: any backend, the progress bar,
 Ctrl-C between tasks), and each finished task is kept in the ``TaskStore`` as the moments of its
-per-deal columns (``ccsim.analyses.balance_estimates``), so a rerun loads it instead of playing it.
+per-deal columns (``ccsim.analyses.balance.estimates``), so a rerun loads it instead of playing it.
 """
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from ccsim.kernel.engine.episode import R_TURNS, R_WINNER
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.runner.orderings import SHUFFLED
-from ccsim.analyses.balance_estimates import COLUMNS, deal_columns
-from ccsim.analyses.balance_folder import TaskStore, members_digest
-from ccsim.analyses.balance_race import RoundResult
+from ccsim.analyses.balance.estimates import COLUMNS, deal_columns
+from ccsim.analyses.balance.folder import TaskStore, members_digest
+from ccsim.analyses.balance.race import RoundResult
 from ccsim.analyses.stats import Moments
 
 __all__ = ["Player", "deal_values"]
@@ -34,7 +34,7 @@ def deal_values(rows: np.ndarray) -> np.ndarray:
 
 
 class Player:
-    """Plays blocks of deals of ``candidates`` (``balance_space.Candidate``, RULES.md first) at ``levels``."""
+    """Plays blocks of deals of ``candidates`` (``space.Candidate``, RULES.md first) at ``levels``."""
 
     def __init__(self, candidates, levels, backend, store: TaskStore, progress: bool = False):
         self.candidates, self.levels = candidates, levels

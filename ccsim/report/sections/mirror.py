@@ -8,7 +8,7 @@ from ccsim.report.claims import Estimate, make_claim
 from ccsim.report.figures import length_boxes, level_forest, stacked_shares
 from ccsim.report.kinds import KINDS, classify
 from ccsim.report.parts import Part
-from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
+from ccsim.report.sections.common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
 from ccsim.report.spec import Study
 from ccsim.report.tables import Show
 from ccsim.report.units import margin, metric_unit, quote

@@ -1,4 +1,4 @@
-"""``search``, the second ordering study (``ccsim.analyses.ordering_study``): strong orderings
+"""``search``, the second ordering study (``ccsim.analyses.orderings.study``): strong orderings
 within a budget of games, by successive halving over a large random sample, local search by
 swaps around the finalists, a semifinal, and a confirmation of the best on fresh deals."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from ccsim.analyses.ordering_matchup import Matchup, OrderingStudyError, _codes, _deal_values, _positive
+from ccsim.analyses.orderings.matchup import Matchup, OrderingStudyError, _codes, _deal_values, _positive
 from ccsim.analyses.stats import PairedStats, wilson_interval
 from ccsim.kernel.simulate import get_threads
 from ccsim.runner.orderings import (PRESETS, SHUFFLED, count_orderings, from_codes, random_orderings, rank_many,

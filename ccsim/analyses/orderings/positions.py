@@ -1,4 +1,4 @@
-"""``positions``, the third ordering study (``ccsim.analyses.ordering_study``): what each card
+"""``positions``, the third ordering study (``ccsim.analyses.orderings.study``): what each card
 type is worth at each depth of the deck, by a linear regression of the score on
 type-at-position indicators across many uniformly random orderings, with standard errors."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from ccsim.analyses.ordering_matchup import Matchup, OrderingStudyError, _deal_values, _positive
+from ccsim.analyses.orderings.matchup import Matchup, OrderingStudyError, _deal_values, _positive
 from ccsim.kernel import rules as R
 from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, SHUFFLED, random_orderings
 
