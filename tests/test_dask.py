@@ -23,7 +23,8 @@ from ccsim.runner.backends import (SALT_ENV, BackendError, DaskBackend, LocalBac
                             local_cluster, play_chunk)
 from ccsim.cli import main
 from ccsim.runner.config import RunConfig
-from ccsim.runner.orderings import to_codes, unrank
+from ccsim.analyses.orderings.space import unrank
+from ccsim.runner.orderings import to_codes
 from ccsim.analyses.run import run
 from ccsim.analyses.orderings.study import Matchup
 

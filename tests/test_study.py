@@ -11,7 +11,8 @@ import pytest
 
 from ccsim.analyses.orderings import study
 from ccsim.cli import main
-from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, PRESETS, parse_ordering, random_orderings
+from ccsim.analyses.orderings.space import random_orderings
+from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, PRESETS, parse_ordering
 
 BAD = "AAXASSCCRRWVV"          # an unknown letter
 WRONG_COUNTS = "AAAAASCCRRWVV"  # five assassinations, one spy

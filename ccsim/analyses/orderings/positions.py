@@ -11,7 +11,8 @@ import pandas as pd
 
 from ccsim.analyses.orderings.matchup import Matchup, OrderingStudyError, _deal_values, _positive
 from ccsim.kernel import rules as R
-from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, SHUFFLED, random_orderings
+from ccsim.analyses.orderings.space import random_orderings
+from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, SHUFFLED
 
 __all__ = ["positions", "positions_size", "PositionFit", "REGIONS"]
 

@@ -12,8 +12,8 @@ import pandas as pd
 from ccsim.analyses.orderings.matchup import Matchup, OrderingStudyError, _codes, _deal_values, _positive
 from ccsim.analyses.stats import PairedStats, wilson_interval
 from ccsim.kernel.simulate import get_threads
-from ccsim.runner.orderings import (PRESETS, SHUFFLED, count_orderings, from_codes, random_orderings, rank_many,
-                                    swap_neighbours, to_codes, unrank_many)
+from ccsim.analyses.orderings.space import count_orderings, random_orderings, rank_many, swap_neighbours, unrank_many
+from ccsim.runner.orderings import PRESETS, SHUFFLED, from_codes, to_codes
 
 __all__ = ["search", "search_args", "CONFIRM_BASE"]
 
