@@ -71,7 +71,7 @@ def expert_params(search: dict, where: str = "expert", leaf: dict | None = None)
     if isinstance(cfg["margin"], bool) or not isinstance(cfg["margin"], (int, float)) or not 0 <= cfg["margin"] <= 1:
         raise ParamFileError(f"{where}: margin must be a number in 0 .. 1, got {cfg['margin']!r}")
     try:
-        rollout, rollout_params = _lookup(cfg["rollout"])
+        rollout, rollout_params = lookup(cfg["rollout"])
     except KeyError as e:
         raise ParamFileError(f"{where}: rollout: {e.args[0]}") from None
     if rollout in (EXPERT, SEER):
@@ -79,7 +79,7 @@ def expert_params(search: dict, where: str = "expert", leaf: dict | None = None)
     opponent = opponent_params = None
     if cfg["opponent"]:
         try:
-            opponent, opponent_params = _lookup(cfg["opponent"])
+            opponent, opponent_params = lookup(cfg["opponent"])
         except KeyError as e:
             raise ParamFileError(f"{where}: opponent: {e.args[0]}") from None
         if opponent in (EXPERT, SEER):
@@ -263,7 +263,7 @@ def search_players() -> set[str]:
 
 def strategy_id(name: str) -> int:
     """The kernel id of a strategy name; KeyError lists the known names."""
-    return _lookup(name)[0]
+    return lookup(name)[0]
 
 
 def resolve(name: str):
@@ -274,7 +274,7 @@ def resolve(name: str):
 
     KeyError (with a one-line message listing the known names) if unknown.
     """
-    sid, params = _lookup(name)
+    sid, params = lookup(name)
     return sid, localized(sid, params)
 
 
@@ -294,11 +294,11 @@ def player_key(name) -> tuple[int, bytes]:
     """What makes a player: its kernel id and parameter vector (before the entry slots are
     filled in), so two names with one key, such as `weighted` and its `balanced` file, are
     the same player twice (KeyError if unknown)."""
-    sid, params = _lookup(name)
+    sid, params = lookup(name)
     return sid, params.tobytes()
 
 
-def _lookup(name):
+def lookup(name):
     for m, sid, _ in _ENTRIES:
         if m.NAME == name:
             params = np.zeros(MAX_PARAMS, np.float64)

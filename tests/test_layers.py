@@ -72,6 +72,47 @@ def test_numba_internals_only_in_the_toolchain():
     assert found == []
 
 
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _private_uses(path: Path):
+    """(line, text) of every use of another module's private name: ``from x import _y``, or
+    ``m._y`` where ``m`` was imported from ccsim or strategies (a module or a name in one)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.split(".")[0] in ("ccsim", "strategies"):
+            for a in node.names:
+                if _private(a.name):
+                    yield node.lineno, f"from {node.module} import {a.name}"
+                bound.add(a.asname or a.name)
+        elif isinstance(node, ast.Import):
+            bound.update(a.asname or a.name.split(".")[0] for a in node.names
+                         if a.name.split(".")[0] in ("ccsim", "strategies"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in bound:
+                yield node.lineno, ast.unparse(node)
+
+
+def test_no_import_of_another_modules_private_name():
+    # what the modules of a sub-package share is public inside it (issue 36): a leading
+    # underscore means "this module's own", so no other module may lean on it
+    found = [f"{p.relative_to(ROOT)}:{line} {text}" for p in _sources() for line, text in _private_uses(p)]
+    assert found == []
+
+
+def test_the_private_check_sees_a_private_import(tmp_path):
+    p = tmp_path / "m.py"
+    p.write_text("from ccsim.x import _y, z\nimport strategies.registry as reg\nreg._lookup(1)\nz._w\nself._own = 1\n")
+    assert sorted(line for line, _ in _private_uses(p)) == [1, 3, 4]
+
+
 # No file or function too long to read at once, outside tests/ (issue 24: the last ones were split).
 MAX_FILE_LINES = 600
 MAX_FUNCTION_LINES = 80
