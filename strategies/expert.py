@@ -43,7 +43,7 @@ from ccsim.kernel.engine.dispatch import choose_with_nb
 from ccsim.kernel.engine.step import drive_nb, drive_turns_nb, resolve_nb
 from ccsim.kernel.engine.score import winner_nb, vp_nb
 from strategies.leaf import N_LEAF, leaf_value_nb
-from strategies.param_files import style_vector
+from strategies.param_files import ParamFileError, style_vector
 from strategies.weighted import step_scores
 
 NAME = "expert"
@@ -109,6 +109,34 @@ _counts_nb = stack_array(np.int64, (MAX_OPTIONS,))
 _alive_nb = stack_array(np.int64, (MAX_OPTIONS,), zeroed=False)
 _policy_params_nb = stack_array(np.float64, (MAX_PARAMS,))
 _leaf_x_nb = stack_array(np.float64, (N_LEAF,))
+
+
+def search_settings(search: dict, where: str) -> dict:
+    """The settings of a ``[search]`` table (keys of DEFAULTS; the rest keep their defaults), each
+    checked, with ``kinds`` as its bit mask; ParamFileError names a bad key or value.  The rollout
+    and opponent are names for the registry to look up."""
+    cfg = dict(DEFAULTS)
+    for k, v in search.items():
+        if k not in cfg:
+            raise ParamFileError(f"{where}: unknown search parameter {k!r} (known: {', '.join(cfg)})")
+        cfg[k] = v
+    for k, lo in (("budget", 1), ("width", 1), ("depth", 0)):
+        if isinstance(cfg[k], bool) or not isinstance(cfg[k], int) or not lo <= cfg[k] <= (1 << 20):
+            raise ParamFileError(f"{where}: {k} must be an integer {lo} .. {1 << 20}, got {cfg[k]!r}")
+    for k, hi in (("margin", 1), ("z", 10)):
+        if isinstance(cfg[k], bool) or not isinstance(cfg[k], (int, float)) or not 0 <= cfg[k] <= hi:
+            raise ParamFileError(f"{where}: {k} must be a number in 0 .. {hi}, got {cfg[k]!r}")
+    cfg["kinds"] = _kinds_mask(cfg["kinds"], where)
+    return cfg
+
+
+def _kinds_mask(names, where: str) -> int:
+    kinds = 0
+    for name in names:
+        if name not in KIND_NAMES:
+            raise ParamFileError(f"{where}: unknown decision kind {name!r} (known: {', '.join(KIND_NAMES)})")
+        kinds |= 1 << KIND_NAMES.index(name)
+    return kinds
 
 
 def params_of(budget=64, rollout_id=5, width=6, margin=0.1, kinds=SEARCHED, z=1.0, rollout_params=None, depth=0,
