@@ -33,7 +33,7 @@ import numpy as np
 
 from ccsim.toolchain.jit import njit, stack_array
 from ccsim.kernel import slots
-from ccsim.kernel.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_END
+from ccsim.kernel.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_END, step_type
 from ccsim.kernel.layout import (BASE_SIZE, PUB, PUB_SIZE, PRIV_SIZE, MEM_SIZE, OPTS, MAX_OPTIONS, MAX_PARAMS, P_ENTRY,
                           N_RNG, PUB_END, H_SID, H_ACTION_EV, H_BONUS, H_NLOG, H_LOG_CAP, H_REPLAY,
                           priv_at, mem_at)
@@ -43,7 +43,7 @@ from ccsim.kernel.engine.dispatch import choose_with_nb
 from ccsim.kernel.engine.step import drive_nb, drive_turns_nb, resolve_nb
 from ccsim.kernel.engine.score import winner_nb, vp_nb
 from strategies.leaf import N_LEAF, leaf_value_nb
-from strategies.param_files import ParamFileError, style_vector
+from strategies.param_files import PARAMS_DIR, ParamFileError, read_toml, style_id, style_vector
 from strategies.weighted import step_scores
 
 NAME = "expert"
@@ -52,8 +52,7 @@ FAMILY = "search"
 DESCRIPTION = "search: determinized Monte Carlo on the engine, paired worlds, tactician rollouts (budget 64)"
 
 # the parameter vector (float64[MAX_PARAMS]); P_ENTRY, the last slot, is the engine's
-N_ROLLOUT_PARAMS = (P_ENTRY - 11 - N_LEAF) // 2
-SEARCH_TABLE = (
+SEARCH_SCALARS = (
     ("BUDGET", (), "simulations per decision"),
     ("ROLLOUT", (), "the rollout policy's strategy id (both seats of every simulation)"),
     ("ROLLOUT_ENTRY", (), "its compiled entry's address, bit for bit (registry.resolve fills it)"),
@@ -65,6 +64,10 @@ SEARCH_TABLE = (
     ("OPPONENT", (), "1 + the strategy id the simulations play the opponent's seat with (a model of her); 0: the rollout's"),
     ("OPPONENT_ENTRY", (), "that strategy's compiled entry (registry.localized)"),
     ("SEER", (), "1: the search sees the hidden cards (the headroom's measuring device, strategies.seer); 0: it samples them"),
+)
+# the slots left after the scalars and the leaf's weights hold two policies' vectors
+N_ROLLOUT_PARAMS = (P_ENTRY - len(SEARCH_SCALARS) - N_LEAF) // 2
+SEARCH_TABLE = SEARCH_SCALARS + (
     ("LEAF", (N_LEAF,), "the leaf value's weights (strategies.leaf.LEAF_FEATURES)"),
     ("ROLLOUT_PARAMS", (N_ROLLOUT_PARAMS,), "the rollout policy's own parameter vector (registry.expert_params)"),
     ("OPPONENT_PARAMS", (N_ROLLOUT_PARAMS,), "the opponent model's parameter vector"),
@@ -98,6 +101,9 @@ KIND_NAMES = ("placement", "mode", "step", "veto", "spy_pick", "castle", "draw",
 
 DEFAULTS = {"budget": 64, "rollout": "tactician", "width": 6, "margin": 0.1, "z": 1.0, "depth": 0, "opponent": "",
             "kinds": ["mode", "step", "veto", "spy_pick", "draw", "veto_draw"]}
+# the default rollout policy's kernel id (its style file's `id`)
+DEFAULT_ROLLOUT_ID = style_id(PARAMS_DIR / f"{DEFAULTS['rollout']}.toml",
+                              read_toml(PARAMS_DIR / f"{DEFAULTS['rollout']}.toml"))
 
 _state_nb = stack_array(np.int32, (BASE_SIZE,), zeroed=False)
 _seats_nb = stack_array(np.float64, (2, MAX_PARAMS))
@@ -139,7 +145,11 @@ def _kinds_mask(names, where: str) -> int:
     return kinds
 
 
-def params_of(budget=64, rollout_id=5, width=6, margin=0.1, kinds=SEARCHED, z=1.0, rollout_params=None, depth=0,
+assert _kinds_mask(DEFAULTS["kinds"], "DEFAULTS") == SEARCHED
+
+
+def params_of(budget=DEFAULTS["budget"], rollout_id=DEFAULT_ROLLOUT_ID, width=DEFAULTS["width"],
+              margin=DEFAULTS["margin"], kinds=SEARCHED, z=DEFAULTS["z"], rollout_params=None, depth=DEFAULTS["depth"],
               leaf=None, opponent_id=None, opponent_params=None) -> np.ndarray:
     """The search's parameter vector; ``rollout_params``: the rollout policy's own vector (its
     entry slot aside), which every simulation's seats play with; ``depth`` and ``leaf``: turns a
@@ -253,7 +263,7 @@ def candidates_nb(params, kind, opts, n, pub, own, mem, me, alive):
     scores = _scores_nb()
     step_scores(PRIOR, pub, own, mem, me, opts, n, scores)
     for i in range(n):
-        if (opts[i] & 15) == T_END:
+        if step_type(opts[i]) == T_END:
             scores[i] = 1e17  # always weighed: stopping is often right
     k = 0
     for _ in range(width):  # a partial selection sort: the best first, ties by index

@@ -57,7 +57,7 @@ class Player:
         per = self._deals_per_task(len(members), deals)
         tasks = [GridTask(int(seed), grid, self._segments(len(members), d, min(per, first + deals - d)), _COLS)
                  for d in range(first, first + deals, per)]
-        names = {id(t): f"{tag}-{int(t.segments[0, 2])}-{int(t.segments[0, 3])}" for t in tasks}
+        names = {id(t): f"{tag}-{int(t.first_games[0])}-{int(t.segment_games[0])}" for t in tasks}
         res = RoundResult({m: Moments(len(COLUMNS), batch=len(self.levels)) for m in members})
         todo = []
         for t in tasks:
