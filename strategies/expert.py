@@ -35,7 +35,7 @@ import numpy as np
 
 from ccsim.toolchain.jit import njit, stack_array
 from ccsim.kernel import slots
-from ccsim.kernel.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_END
+from ccsim.kernel.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_END, step_type
 from ccsim.kernel.layout import (BASE_SIZE, PUB, PUB_SIZE, PRIV_SIZE, MEM_SIZE, OPTS, MAX_OPTIONS, MAX_PARAMS, P_ENTRY,
                           N_RNG, PUB_END, H_SID, H_ACTION_EV, H_BONUS, H_NLOG, H_LOG_CAP, H_REPLAY,
                           priv_at, mem_at)
@@ -49,7 +49,7 @@ from strategies.leaf import N_LEAF, leaf_value_nb
 from strategies.learned import MAX_FEATURES
 from strategies.neural import NET, position_value_nb, rate_options_nb
 from strategies.neural_inputs import N_OBS, kind_column
-from strategies.param_files import style_vector
+from strategies.param_files import PARAMS_DIR, ParamFileError, read_toml, style_id, style_vector
 from strategies.weighted import step_scores
 
 NAME = "expert"
@@ -58,8 +58,7 @@ FAMILY = "search"
 DESCRIPTION = "search: determinized Monte Carlo on the engine, paired worlds, tactician rollouts (budget 64)"
 
 # the parameter vector (float64[MAX_PARAMS]); P_ENTRY, the last slot, is the engine's
-N_ROLLOUT_PARAMS = (P_ENTRY - 13 - N_LEAF) // 2
-SEARCH_TABLE = (
+SEARCH_SCALARS = (
     ("BUDGET", (), "simulations per decision"),
     ("ROLLOUT", (), "the rollout policy's strategy id (both seats of every simulation)"),
     ("ROLLOUT_ENTRY", (), "its compiled entry's address, bit for bit (registry.resolve fills it)"),
@@ -73,6 +72,10 @@ SEARCH_TABLE = (
     ("SEER", (), "1: the search sees the hidden cards (the headroom's measuring device, strategies.seer); 0: it samples them"),
     ("PRIOR", (), "0: the tactician's scores pick the STEP candidates; 1: the value network's ratings pick every kind's"),
     ("LEAF_NET", (), "1: the value network's rating of the position judges a cut-off simulation; 0: the logistic leaf"),
+)
+# the slots left after the scalars and the leaf's weights hold two policies' vectors
+N_ROLLOUT_PARAMS = (P_ENTRY - len(SEARCH_SCALARS) - N_LEAF) // 2
+SEARCH_TABLE = SEARCH_SCALARS + (
     ("LEAF", (N_LEAF,), "the leaf value's weights (strategies.leaf.LEAF_FEATURES)"),
     ("ROLLOUT_PARAMS", (N_ROLLOUT_PARAMS,), "the rollout policy's own parameter vector (registry.expert_params)"),
     ("OPPONENT_PARAMS", (N_ROLLOUT_PARAMS,), "the opponent model's parameter vector"),
@@ -111,6 +114,9 @@ LEAF_VALUES = ("logistic", "neural")     # what judges a cut-off simulation (P_L
 DEFAULTS = {"budget": 64, "rollout": "tactician", "width": 6, "margin": 0.1, "z": 1.0, "depth": 0, "opponent": "",
             "prior": "tactician", "leaf_value": "logistic",
             "kinds": ["mode", "step", "veto", "spy_pick", "draw", "veto_draw"]}
+# the default rollout policy's kernel id (its style file's `id`)
+DEFAULT_ROLLOUT_ID = style_id(PARAMS_DIR / f"{DEFAULTS['rollout']}.toml",
+                              read_toml(PARAMS_DIR / f"{DEFAULTS['rollout']}.toml"))
 
 _state_nb = stack_array(np.int32, (BASE_SIZE,), zeroed=False)
 _seats_nb = stack_array(np.float64, (2, MAX_PARAMS))
@@ -129,7 +135,42 @@ _features_nb = stack_array(np.float64, (MAX_OPTIONS, MAX_FEATURES), zeroed=False
 _obs_nb = stack_array(np.uint8, (N_OBS,), zeroed=False)
 
 
-def params_of(budget=64, rollout_id=5, width=6, margin=0.1, kinds=SEARCHED, z=1.0, rollout_params=None, depth=0,
+def search_settings(search: dict, where: str) -> dict:
+    """The settings of a ``[search]`` table (keys of DEFAULTS; the rest keep their defaults), each
+    checked, with ``kinds`` as its bit mask; ParamFileError names a bad key or value.  The rollout
+    and opponent are names for the registry to look up."""
+    cfg = dict(DEFAULTS)
+    for k, v in search.items():
+        if k not in cfg:
+            raise ParamFileError(f"{where}: unknown search parameter {k!r} (known: {', '.join(cfg)})")
+        cfg[k] = v
+    for k, lo in (("budget", 1), ("width", 1), ("depth", 0)):
+        if isinstance(cfg[k], bool) or not isinstance(cfg[k], int) or not lo <= cfg[k] <= (1 << 20):
+            raise ParamFileError(f"{where}: {k} must be an integer {lo} .. {1 << 20}, got {cfg[k]!r}")
+    for k, hi in (("margin", 1), ("z", 10)):
+        if isinstance(cfg[k], bool) or not isinstance(cfg[k], (int, float)) or not 0 <= cfg[k] <= hi:
+            raise ParamFileError(f"{where}: {k} must be a number in 0 .. {hi}, got {cfg[k]!r}")
+    for k, known in (("prior", PRIORS), ("leaf_value", LEAF_VALUES)):
+        if cfg[k] not in known:
+            raise ParamFileError(f"{where}: {k} must be one of {', '.join(known)}, got {cfg[k]!r}")
+    cfg["kinds"] = _kinds_mask(cfg["kinds"], where)
+    return cfg
+
+
+def _kinds_mask(names, where: str) -> int:
+    kinds = 0
+    for name in names:
+        if name not in KIND_NAMES:
+            raise ParamFileError(f"{where}: unknown decision kind {name!r} (known: {', '.join(KIND_NAMES)})")
+        kinds |= 1 << KIND_NAMES.index(name)
+    return kinds
+
+
+assert _kinds_mask(DEFAULTS["kinds"], "DEFAULTS") == SEARCHED
+
+
+def params_of(budget=DEFAULTS["budget"], rollout_id=DEFAULT_ROLLOUT_ID, width=DEFAULTS["width"],
+              margin=DEFAULTS["margin"], kinds=SEARCHED, z=DEFAULTS["z"], rollout_params=None, depth=DEFAULTS["depth"],
               leaf=None, opponent_id=None, opponent_params=None, network=(False, False)) -> np.ndarray:
     """The search's parameter vector; ``rollout_params``: the rollout policy's own vector (its
     entry slot aside), which every simulation's seats play with; ``depth`` and ``leaf``: turns a
@@ -252,7 +293,7 @@ def candidates_nb(params, kind, opts, n, pub, own, mem, me, alive):
     else:
         step_scores(PRIOR, pub, own, mem, me, opts, n, scores)
         for i in range(n):
-            if (opts[i] & 15) == T_END:
+            if step_type(opts[i]) == T_END:
                 scores[i] = 1e17  # always weighed: stopping is often right
     k = 0
     for _ in range(width):  # a partial selection sort: the best first, ties by index

@@ -16,9 +16,9 @@ row.
 """
 import time
 
-import numba
 import numpy as np
 import pytest
+from ccsim.toolchain.cache import engine_folder
 from ccsim.toolchain.jit import njit
 
 from ccsim.kernel import rules as R
@@ -142,7 +142,7 @@ def compiled():
     from ccsim.kernel.simulate import simulate_rows  # the production batch kernel
     simulate_rows(1, 0, 2, make_rules(), *make_seats(1, 0), make_orders())
     dt = time.perf_counter() - t0
-    print(f"\n[conftest] kernels ready in {dt:.1f} s (numba cache: {numba.config.CACHE_DIR})")
+    print(f"\n[conftest] kernels ready in {dt:.1f} s (numba cache: {engine_folder()})")
     return dt
 
 

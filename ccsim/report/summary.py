@@ -75,7 +75,7 @@ def _seat(claims: dict, strength) -> Sentence | None:
 
 
 def _settled(c) -> str:
-    """Whether the figure has settled with skill, in plain words (``ccsim.report.convergence``)."""
+    """Whether the figure has settled with skill, in plain words (``ccsim.report.sections.convergence``)."""
     v = c.convergence
     if not v or "diff" not in v:
         return ""
