@@ -10,7 +10,8 @@ A space is a TOML file (docs/balance.md; the default ships beside this module)::
     variants = ["late_orgies_boxed"]   # R11 variants, each a switch (off in RULES.md)
 
     [objectives]
-    tolerance = 0.01                # fair: Cleopatra's score within 50% +- 1 point, at every level
+    tolerance_points = 1            # fair: Cleopatra's score within 50% +- 1 point, at every level
+                                    # (the older form, a share: tolerance = 0.01)
     game_length = 0.10              # optional: mean turns within +-10% of RULES.md's (draw_rate alike)
 
     [[param]]
@@ -36,6 +37,7 @@ from ccsim.errors import InputError, UsageError
 from ccsim.kernel import rules as R
 from ccsim.runner.checks import check_count, check_seed, read_toml
 from ccsim.runner.ruleset import RulesError, rules_block, rules_vector, slots_of, validate
+from ccsim.runner.parameters import STANDARD_RULES, VARIANT_WORDS, setting_words
 from ccsim.analyses.levels import Level, default_levels, parse_level
 
 __all__ = ["SpaceError", "BalanceError", "DEFAULT_SPACE", "Param", "Space", "Candidate", "load_space",
@@ -54,7 +56,7 @@ REFERENCE = "RULES.md"
 
 _TOP_KEYS = ("description", "levels", "budget", "seed", "max_changes", "variants", "recommend",
              "remeasure_games", "objectives", "param")
-_OBJECTIVES = ("tolerance", "draw_rate", "game_length")
+_OBJECTIVES = ("tolerance_points", "tolerance", "draw_rate", "game_length")
 
 
 class SpaceError(InputError):
@@ -117,7 +119,7 @@ class Space:
         lines += [f"{k} = {toml_value(getattr(self, k))}" for k in
                   ("budget", "seed", "max_changes", "recommend", "remeasure_games")]
         lines.append(f"variants = {toml_value([p.name for p in self.params if p.is_variant])}")
-        lines += ["", "[objectives]", f"tolerance = {toml_value(self.tolerance)}"]
+        lines += ["", "[objectives]", f"tolerance_points = {toml_value(round(100 * self.tolerance, 10))}"]
         lines += [f"{k} = {toml_value(getattr(self, k))}" for k in ("draw_rate", "game_length")
                   if getattr(self, k) is not None]
         for p in self.params:
@@ -156,6 +158,12 @@ class Candidate:
     @property
     def name(self) -> str:
         return ", ".join(self.labels) or REFERENCE
+
+    @property
+    def words(self) -> str:
+        """The setting in plain words ("Caesar has 3 veto cards (standard: 2)"), in the order of its name."""
+        said = [VARIANT_WORDS[n] if n in R.VARIANTS else setting_words(n, v) for n, v in self.settings]
+        return "; ".join(said) or STANDARD_RULES
 
     @property
     def variants(self) -> list[str]:
@@ -278,11 +286,23 @@ def _objectives(table, where: str) -> dict:
     stray = sorted(set(table) - set(_OBJECTIVES))
     if stray:
         raise SpaceError(f"{where}: objectives: unknown key {stray[0]!r} (known: {', '.join(_OBJECTIVES)})")
+    if "tolerance_points" in table and "tolerance" in table:
+        raise SpaceError(f"{where}: objectives: give tolerance_points (points) or tolerance (a share), not both")
     out = {}
-    for key in _OBJECTIVES:
+    for key in _OBJECTIVES[1:]:
         if key in table:
             out[key] = _share(table[key], f"{where}: objectives.{key}", 0.5 if key == "tolerance" else 1.0)
+    if "tolerance_points" in table:
+        out["tolerance"] = points_share(table["tolerance_points"], f"{where}: objectives.tolerance_points", SpaceError)
     return out
+
+
+def points_share(x, where: str, error=SpaceError) -> float:
+    """A tolerance typed in points of score (1 = one point, 50% +- 1) as the share the search uses;
+    (0, 50) points, else ``error`` (one line)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 < x < 50:
+        raise error(f"{where}: must be a number of points in (0, 50), e.g. 1 for 50% +- 1 point, got {x!r}")
+    return x / 100
 
 
 def _share(x, where: str, high: float) -> float:
@@ -312,11 +332,8 @@ def with_overrides(space: Space, levels=None, budget=None, seed=None, tolerance=
         changes["budget"] = check_count(budget, BalanceError, "--budget")
     if seed is not None:
         changes["seed"] = check_seed(seed, BalanceError)
-    if tolerance is not None:
-        try:
-            changes["tolerance"] = _share(tolerance, "--tolerance", 0.5)
-        except SpaceError as e:
-            raise BalanceError(str(e)) from None
+    if tolerance is not None:  # in points: --tolerance 1 is 50% +- 1 point
+        changes["tolerance"] = points_share(tolerance, "--tolerance", BalanceError)
     if remeasure_games is not None:
         changes["remeasure_games"] = check_count(remeasure_games, BalanceError, "--remeasure-games", minimum=2)
     return replace(space, **changes)

@@ -38,6 +38,7 @@ Every other key of a change is a rules parameter exactly as a record's
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,6 +56,8 @@ from ccsim.runner.ruleset import RulesError, action_counts, describe, rules_bloc
 from ccsim.analyses.stats import Moments, holm, ratio_difference, ratio_interval
 from ccsim.analyses.stats import format_percent, json_number as _num
 from ccsim.analyses.levels import default_level
+from ccsim.analyses.fit import Col, fit_lines, paragraph, table
+from ccsim.runner.parameters import STANDARD_RULES as STANDARD, vector_words
 from strategies.registry import strategy_id
 from ccsim.errors import UsageError
 
@@ -62,7 +65,7 @@ __all__ = ["WhatIfError", "Change", "Arm", "load_changes", "load_changes_data", 
            "whatif_json", "whatif_plot", "cards_plot"]
 
 TASK_GAMES = 100_000
-BASE = "RULES.md"
+BASE = "RULES.md"      # the standard rules' arm in JSON and Parquet (a contract); people read STANDARD
 
 
 class WhatIfError(UsageError):
@@ -256,7 +259,8 @@ def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, c
     interrupted, seconds = done.interrupted, done.seconds
     info = dict(strategies=strategies, orderings=[cleopatra_order, caesar_order], seed=int(seed), deals=deals,
                 games=deals * n_cfg, arms=[dict(name=a.name, kind=a.kind, rules=rules_text(a.rules),
-                                                 orderings=list(a.orders)) for a in arms],
+                                                 words=vector_words(a.rules), orderings=list(a.orders))
+                                            for a in arms],
                 description=description, seconds=seconds, games_per_s=deals * n_cfg / seconds if seconds else None,
                 interrupted=interrupted)
     if record is not None and not interrupted:
@@ -365,9 +369,48 @@ def _fmt_ci(metric: str, x: float, lo: float, hi: float) -> str:
     return f"{_fmt(metric, x)} [{_fmt(metric, lo)}, {_fmt(metric, hi)}]"
 
 
-def format_whatif(w: WhatIf, all_metrics: bool = False) -> str:
-    """Readable tables: per strategy and arm, each metric of the base and the arm with their 95%
-    intervals, and the difference on the same deals with its interval."""
+def arm_words(a: dict) -> str:
+    """An arm as a designer reads it: its name, and what it changes in plain words when the name
+    does not say it already (a change without a name is named by its dotted keys)."""
+    if a["kind"] == "base":
+        return STANDARD
+    if a["name"] == a["rules"] and a["kind"] != "variant":
+        return a["words"]
+    return f"{a['name']}: {a['words']}"
+
+
+def _metric_rows(m, arm: str, names: list[str]) -> list[list[str]]:
+    rows = []
+    for n in names:
+        r = m.loc[(arm, n)]
+        diff = f"{_fmt(n, r['diff'], True)} [{_fmt(n, r['diff_lo'], True)}, {_fmt(n, r['diff_hi'], True)}]"
+        rows.append([METRICS[INDEX[n]].label, _fmt(n, r["base"]), f"[{_fmt(n, r['base_lo'])}, {_fmt(n, r['base_hi'])}]",
+                     _fmt(n, r["value"]), f"[{_fmt(n, r['ci_lo'])}, {_fmt(n, r['ci_hi'])}]",
+                     diff + (" *" if r["significant"] else ""), f"{r['p_holm']:.2g}"])
+    return rows
+
+
+_METRIC_COLS = [Col("metric", wrap=True), Col("standard", True), Col("95% CI", spare=3), Col("changed", True),
+                Col("95% CI", spare=2), Col("difference [95% CI]"), Col("p (Holm)", True, spare=1)]
+
+
+def _card_rows(c) -> list[list[str]]:
+    rows = []
+    for card in R.ACTION_NAMES:
+        cells = [card]
+        for p in ("cleopatra", "caesar", "both"):
+            r = c[(c["card"] == card) & (c["player"] == p)]
+            cells.append("—" if r.empty else
+                         f"{100 * r.iloc[0]['worth']:+.1f} [{100 * r.iloc[0]['ci_lo']:+.1f}, "
+                         f"{100 * r.iloc[0]['ci_hi']:+.1f}]" + ("*" if r.iloc[0]["significant"] else " "))
+        rows.append(cells)
+    return rows
+
+
+def format_whatif(w: WhatIf, all_metrics: bool = False, width: int | None = None) -> str:
+    """Readable tables: per strategy and arm, each metric under the standard rules and the arm with
+    their 95% intervals, and the difference on the same deals with its interval; fitted to ``width``
+    columns (``ccsim.analyses.fit``), None: no limit."""
     i = w.info
     names = [m.name for m in METRICS] if all_metrics else list(HEADLINE)
     lines = [f"what-if: {i['deals']:,} deals per arm (the same deals for every arm: game 0..{i['deals'] - 1} of "
@@ -377,52 +420,27 @@ def format_whatif(w: WhatIf, all_metrics: bool = False) -> str:
         lines.append(i["description"])
     arms = [a for a in i["arms"] if a["kind"] not in ("base", "card")]
     if arms:
-        lines.append(f"each arm's value and its difference to {BASE} on the same deals, with 95% intervals; "
+        lines.append(f"each arm's value and its difference to {STANDARD} on the same deals, with 95% intervals; "
                      f"shares in %, their differences in points; * = significant after Holm over all "
                      f"{i['comparisons']} differences")
-    lw = max(len(METRICS[INDEX[n]].label) for n in names) + 2
-    vw = 2 + max(len(_fmt_ci(n, r.value, r.ci_lo, r.ci_hi)) for r in w.metrics.itertuples()
-                 for n in [r.metric] if n in names)
     for s in i["strategies"]:
         m = w.metrics[w.metrics["strategy"] == s].set_index(["arm", "metric"])
         for a in arms:
-            detail = [a["rules"]] if a["rules"] != a["name"] else []
+            head = f"{s} — {arm_words(a)}"
             if a["orderings"] != i["orderings"]:
-                detail.append("orderings " + ", ".join(a["orderings"]))
-            lines += ["", f"{s} — {a['name']}" + (f" ({'; '.join(detail)})" if detail else ""),
-                      f"{'metric':<{lw}}{BASE + ' [95% CI]':>{vw}}{'this arm [95% CI]':>{vw}}   "
-                      f"{'difference [95% CI]':<28}{'p (Holm)':>9}"]
-            for n in names:
-                r = m.loc[(a["name"], n)]
-                diff = f"{_fmt(n, r['diff'], True)} [{_fmt(n, r['diff_lo'], True)}, {_fmt(n, r['diff_hi'], True)}]"
-                mark = "*" if r["significant"] else " "
-                lines.append(f"{METRICS[INDEX[n]].label:<{lw}}{_fmt_ci(n, r['base'], r['base_lo'], r['base_hi']):>{vw}}"
-                             f"{_fmt_ci(n, r['value'], r['ci_lo'], r['ci_hi']):>{vw}}   "
-                             f"{diff + ' ' + mark:<28}{r['p_holm']:>9.2g}")
+                head += "; orderings " + ", ".join(a["orderings"])
+            lines += ["", *paragraph(head, width)] + table(_METRIC_COLS, _metric_rows(m, a["name"], names), width)
     if w.cards is not None:
-        lines += ["", f"what each action card is worth: its owner's score under {BASE} minus with one copy fewer, "
-                      f"points [95% CI], paired on the same deals; * = significant after Holm over "
+        lines += ["", f"what each action card is worth: its owner's score under {STANDARD} minus with one copy "
+                      f"fewer, points [95% CI], paired on the same deals; * = significant after Holm over "
                       f"{i['card_comparisons']}",
                   "(a shuffled deck loses a uniformly random copy; a fixed ordering its topmost)"]
+        cols = [Col("card")] + [Col(p, True) for p in ("cleopatra", "caesar", "both")]
         for s in i["strategies"]:
-            c = w.cards[w.cards["strategy"] == s]
-            lines += ["", f"{s}: {'card':<15}" + "".join(f"{p:>26}" for p in ("cleopatra", "caesar", "both"))]
-            for card in R.ACTION_NAMES:
-                cells = []
-                for p in ("cleopatra", "caesar", "both"):
-                    r = c[(c["card"] == card) & (c["player"] == p)]
-                    if r.empty:
-                        cells.append("—")
-                        continue
-                    r = r.iloc[0]
-                    cells.append(f"{100 * r['worth']:+.1f} [{100 * r['ci_lo']:+.1f}, {100 * r['ci_hi']:+.1f}]"
-                                 + ("*" if r["significant"] else " "))
-                lines.append(f"{'':{len(s) + 2}}{card:<15}" + "".join(f"{x:>26}" for x in cells))
+            lines += ["", f"{s}:"] + table(cols, _card_rows(w.cards[w.cards["strategy"] == s]), width, "  ")
     if i.get("seconds"):
         lines += ["", f"{i['games']:,} games in {i['seconds']:.1f} s ({i['games_per_s']:,.0f} games/s)"]
-    return "\n".join(lines)
-
-
+    return fit_lines(lines, width)
 
 
 def whatif_json(w: WhatIf) -> dict:
@@ -461,12 +479,13 @@ def _save(fig, path):
 
 
 def whatif_plot(w: WhatIf, path=None):
-    """Differences to RULES.md of six headline metrics, one panel each, every arm and strategy,
+    """Differences to the standard rules of six headline metrics, one panel each, every arm and strategy,
     with 95% intervals (filled: significant after Holm); returns the figure."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    arms = [a["name"] for a in w.info["arms"] if a["kind"] not in ("base", "card")]
+    shown = [a for a in w.info["arms"] if a["kind"] not in ("base", "card")]
+    arms = [a["name"] for a in shown]
     strategies = w.info["strategies"]
     fig, axes = plt.subplots(2, 3, figsize=(13, 2.2 + 0.55 * len(arms) * 2), sharey=True)
     y = np.arange(len(arms))
@@ -487,10 +506,10 @@ def whatif_plot(w: WhatIf, path=None):
         ax.tick_params(labelsize=8)
     for ax in axes[:, 0]:
         ax.set_yticks(y)
-        ax.set_yticklabels(arms, fontsize=8)
+        ax.set_yticklabels([textwrap.fill(arm_words(a), 40) for a in shown], fontsize=7)
     axes[0, 0].invert_yaxis()  # the axes share y: once for all
     i = w.info
-    fig.suptitle(f"What-if rules against RULES.md: {i['deals']:,} common deals per arm, mirror games, seed "
+    fig.suptitle(f"What-if rules against the standard rules: {i['deals']:,} common deals per arm, mirror games, seed "
                  f"{i['seed']} (95% intervals; filled: significant after Holm)", fontsize=10)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="lower center", ncol=len(strategies), fontsize=9,

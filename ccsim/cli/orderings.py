@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ccsim.kernel import rules as R
-from ccsim.cli.options import backend_options, cli_backend, writable_folder as _writable
+from ccsim.cli.options import COUNT, backend_options, cli_backend, wide_option, width_of, writable_folder as _writable
 from ccsim.analyses.stats import format_percent, json_number as _num
 
 _ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
@@ -124,7 +124,7 @@ def presets_cmd(as_json):
 @click.option("--baseline", default="shuffled", show_default=True, metavar="ORDER",
               help="Ordering every candidate is compared with.")
 @_matchup_options
-@click.option("--games", "-n", type=int, default=20_000, show_default=True,
+@click.option("--games", "-n", type=COUNT, default=20_000, show_default=True,
               help="Games per ordering (half as many deals, each at both seats); "
                    "with --until-decided the most a comparison may use.")
 @click.option("--until-decided", is_flag=True,
@@ -186,9 +186,9 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
 
 @orderings_group.command("search")
 @_matchup_options
-@click.option("--budget", type=int, default=1_000_000, show_default=True, metavar="GAMES",
+@click.option("--budget", type=COUNT, default=1_000_000, show_default=True, metavar="GAMES",
               help="Games to spend, all stages together.")
-@click.option("--top", type=int, default=10, show_default=True, help="Orderings to confirm and print.")
+@click.option("--top", type=COUNT, default=10, show_default=True, help="Orderings to confirm and print.")
 @click.option("--out", default="results/orderings/search", show_default=True, metavar="DIR",
               help="Folder for search_top.parquet, search_progress.parquet, search_progress.png, search.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
@@ -249,9 +249,9 @@ def _search_rec(r) -> dict:
 
 @orderings_group.command("positions")
 @_matchup_options
-@click.option("--games", "-n", type=int, default=1_000_000, show_default=True,
+@click.option("--games", "-n", type=COUNT, default=1_000_000, show_default=True,
               help="Games in all (random orderings x deals per ordering x 2 seats).")
-@click.option("--deals-per-ordering", type=int, default=1, show_default=True,
+@click.option("--deals-per-ordering", type=COUNT, default=1, show_default=True,
               help="Deals each random ordering plays (each at both seats).")
 @click.option("--out", default="results/orderings/positions", show_default=True, metavar="DIR",
               help="Folder for positions.parquet, positions_heatmap.png, positions.json.")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ccsim.kernel import rules as R
 from ccsim.runner import ruleset
 
-__all__ = ["Parameter", "PARAMETERS", "parameter", "setting_words", "change_words", "VARIANT_WORDS",
+__all__ = ["Parameter", "PARAMETERS", "parameter", "setting_words", "change_words", "vector_words", "VARIANT_WORDS",
            "STANDARD_RULES"]
 
 #: how the standard rules (docs/rules.md, every parameter at its standard value) are named to a person
@@ -162,3 +162,10 @@ def change_words(block: dict, variants=()) -> str:
     said = [setting_words(k, v) for k, v in ruleset.flat_items(block or {})]
     said += [VARIANT_WORDS[v] for v in dict.fromkeys(variants)]
     return "; ".join(said) if said else STANDARD_RULES
+
+
+def vector_words(vec) -> str:
+    """What a kernel rules vector changes from the standard rules, in plain words (its rules block
+    and its R11 variants, as ``change_words`` says them)."""
+    variants = [v for v, bit in R.VARIANTS.items() if vec[R.RP_VARIANTS] & bit]
+    return change_words(ruleset.rules_block(vec), variants)
