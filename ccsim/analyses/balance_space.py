@@ -239,7 +239,7 @@ def _param(t: dict, k: int, where: str) -> Param:
             raise SpaceError(f"{at}: {e}") from None
     default = int(R.DEFAULT_RULES[slots[0]])
     if set(values) <= {default}:
-        raise SpaceError(f"{at}: offers no value other than RULES.md's {default}")
+        raise SpaceError(f"{at}: offers no value other than the standard {default}")
     return Param(name, tuple(sorted(set(values) | {default})), default)
 
 

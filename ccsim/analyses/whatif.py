@@ -19,7 +19,7 @@ is R1.4's deck shuffled as always with a uniformly random copy taken out (the
 other twelve keep their order); a fixed ordering loses its topmost copy
 (``ccsim.runner.orderings.without_card``).
 
-The rules file (TOML)::
+The rules file (TOML; read by ``ccsim.runner.changes``)::
 
     description = "three changes a designer asked about"   # optional
     [[change]]
@@ -52,7 +52,9 @@ from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS, Distribution, MetricSums, game_values
 from ccsim.runner.orderings import OrderingError, SHUFFLED, parse_ordering, without_card
-from ccsim.runner.ruleset import RulesError, action_counts, describe, rules_block, rules_vector
+from ccsim.runner import changes as changes_file
+from ccsim.runner.changes import RESERVED as BASE, Change
+from ccsim.runner.ruleset import action_counts, describe, rules_block, rules_vector
 from ccsim.analyses.stats import Moments, holm, ratio_difference, ratio_interval
 from ccsim.analyses.stats import format_percent, json_number as _num
 from ccsim.analyses.levels import default_level
@@ -65,18 +67,11 @@ __all__ = ["WhatIfError", "Change", "Arm", "load_changes", "load_changes_data", 
            "whatif_json", "whatif_plot", "cards_plot"]
 
 TASK_GAMES = 100_000
-BASE = "RULES.md"      # the standard rules' arm in JSON and Parquet (a contract); people read STANDARD
+# BASE: the standard rules' arm in JSON and Parquet (a contract); people read STANDARD
 
 
 class WhatIfError(UsageError):
     """An unusable what-if argument or rules file (a usage error: exit status 2 in the CLI)."""
-
-
-@dataclass(frozen=True)
-class Change:
-    name: str
-    block: dict
-    variants: tuple = ()
 
 
 @dataclass
@@ -90,43 +85,14 @@ class Arm:
 
 
 def load_changes(path) -> tuple[list[Change], str]:
-    """The ``[[change]]`` tables of a what-if rules file, validated, and its description."""
-    data, _ = read_toml(path, WhatIfError, f"--rules {path}")
-    return load_changes_data(data, f"--rules {path}")
+    """The ``[[change]]`` tables of a what-if rules file, validated, and its description
+    (``ccsim.runner.changes``)."""
+    return changes_file.load_changes(path, WhatIfError)
 
 
 def load_changes_data(data: dict, where: str) -> tuple[list[Change], str]:
     """``load_changes`` of parsed TOML; ``where`` names the source in errors."""
-    stray = sorted(set(data) - {"description", "change"})
-    if stray:
-        raise WhatIfError(f"{where}: unknown top-level key {stray[0]!r} (known: change, description; "
-                          f"each change is a [[change]] table)")
-    changes = data.get("change", [])
-    if not isinstance(changes, list) or not changes or not all(isinstance(c, dict) for c in changes):
-        raise WhatIfError(f"{where}: needs at least one [[change]] table")
-    out, names = [], set()
-    for k, c in enumerate(changes, 1):
-        c = dict(c)
-        name = c.pop("name", None)
-        variants = c.pop("variants", [])
-        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-            raise WhatIfError(f"{where}: change {k}: variants must be a list of names")
-        try:
-            vec = rules_vector(c, tuple(variants))
-        except RulesError as e:
-            raise WhatIfError(f"{where}: change {k}: {e}") from None
-        if name is None:
-            name = describe(vec) + "".join(f", {v}" for v in variants)
-        if not isinstance(name, str) or not name.strip():
-            raise WhatIfError(f"{where}: change {k}: name must be a non-empty string")
-        if name in names or name == BASE:
-            raise WhatIfError(f"{where}: change {k}: the name {name!r} is taken")
-        if not c and not variants:
-            raise WhatIfError(f"{where}: change {k} ({name}) changes nothing")
-        names.add(name)
-        out.append(Change(name, c, tuple(variants)))
-    desc = data.get("description", "")
-    return out, desc if isinstance(desc, str) else ""
+    return changes_file.load_changes_data(data, where, WhatIfError)
 
 
 def variants_of(vec) -> list[str]:
