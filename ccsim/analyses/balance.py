@@ -43,7 +43,7 @@ def _stderr(msg: str) -> None:
 @dataclass
 class Balance:
     """A search's answer: ``candidates`` and ``pareto`` (one row per setting and level, as measured by
-    the race), ``recommended`` (the chosen settings and RULES.md re-measured on fresh deals: one row
+    the race), ``recommended`` (the chosen settings and the standard rules re-measured on fresh deals: one row
     per setting and level, ``fair`` per level and ``verdict`` per setting), the figure, and
     ``info`` (what it rests on: the space, the rounds, games and seconds)."""
     space: Space
@@ -150,7 +150,7 @@ def recommend(frame: pd.DataFrame, tolerance: float, k: int) -> list[int]:
 
 
 def _fresh(sp: Space, cands, frame, player: Player, info: dict, log) -> pd.DataFrame:
-    """The recommended settings and RULES.md, re-measured on ``remeasure_games`` fresh deals per level."""
+    """The recommended settings and the standard rules, re-measured on ``remeasure_games`` fresh deals per level."""
     picks = recommend(frame, sp.tolerance, sp.recommend)
     if not picks:
         return _empty_fresh()

@@ -7,20 +7,20 @@ A space is a TOML file (docs/balance.md; the default ships beside this module)::
     budget = 4_000_000              # games the search may play (the fresh re-measure comes on top)
     seed = 1
     max_changes = 2                 # at most this many parameters changed at once
-    variants = ["late_orgies_boxed"]   # R11 variants, each a switch (off in RULES.md)
+    variants = ["late_orgies_boxed"]   # R11 variants, each a switch (off in the standard rules)
 
     [objectives]
     tolerance_points = 1            # fair: Cleopatra's score within 50% +- 1 point, at every level
                                     # (the older form, a share: tolerance = 0.01)
-    game_length = 0.10              # optional: mean turns within +-10% of RULES.md's (draw_rate alike)
+    game_length = 0.10              # optional: mean turns within +-10% of the standard rules' (draw_rate alike)
 
     [[param]]
     name = "action_count.caesar.veto"   # any name of a record's rules block, dotted (docs/game-record.md)
-    values = [1, 3, 4]                  # or range = [1, 4] (step = 1); RULES.md's value is always one of them
+    values = [1, 3, 4]                  # or range = [1, 4] (step = 1); the standard value is always one of them
 
-A *candidate* is RULES.md with up to ``max_changes`` parameters moved to other values of their lists.
+A *candidate* is the standard rules with up to ``max_changes`` parameters moved to other values of their lists.
 Its cost is (number of changes, size of change); the size is the number of steps each changed
-parameter moves along its own sorted list of values (RULES.md's value included), summed — a step is
+parameter moves along its own sorted list of values (the standard value included), summed — a step is
 the next value the designer offered, so sizes compare across parameters of different units.
 """
 from __future__ import annotations
@@ -52,7 +52,7 @@ DEFAULT_REMEASURE = 100_000
 MAX_CANDIDATES = 20_000
 #: bump when what the search plays or decides changes: a folder of another version is not resumed
 SEARCH_VERSION = 1
-REFERENCE = "RULES.md"
+REFERENCE = "RULES.md"  # the standard rules' setting name in JSON and Parquet (a contract)
 
 _TOP_KEYS = ("description", "levels", "budget", "seed", "max_changes", "variants", "recommend",
              "remeasure_games", "objectives", "param")
@@ -71,7 +71,7 @@ class BalanceError(UsageError):
 class Param:
     """One rules parameter (a dotted rules name) or R11 variant (values 0 off, 1 on) and its values."""
     name: str
-    values: tuple[int, ...]   # sorted, RULES.md's value among them
+    values: tuple[int, ...]   # sorted, the standard value among them
     default: int
 
     @property
@@ -79,7 +79,7 @@ class Param:
         return self.name in R.VARIANTS
 
     def steps(self, value: int) -> int:
-        """The size of moving this parameter to ``value``: steps along its list from RULES.md's value."""
+        """The size of moving this parameter to ``value``: steps along its list from the standard value."""
         return abs(self.values.index(value) - self.values.index(self.default))
 
     def label(self, value: int) -> str:
@@ -94,7 +94,7 @@ class Space:
     seed: int = 1
     tolerance: float = DEFAULT_TOLERANCE
     max_changes: int = 2
-    draw_rate: float | None = None     # bound: relative to RULES.md's, e.g. 0.10 for +-10%
+    draw_rate: float | None = None     # bound: relative to the standard rules', e.g. 0.10 for +-10%
     game_length: float | None = None
     recommend: int = 3
     remeasure_games: int = DEFAULT_REMEASURE
@@ -148,7 +148,7 @@ def toml_value(x) -> str:
 
 @dataclass(frozen=True, eq=False)
 class Candidate:
-    """RULES.md with ``settings`` (param name, value) changed; ``rules`` is its validated vector."""
+    """The standard rules with ``settings`` (param name, value) changed; ``rules`` is its validated vector."""
     settings: tuple[tuple[str, int], ...]
     labels: tuple[str, ...]
     rules: np.ndarray
@@ -306,7 +306,7 @@ def points_share(x, where: str, error=SpaceError) -> float:
 
 
 def _share(x, where: str, high: float) -> float:
-    """A share in (0, high): a tolerance in points of score, or a bound relative to RULES.md."""
+    """A share in (0, high): a tolerance in points of score, or a bound relative to the standard rules."""
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 < x < high:
         raise SpaceError(f"{where}: must be a number in (0, {high:g}) (0.01 is one point, 0.10 is 10%), got {x!r}")
     return float(x)
@@ -342,7 +342,7 @@ def with_overrides(space: Space, levels=None, budget=None, seed=None, tolerance=
 # --- candidates ---------------------------------------------------------------------------------
 
 def candidates(space: Space) -> tuple[list[Candidate], int]:
-    """RULES.md first, then every setting of 1 .. ``max_changes`` changed parameters, cheapest first
+    """The standard rules first, then every setting of 1 .. ``max_changes`` changed parameters, cheapest first
     (fewer changes, then smaller size, then the space's order); and how many combinations the rules
     block's ranges refuse (``group_limit`` above 2 x ``side_limit``, ...).  A setting reached twice
     (two names for one rule) is kept once, at its cheapest."""
@@ -368,7 +368,7 @@ def candidates(space: Space) -> tuple[list[Candidate], int]:
 
 
 def _candidate(combo) -> Candidate:
-    """RULES.md with each (param, value) of ``combo`` applied slot by slot, validated once at the end
+    """The standard rules with each (param, value) of ``combo`` applied slot by slot, validated once at the end
     (so the order of the params does not matter, as a block written at once)."""
     vec = R.DEFAULT_RULES.copy()
     for p, v in combo:

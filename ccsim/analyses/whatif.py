@@ -1,6 +1,6 @@
 """What-if rules: the Python API of ``ccsim whatif``.
 
-Each *arm* is a set of rules: RULES.md as written (the base), each R11
+Each *arm* is a set of rules: the standard rules as written (the base), each R11
 variant alone, each change of a rules file, and with ``cards`` each action
 card ablated — one copy taken out of one player's action deck.  Every arm
 plays the same deals 0 .. N-1 of the run seed (common random numbers: the
@@ -11,7 +11,7 @@ its 95% interval, beside the base's value, and the difference to the base on
 the same deals with its interval and a p-value, Holm-adjusted over every
 difference reported (all metrics x arms x strategies).
 
-A card's *worth* is what its owner loses without it: her score under RULES.md
+A card's *worth* is what its owner loses without it: her score under the standard rules
 minus her score with one copy fewer, paired deal by deal, for each player and
 for both (the mean of the two players' losses on a deal), Holm-adjusted over
 all cards x players x strategies.  How a deck loses its copy: a shuffled deck
@@ -268,7 +268,7 @@ def _results(strategies, arms, tallies, both, info) -> WhatIf:
 
 
 def _card_worths(s, arms, tallies, both) -> list[dict]:
-    """Each ablated card's worth to its owner: her score under RULES.md minus her score without
+    """Each ablated card's worth to its owner: her score under the standard rules minus her score without
     the copy, per deal; and for both players together, the mean of the two losses on a deal."""
     i = INDEX["seat_advantage"]
     out = []

@@ -35,7 +35,7 @@ def _cmd(*args) -> str:
 
 
 def _rests(level: str, games: int, seed: int, extra: str = "") -> str:
-    return f"{level}{extra}, {games:,} games, seed {seed}, rules RULES.md"
+    return f"{level}{extra}, {games:,} games, seed {seed}, the standard rules"
 
 
 def _estimates(df: pd.DataFrame, key: str, where: dict) -> list[Estimate]:

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 
 from ccsim.errors import UsageError
 from ccsim.runner.checks import read_toml
+from ccsim.runner.parameters import change_words
 from ccsim.runner.ruleset import RulesError, describe, rules_vector
 
-__all__ = ["ChangesError", "Change", "load_changes", "load_changes_data", "pick_change"]
+__all__ = ["ChangesError", "Change", "load_changes", "load_changes_data", "pick_change", "auto_name", "change_phrase"]
 
 #: the name the standard rules go by in a what-if study (its base arm): no change may take it
 RESERVED = "RULES.md"
@@ -39,6 +40,19 @@ class Change:
     name: str
     block: dict
     variants: tuple = ()
+
+
+def auto_name(block: dict, variants=()) -> str:
+    """The name a change without one goes by: what it changes, dotted (``hand_size 4, two_orgies``)."""
+    return describe(rules_vector(block, tuple(variants))) + "".join(f", {v}" for v in variants)
+
+
+def change_phrase(change: Change) -> str:
+    """A change as a sentence names it, what it changes in plain words between dashes: "the change
+    “hand of 4” — a hand refills to 4 cards (standard: 5) —" (no name when it has only the dotted one)."""
+    words = change_words(change.block, change.variants)
+    named = change.name != auto_name(change.block, change.variants)
+    return f"the change “{change.name}” — {words} —" if named else f"the change — {words} —"
 
 
 def load_changes(path, error=ChangesError, flag: str = "--rules") -> tuple[list[Change], str]:
@@ -64,11 +78,11 @@ def load_changes_data(data: dict, where: str, error=ChangesError) -> tuple[list[
         if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
             raise error(f"{where}: change {k}: variants must be a list of names")
         try:
-            vec = rules_vector(c, tuple(variants))
+            rules_vector(c, tuple(variants))
         except RulesError as e:
             raise error(f"{where}: change {k}: {e}") from None
         if name is None:
-            name = describe(vec) + "".join(f", {v}" for v in variants)
+            name = auto_name(c, variants)
         if not isinstance(name, str) or not name.strip():
             raise error(f"{where}: change {k}: name must be a non-empty string")
         if name in names or name == RESERVED:
