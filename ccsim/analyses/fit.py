@@ -76,7 +76,7 @@ def table(cols: list[Col], rows: list[list[str]], width: int | None = None, inde
             line = gap.join((p[j] if j < len(p) else "").rjust(widths[k]) if cols[k].right else
                             (p[j] if j < len(p) else "").ljust(widths[k]) for k, p in parts.items())
             out.append((indent + line).rstrip())
-    left = list(dict.fromkeys(cols[k].header.strip() for k in range(len(cols)) if k not in shown))
+    left = list(dict.fromkeys(cols[k].header.strip() or "a column" for k in range(len(cols)) if k not in shown))
     if left:
         out += paragraph(f"(left out at {width} columns: {', '.join(left)}; --wide shows them)", width, indent)
     return out
