@@ -76,7 +76,7 @@ def section(rt, rw, args) -> str:
              f"`python scripts/bench_analysis.py --repeats {args.repeats}` on {dt.date.today().isoformat()}, "
              f"kernels warm. *Tournament*: every heuristic (all registered strategies but `random`, 11), "
              f"{args.tournament_games:,} deals per pairing, each played twice with the seats swapped (55 pairings). "
-             f"*What-if*: RULES.md, the four R11 variants and the three changes of `results/whatif/changes.toml`, "
+             f"*What-if*: the standard rules, the four R11 variants and the three changes of `results/whatif/changes.toml`, "
              f"{args.whatif_games:,} deals per arm, mirror games at `greedy` and `tactician`. \"Play\" is what the "
              "commands print (the games through `backend.map` on the local backend, 2 threads); \"whole call\" "
              "adds the ratings and their bootstrap, or the metrics and their paired intervals. The load average "

@@ -98,7 +98,7 @@ BAD_SPACES = [
     ('[[param]]\nname = "hand_sise"\nvalues = [4]\n', "unknown rule parameter 'hand_sise'"),
     ('[[param]]\nname = "hand_size"\nvalues = [9]\n', "must be 1..6, got 9"),
     ('[[param]]\nname = "action_count.caesar.veto"\nrange = [2, 12]\n', "must be 0..9, got 10"),
-    ('[[param]]\nname = "hand_size"\nvalues = [5]\n', "no value other than RULES.md's 5"),
+    ('[[param]]\nname = "hand_size"\nvalues = [5]\n', "no value other than the standard 5"),
     ('levels = ["tactician"]\n', "the space is empty"),
     ('levels = ["nobody"]\n[[param]]\nname = "hand_size"\nvalues = [4]\n', "unknown strategy 'nobody'"),
     ('levels = []\n[[param]]\nname = "hand_size"\nvalues = [4]\n', "at least one level"),
@@ -107,6 +107,8 @@ BAD_SPACES = [
      'values = [3]\n', "change the same rule"),
     ('budgett = 5\n', "unknown key 'budgett'"),
     ('variants = ["two_orgies"]\n[objectives]\ntolerance = 2\n', "objectives.tolerance"),
+    ('variants = ["two_orgies"]\n[objectives]\ntolerance_points = 60\n', "objectives.tolerance_points"),
+    ('variants = ["two_orgies"]\n[objectives]\ntolerance_points = 1\ntolerance = 0.01\n', "not both"),
     ('[[param]\nname = "hand_size"\n', "not valid TOML"),
 ]
 
@@ -124,7 +126,8 @@ def test_a_bad_space_file_is_one_line_and_exit_2(capsys, tmp_path, text, needle)
     (["--levels", "tactician,nobody"], "unknown strategy 'nobody'"),
     (["--budget", "0"], "--budget must be a positive integer"),
     (["--budget", "200"], "is too small for"),
-    (["--tolerance", "0.7"], "--tolerance"),
+    (["--tolerance", "70"], "--tolerance"),  # points: 50% +- 70 is no band
+    (["--tolerance", "0"], "--tolerance"),
     (["--remeasure-games", "1"], "--remeasure-games"),
 ])
 def test_bad_flags_are_one_line_and_exit_2(capsys, tmp_path, flags, needle):

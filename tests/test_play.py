@@ -2,11 +2,14 @@
 import itertools
 import json
 import re
+from pathlib import Path
 
 from click.testing import CliRunner
 
 from ccsim.cli import cli
 from ccsim.play.record import replay
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # Every key of every step, again and again: a key that is not a choice at a
 # prompt gets one line and the same question, so this plays any game to its end.
@@ -85,7 +88,7 @@ def test_the_board_is_redrawn_before_every_prompt_in_30_lines(compiled):
             n = 0
     assert sizes and max(sizes[1:]) <= 30
     blocks = res.output.split("choices (? help")
-    assert all("your hand:" in b for b in blocks[:-1])
+    assert all("your hand:" in b or "your set-aside cards:" in b for b in blocks[:-1])
 
 
 def test_the_screen_shows_only_what_the_human_may_see(compiled):
@@ -158,3 +161,29 @@ def test_bad_flags_are_one_line_usage_errors(compiled):
         with pytest.raises(SystemExit) as e:
             main(["play", *args])
         assert e.value.code == 2
+
+
+def test_a_rules_change_is_played_to_the_end_shown_on_the_board_and_replayed(tmp_path, compiled):
+    """Issue 37: a designer playtests a change; the board says which rules are in force, the
+    record carries them, and `ccsim replay --check` replays it under them."""
+    path = tmp_path / "game.jsonl"
+    example = str(ROOT / "examples" / "playtest.toml")
+    res = _play(["--rules", example, "--seed", "3", "--record", str(path)], _keys())
+    out = res.output
+    assert res.exit_code == 0 and "End: " in out, out[-3000:]
+    assert "rules: Caesar's third veto: Caesar has 3 veto cards (standard: 2)" in out
+    rec = _record(path)
+    assert rec["rules"] == {"action_count": {"caesar": {"veto": 3}}}
+    check = CliRunner().invoke(cli, ["replay", "--check", str(path)])
+    assert check.exit_code == 0 and "1 passed, 0 failed" in check.output, check.output
+
+
+def test_the_first_prompt_shows_the_set_aside_cards_not_an_empty_hand(compiled):
+    out = _play(["--seed", "3"], "q\n").output
+    assert "your hand: -" not in out
+    assert "your set-aside cards: 1 2 3 4 5 (one goes on each group, R2.5)" in out
+
+
+def test_a_rules_file_of_several_changes_needs_a_name(compiled):
+    res = _play(["--rules", str(ROOT / "examples" / "changes.toml")], "q\n")
+    assert res.exit_code == 2 and "--change NAME" in res.output

@@ -260,7 +260,7 @@ def test_balance_changes_are_remeasured_at_every_level(tiny):
     assert [c.id for c in bal] == ["balance.hand of 4", "balance.bonus worth 4"]
     for c in bal:
         assert c.seoi == 0.02 and {e.context for e in c.estimates} == {"greedy", "tactician"}
-        assert "RULES.md:" in c.statement and "recommended.toml" in c.command
+        assert "the standard rules:" in c.statement and "recommended.toml" in c.command
     assert (d / "out" / "recommended.toml").is_file()
 
 

@@ -26,6 +26,7 @@ from ccsim.kernel import rules as R
 from ccsim.kernel.engine.episode import (RESULT_COLUMNS, R_WINNER, R_END, R_TURNS, R_PAT, R_MAJ, R_ALL, R_BONUS_HIT,
                                R_PLAYED, R_VETOED, R_VOTES, R_TIES, R_REVERSALS, R_EXCEPTIONAL, R_LEAD_CHANGES,
                                R_LEADER_HALF, N_RESULT)
+from ccsim.analyses.fit import Col, fit_lines, table
 from ccsim.analyses.stats import Moments, ratio_interval, wilson_interval
 from ccsim.analyses.stats import format_percent_ci, json_number as _num
 
@@ -250,29 +251,33 @@ def metrics_report(data, rules: np.ndarray | None = None) -> dict:
 _SHARES = {m.name for m in METRICS if m.kind == "rate"}
 
 
-def format_metrics(rep: dict) -> str:
-    """The metrics of a report as a readable table, by group, with 95% intervals."""
+def _metric_cell(m: dict) -> str:
+    v, (lo, hi) = m["value"], m["ci95"]
+    if v is None:
+        return "n/a"
+    if m["metric"] == "seat_advantage":
+        return f"{100 * v:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+    if m["metric"] in _SHARES:
+        return format_percent_ci(v, lo, hi)
+    return f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
+
+
+def format_metrics(rep: dict, width: int | None = None) -> str:
+    """The metrics of a report as a readable table, by group, with 95% intervals, fitted to
+    ``width`` columns (None: no limit)."""
     lines = [f"designer metrics of {rep['games']:,} games (docs/metrics.md), 95% intervals"]
-    group = None
+    groups: dict = {}
     for m in rep["metrics"]:
-        if m["group"] != group:
-            group = m["group"]
-            lines += ["", f"{group}:"]
-        v, (lo, hi) = m["value"], m["ci95"]
-        if v is None:
-            cell = "n/a"
-        elif m["metric"] == "seat_advantage":
-            cell = f"{100 * v:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-        elif m["metric"] in _SHARES:
-            cell = format_percent_ci(v, lo, hi)
-        else:
-            cell = f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
-        extra = f"   (of {int(m['units']):,} games with a leader)" if m["metric"] == "decisiveness" else ""
-        lines.append(f"  {m['label']:<44}{cell}{extra}")
-    lines += ["", f"  {'length':<8}{'mean':>8}{'sd':>7}" + "".join(f"{q:>6}" for q in ("p5", "p25", "p50", "p75",
-                                                                                         "p95", "min", "max"))]
-    for r in rep["lengths"]:
-        if r["games"]:
-            lines.append(f"  {r['measure']:<8}{r['mean']:>8.2f}{r['sd']:>7.2f}" +
-                         "".join(f"{r[q]:>6}" for q in ("p5", "p25", "p50", "p75", "p95", "min", "max")))
-    return "\n".join(lines)
+        extra = f" (of {int(m['units']):,} games with a leader)" if m["metric"] == "decisiveness" else ""
+        groups.setdefault(m["group"], []).append([m["label"] + extra, _metric_cell(m)])
+    cols = [Col("", wrap=True), Col("")]
+    wide = max(len(r[0]) for rows in groups.values() for r in rows)
+    for group, rows in groups.items():
+        rows = [[r[0].ljust(wide), *r[1:]] for r in rows]  # one label width for every group
+        lines += ["", f"{group}:"] + table(cols, rows, width, "  ")[1:]  # no header line: the group names it
+    quantiles = ("p5", "p25", "p50", "p75", "p95", "min", "max")
+    rows = [[r["measure"], f"{r['mean']:.2f}", f"{r['sd']:.2f}", *(f"{r[q]}" for q in quantiles)]
+            for r in rep["lengths"] if r["games"]]
+    lines += [""] + table([Col("length"), Col("mean", True), Col("sd", True)] + [Col(q, True) for q in quantiles],
+                          rows, width, "  ")
+    return fit_lines(lines, width)

@@ -16,6 +16,8 @@ from ccsim.kernel import rules as R
 from ccsim.kernel.engine.episode import R_WINNER, R_END, R_TURNS, R_VP, R_ERROR
 from ccsim.analyses.stats import format_percent as _fp, format_percent_ci, wilson_interval, mean_ci
 from ccsim.runner.ruleset import rules_block
+from ccsim.runner.parameters import change_words
+from ccsim.analyses.fit import Col, fit_lines, paragraph, table
 
 SEATS = R.PLAYERS
 
@@ -154,32 +156,29 @@ def summarize_frame(df) -> dict:
     return s.to_dict()
 
 
-def format_summary(d: dict) -> str:
-    """A readable table of a summary dictionary."""
+def format_summary(d: dict, width: int | None = None) -> str:
+    """A readable table of a summary dictionary, fitted to ``width`` columns (None: no limit)."""
     n = d["games"]
     lines = []
     cfg = d.get("config")
     if cfg:
         lines.append(f"cleopatra: {cfg['cleopatra']} ({cfg['cleopatra_order']})   "
                      f"caesar: {cfg['caesar']} ({cfg['caesar_order']})")
-        extra = []
-        if cfg["variants"]:
-            extra.append("variants: " + ", ".join(cfg["variants"]))
-        extra.append(f"seed {cfg['seed']}")
-        lines.append("   ".join(extra))
+        lines.append(f"seed {cfg['seed']}   rules: {change_words(cfg.get('rules') or {}, cfg['variants'])}")
     lines.append(_games_line(n, bool(cfg and cfg["swap_seats"]))
                  + ("   (interrupted: partial result)" if d.get("interrupted") else ""))
     lines.append("")
     if d.get("by_strategy"):
-        lines += _sides_table(d["by_strategy"]) + ["", "by seat (each seat's games mix both sides):"]
-    lines.append(f"{'':12}{'wins':>10}{'win rate':>10}   {'95% CI':<17}{'mean VP':>9}")
+        lines += _sides_table(d["by_strategy"], width) + ["", "by seat (each seat's games mix both sides):"]
+    rows = []
     for s in SEATS:
-        w = d["win_rate"][s]
-        vp = d["mean_vp"][s]
-        ci = f"[{_fp(w['ci95'][0])}, {_fp(w['ci95'][1])}]"
-        lines.append(f"{s:12}{d['wins'][s]:>10,}{_fp(w['rate']):>10}   {ci:<17}{vp['mean'] if vp else 0:>9.2f}")
+        w, vp = d["win_rate"][s], d["mean_vp"][s]
+        rows.append([s, f"{d['wins'][s]:,}", _fp(w["rate"]), f"[{_fp(w['ci95'][0])}, {_fp(w['ci95'][1])}]",
+                     f"{vp['mean'] if vp else 0:.2f}"])
     dr = d["draw_rate"]
-    lines.append(f"{'draws':12}{d['draws']:>10,}{_fp(dr['rate']):>10}   [{_fp(dr['ci95'][0])}, {_fp(dr['ci95'][1])}]")
+    rows.append(["draws", f"{d['draws']:,}", _fp(dr["rate"]), f"[{_fp(dr['ci95'][0])}, {_fp(dr['ci95'][1])}]", ""])
+    cols = [Col(""), Col("wins", True), Col("win rate", True), Col("95% CI"), Col("mean VP", True)]
+    lines += table(cols, rows, width)
     lines.append("")
     lines.append("end reasons: " + ", ".join(f"{k} {v:,} ({_fp(v / n)})" for k, v in d["end_reasons"].items() if n))
     turns = f"{d['mean_turns']:.1f}" if n else "-"  # none when interrupted before the first chunk
@@ -188,7 +187,7 @@ def format_summary(d: dict) -> str:
         lines.append(f"ENGINE ERRORS: {d['engine_errors']}")
     if d.get("games_per_s"):
         lines.append(f"time: {d['seconds']:.2f} s   ({d['games_per_s']:,.0f} games/s)")
-    return "\n".join(lines)
+    return fit_lines(lines, width)
 
 
 def _games_line(n: int, swapped: bool) -> str:
@@ -211,14 +210,12 @@ def _pct(r: dict) -> str:
     return format_percent_ci(r['rate'], *r['ci95'])
 
 
-def _sides_table(sides: list[dict]) -> list[str]:
-    labels = [side_label(s, sides) for s in sides]
-    w = max(12, *(len(x) + 2 for x in labels))
-    lines = ["by strategy (every deal played twice, seats swapped; a draw counts half in the score):",
-             f"{'':{w}}{'games':>9}{'wins':>9}{'draws':>7}   {'win rate [95% CI]':<24}{'score [95% CI]':<24}"
-             f"{'as cleopatra':>13}{'as caesar':>11}"]
-    for label, s in zip(labels, sides):
-        lines.append(f"{label:{w}}{s['games']:>9,}{s['wins']:>9,}{s['draws']:>7,}   {_pct(s['win_rate']):<24}"
-                     f"{_pct(s['score']):<24}{_fp(s['as_cleopatra']['win_rate']['rate']):>13}"
-                     f"{_fp(s['as_caesar']['win_rate']['rate']):>11}")
-    return lines
+def _sides_table(sides: list[dict], width: int | None) -> list[str]:
+    cols = [Col("", wrap=True), Col("games", True), Col("wins", True, spare=4), Col("draws", True, spare=3),
+            Col("win rate [95% CI]"), Col("score [95% CI]"), Col("as cleopatra", True, spare=2),
+            Col("as caesar", True, spare=2)]
+    rows = [[label, f"{s['games']:,}", f"{s['wins']:,}", f"{s['draws']:,}", _pct(s["win_rate"]), _pct(s["score"]),
+             _fp(s["as_cleopatra"]["win_rate"]["rate"]), _fp(s["as_caesar"]["win_rate"]["rate"])]
+            for label, s in zip((side_label(s, sides) for s in sides), sides)]
+    return (paragraph("by strategy (every deal played twice, seats swapped; a draw counts half in the score):", width)
+            + table(cols, rows, width))

@@ -36,6 +36,8 @@ from ccsim.runner.ruleset import RulesError, action_counts, describe, rules_vect
 from ccsim.analyses.stats import ELO_PER_NAT, bradley_terry, holm, mean_ci, nash_average, rating_intervals
 from ccsim.analyses.stats import json_number as _num
 from ccsim.analyses.stats import format_percent as _fp, format_percent_ci
+from ccsim.analyses.fit import Col, fit_lines, table
+from ccsim.runner.parameters import vector_words
 from strategies.registry import available, player_key, search_players, strategy_id
 
 __all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "heatmap", "score_heatmap", "format_tournament",
@@ -294,7 +296,7 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
     return _results(ents, pairs, tally, dict(
         entrants=labels, strategies=list(dict.fromkeys(e[1] for e in ents)),
         orderings=list(dict.fromkeys(e[2] for e in ents)), variants=list(variants),
-        rules=describe(vec), seed=int(seed), deals=int(tally.deals), games_per_pairing=2 * int(tally.deals),
+        rules=describe(vec), rules_words=vector_words(vec), seed=int(seed), deals=int(tally.deals), games_per_pairing=2 * int(tally.deals),
         search_deals=(int(tally.score[capped, 0].min()) if capped and full else None),
         games=played, seconds=seconds, games_per_s=played / seconds if seconds > 0 else None,
         interrupted=interrupted),
@@ -379,12 +381,53 @@ def _pts(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
-def format_tournament(t: Tournament) -> str:
-    """The tournament as readable tables."""
+def _rating_table(t: Tournament, width) -> list[str]:
+    cols = [Col("#", True), Col("entrant", wrap=True), Col("Elo", True), Col("95% interval"), Col("mean score", True)]
+    if t.nash is not None:
+        cols += [Col("Nash avg", True, spare=3), Col("95% interval", spare=2), Col("mixture", True, spare=1)]
+    rows = []
+    for r in t.ratings.itertuples():
+        row = [str(r.rank), r.entrant, f"{r.elo:+.0f}", f"{r.elo_lo:+.0f} .. {r.elo_hi:+.0f}", _fp(r.mean_score)]
+        if t.nash is not None:
+            row += [f"{r.nash:+.0f}", f"{r.nash_lo:+.0f} .. {r.nash_hi:+.0f}", _fp(r.nash_mixture)]
+        rows.append(row)
+    return table(cols, rows, width)
+
+
+def _matrix(t: Tournament, width) -> list[str]:
+    """The score matrix: by the entrants' names, else (too wide) by rank number, then in whole percent."""
+    order = list(t.ratings["entrant"])
+    names = [e.replace("weighted-", "w-") for e in order]
+    numbers = [str(k) for k in range(1, len(order) + 1)]
+    for heads, digits, gap in ((names, 1, "  "), (numbers, 1, " "), (numbers, 0, " ")):
+        cols = [Col("")] + [Col(h, True) for h in heads]
+        rows = [[f"{k:>2} {a}" if heads is numbers else a]
+                + ["—" if a == b else f"{100 * t.score.loc[a, b]:.{digits}f}" for b in order]
+                for k, a in enumerate(order, 1)]
+        lines = table(cols, rows, None, gap=gap)
+        if width is None or max(len(x) for x in lines) <= width:
+            break
+    return lines
+
+
+def _pairing_table(t: Tournament, width) -> list[str]:
+    cols = [Col("first", wrap=True), Col("second", wrap=True), Col("score [95%]"), Col("seat adv. [95%]", spare=2),
+            Col("p (Holm)", True, spare=1)]
+    rows = []
+    for r in t.pairings.itertuples():
+        seat = f"{_pts(r.seat_advantage)} [{_pts(r.seat_lo)}, {_pts(r.seat_hi)}]"
+        if r.identical:
+            rows.append([r.a, r.b, "identical players", seat, "-"])
+            continue
+        p = f"{r.p_holm:.2g}" if r.p_holm >= 1e-300 else "<1e-300"
+        rows.append([r.a, r.b, format_percent_ci(r.score, r.ci_lo, r.ci_hi), seat, p])
+    return table(cols, rows, width)
+
+
+def format_tournament(t: Tournament, width: int | None = None) -> str:
+    """The tournament as readable tables, fitted to ``width`` columns (None: no limit)."""
     i = t.info
     order = list(t.ratings["entrant"])
-    short = {e: e.replace("weighted-", "w-") for e in order}
-    w = max(10, *(len(e) for e in order)) + 2
     if i.get("search_deals"):
         deals = (f"{i['deals']:,} deals per pairing ({i['search_deals']:,} in a pairing with a search player), each "
                  f"played twice with the seats swapped ({i['games']:,} games in all)")
@@ -392,40 +435,15 @@ def format_tournament(t: Tournament) -> str:
         deals = (f"{i['deals']:,} deals per pairing played twice with the seats swapped "
                  f"({i['games_per_pairing']:,} games per pairing, {i['games']:,} in all)")
     head = (f"round robin of {len(order)} entrants, {deals}, seed {i['seed']}, "
-            f"rules: {i['rules']}" + (f", variants: {', '.join(i['variants'])}" if i["variants"] else ""))
+            f"rules: {i.get('rules_words') or i['rules']}")
     lines = [head, "orderings: " + ", ".join(i["orderings"]) + ("   (interrupted: partial result)"
                                                                   if i["interrupted"] else ""), ""]
     lines.append("ratings (Bradley-Terry, Elo scale, 95% bootstrap interval; mean score over all opponents)"
                  + ("; Nash averaging (Elo scale) beside it" if t.nash is not None else ""))
-    hdr = f"{'#':>3}  {'entrant':<{w}}{'Elo':>7}  {'95% interval':<16}{'mean score':>11}"
-    if t.nash is not None:
-        hdr += f"{'Nash avg':>10}  {'95% interval':<16}{'mixture':>8}"
-    lines.append(hdr)
-    for r in t.ratings.itertuples():
-        line = (f"{r.rank:>3}  {r.entrant:<{w}}{r.elo:>+7.0f}  {f'{r.elo_lo:+.0f} .. {r.elo_hi:+.0f}':<16}"
-                f"{_fp(r.mean_score):>11}")
-        if t.nash is not None:
-            line += f"{r.nash:>+10.0f}  {f'{r.nash_lo:+.0f} .. {r.nash_hi:+.0f}':<16}{_fp(r.nash_mixture):>8}"
-        lines.append(line)
-    lines += ["", "score matrix: row's score against column, % (a draw counts half)"]
-    cw = max(7, *(len(short[e]) + 1 for e in order))
-    lines.append(f"{'':<{w}}" + "".join(f"{short[e]:>{cw}}" for e in order))
-    for a in order:
-        cells = ["—" if a == b else f"{100 * t.score.loc[a, b]:.1f}" for b in order]
-        lines.append(f"{a:<{w}}" + "".join(f"{c:>{cw}}" for c in cells))
+    lines += _rating_table(t, width)
+    lines += ["", "score matrix: row's score against column, % (a draw counts half)"] + _matrix(t, width)
     lines += ["", "pairings: first's score [95% interval over deals], seat advantage = Cleopatra's score - 50%, "
-              "points [95%], Holm-adjusted p of 'no difference'"]
-    aw = max(len(x) for x in t.pairings["a"])
-    bw = max(len(x) for x in t.pairings["b"])
-    lines.append(f"{'first':<{aw}}  {'second':<{bw}}  {'score [95%]':<25}{'seat adv. [95%]':<23}{'p (Holm)':>9}")
-    for r in t.pairings.itertuples():
-        if r.identical:
-            lines.append(f"{r.a:<{aw}}  {r.b:<{bw}}  {'identical players':<25}"
-                         f"{f'{_pts(r.seat_advantage)} [{_pts(r.seat_lo)}, {_pts(r.seat_hi)}]':<23}{'-':>9}")
-            continue
-        p = f"{r.p_holm:.2g}" if r.p_holm >= 1e-300 else "<1e-300"
-        lines.append(f"{r.a:<{aw}}  {r.b:<{bw}}  {format_percent_ci(r.score, r.ci_lo, r.ci_hi):<25}"
-                     f"{f'{_pts(r.seat_advantage)} [{_pts(r.seat_lo)}, {_pts(r.seat_hi)}]':<23}{p:>9}")
+              "points [95%], Holm-adjusted p of 'no difference'"] + _pairing_table(t, width)
     twins = [f"{r.a} = {r.b}" for r in t.pairings.itertuples() if r.identical]
     if twins:
         lines += ["identical players: " + ", ".join(twins),
@@ -443,16 +461,14 @@ def format_tournament(t: Tournament) -> str:
         lines.append(f"ENGINE ERRORS: {i['errors']}")
     if i.get("seconds"):
         lines.append(f"time: {i['seconds']:.1f} s   ({i['games_per_s']:,.0f} games/s)")
-    return "\n".join(lines)
-
-
+    return fit_lines(lines, width)
 
 
 def tournament_json(t: Tournament) -> dict:
     """The tournament as one JSON-ready object."""
     i = t.info
     mat = lambda df: [[_num(df.loc[a, b]) for b in t.entrants] for a in t.entrants]  # noqa: E731
-    out = {k: i[k] for k in ("entrants", "strategies", "orderings", "variants", "rules", "seed", "deals",
+    out = {k: i[k] for k in ("entrants", "strategies", "orderings", "variants", "rules", "rules_words", "seed", "deals",
                              "games_per_pairing", "games", "transitive", "errors")}
     if i.get("search_deals"):
         out["search_deals"] = i["search_deals"]   # deals of the pairings with a search player

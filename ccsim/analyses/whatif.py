@@ -1,6 +1,6 @@
 """What-if rules: the Python API of ``ccsim whatif``.
 
-Each *arm* is a set of rules: RULES.md as written (the base), each R11
+Each *arm* is a set of rules: the standard rules as written (the base), each R11
 variant alone, each change of a rules file, and with ``cards`` each action
 card ablated — one copy taken out of one player's action deck.  Every arm
 plays the same deals 0 .. N-1 of the run seed (common random numbers: the
@@ -11,7 +11,7 @@ its 95% interval, beside the base's value, and the difference to the base on
 the same deals with its interval and a p-value, Holm-adjusted over every
 difference reported (all metrics x arms x strategies).
 
-A card's *worth* is what its owner loses without it: her score under RULES.md
+A card's *worth* is what its owner loses without it: her score under the standard rules
 minus her score with one copy fewer, paired deal by deal, for each player and
 for both (the mean of the two players' losses on a deal), Holm-adjusted over
 all cards x players x strategies.  How a deck loses its copy: a shuffled deck
@@ -19,7 +19,7 @@ is R1.4's deck shuffled as always with a uniformly random copy taken out (the
 other twelve keep their order); a fixed ordering loses its topmost copy
 (``ccsim.runner.orderings.without_card``).
 
-The rules file (TOML)::
+The rules file (TOML; read by ``ccsim.runner.changes``)::
 
     description = "three changes a designer asked about"   # optional
     [[change]]
@@ -38,6 +38,7 @@ Every other key of a change is a rules parameter exactly as a record's
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,10 +52,14 @@ from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS, Distribution, MetricSums, game_values
 from ccsim.runner.orderings import OrderingError, SHUFFLED, parse_ordering, without_card
-from ccsim.runner.ruleset import RulesError, action_counts, describe, rules_block, rules_vector
+from ccsim.runner import changes as changes_file
+from ccsim.runner.changes import RESERVED as BASE, Change
+from ccsim.runner.ruleset import action_counts, describe, rules_block, rules_vector
 from ccsim.analyses.stats import Moments, holm, ratio_difference, ratio_interval
 from ccsim.analyses.stats import format_percent, json_number as _num
 from ccsim.analyses.levels import default_level
+from ccsim.analyses.fit import Col, fit_lines, paragraph, table
+from ccsim.runner.parameters import STANDARD_RULES as STANDARD, vector_words
 from strategies.registry import strategy_id
 from ccsim.errors import UsageError
 
@@ -62,18 +67,11 @@ __all__ = ["WhatIfError", "Change", "Arm", "load_changes", "load_changes_data", 
            "whatif_json", "whatif_plot", "cards_plot"]
 
 TASK_GAMES = 100_000
-BASE = "RULES.md"
+# BASE: the standard rules' arm in JSON and Parquet (a contract); people read STANDARD
 
 
 class WhatIfError(UsageError):
     """An unusable what-if argument or rules file (a usage error: exit status 2 in the CLI)."""
-
-
-@dataclass(frozen=True)
-class Change:
-    name: str
-    block: dict
-    variants: tuple = ()
 
 
 @dataclass
@@ -87,43 +85,14 @@ class Arm:
 
 
 def load_changes(path) -> tuple[list[Change], str]:
-    """The ``[[change]]`` tables of a what-if rules file, validated, and its description."""
-    data, _ = read_toml(path, WhatIfError, f"--rules {path}")
-    return load_changes_data(data, f"--rules {path}")
+    """The ``[[change]]`` tables of a what-if rules file, validated, and its description
+    (``ccsim.runner.changes``)."""
+    return changes_file.load_changes(path, WhatIfError)
 
 
 def load_changes_data(data: dict, where: str) -> tuple[list[Change], str]:
     """``load_changes`` of parsed TOML; ``where`` names the source in errors."""
-    stray = sorted(set(data) - {"description", "change"})
-    if stray:
-        raise WhatIfError(f"{where}: unknown top-level key {stray[0]!r} (known: change, description; "
-                          f"each change is a [[change]] table)")
-    changes = data.get("change", [])
-    if not isinstance(changes, list) or not changes or not all(isinstance(c, dict) for c in changes):
-        raise WhatIfError(f"{where}: needs at least one [[change]] table")
-    out, names = [], set()
-    for k, c in enumerate(changes, 1):
-        c = dict(c)
-        name = c.pop("name", None)
-        variants = c.pop("variants", [])
-        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-            raise WhatIfError(f"{where}: change {k}: variants must be a list of names")
-        try:
-            vec = rules_vector(c, tuple(variants))
-        except RulesError as e:
-            raise WhatIfError(f"{where}: change {k}: {e}") from None
-        if name is None:
-            name = describe(vec) + "".join(f", {v}" for v in variants)
-        if not isinstance(name, str) or not name.strip():
-            raise WhatIfError(f"{where}: change {k}: name must be a non-empty string")
-        if name in names or name == BASE:
-            raise WhatIfError(f"{where}: change {k}: the name {name!r} is taken")
-        if not c and not variants:
-            raise WhatIfError(f"{where}: change {k} ({name}) changes nothing")
-        names.add(name)
-        out.append(Change(name, c, tuple(variants)))
-    desc = data.get("description", "")
-    return out, desc if isinstance(desc, str) else ""
+    return changes_file.load_changes_data(data, where, WhatIfError)
 
 
 def variants_of(vec) -> list[str]:
@@ -256,7 +225,8 @@ def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, c
     interrupted, seconds = done.interrupted, done.seconds
     info = dict(strategies=strategies, orderings=[cleopatra_order, caesar_order], seed=int(seed), deals=deals,
                 games=deals * n_cfg, arms=[dict(name=a.name, kind=a.kind, rules=rules_text(a.rules),
-                                                 orderings=list(a.orders)) for a in arms],
+                                                 words=vector_words(a.rules), orderings=list(a.orders))
+                                            for a in arms],
                 description=description, seconds=seconds, games_per_s=deals * n_cfg / seconds if seconds else None,
                 interrupted=interrupted)
     if record is not None and not interrupted:
@@ -298,7 +268,7 @@ def _results(strategies, arms, tallies, both, info) -> WhatIf:
 
 
 def _card_worths(s, arms, tallies, both) -> list[dict]:
-    """Each ablated card's worth to its owner: her score under RULES.md minus her score without
+    """Each ablated card's worth to its owner: her score under the standard rules minus her score without
     the copy, per deal; and for both players together, the mean of the two losses on a deal."""
     i = INDEX["seat_advantage"]
     out = []
@@ -365,9 +335,48 @@ def _fmt_ci(metric: str, x: float, lo: float, hi: float) -> str:
     return f"{_fmt(metric, x)} [{_fmt(metric, lo)}, {_fmt(metric, hi)}]"
 
 
-def format_whatif(w: WhatIf, all_metrics: bool = False) -> str:
-    """Readable tables: per strategy and arm, each metric of the base and the arm with their 95%
-    intervals, and the difference on the same deals with its interval."""
+def arm_words(a: dict) -> str:
+    """An arm as a designer reads it: its name, and what it changes in plain words when the name
+    does not say it already (a change without a name is named by its dotted keys)."""
+    if a["kind"] == "base":
+        return STANDARD
+    if a["name"] == a["rules"] and a["kind"] != "variant":
+        return a["words"]
+    return f"{a['name']}: {a['words']}"
+
+
+def _metric_rows(m, arm: str, names: list[str]) -> list[list[str]]:
+    rows = []
+    for n in names:
+        r = m.loc[(arm, n)]
+        diff = f"{_fmt(n, r['diff'], True)} [{_fmt(n, r['diff_lo'], True)}, {_fmt(n, r['diff_hi'], True)}]"
+        rows.append([METRICS[INDEX[n]].label, _fmt(n, r["base"]), f"[{_fmt(n, r['base_lo'])}, {_fmt(n, r['base_hi'])}]",
+                     _fmt(n, r["value"]), f"[{_fmt(n, r['ci_lo'])}, {_fmt(n, r['ci_hi'])}]",
+                     diff + (" *" if r["significant"] else ""), f"{r['p_holm']:.2g}"])
+    return rows
+
+
+_METRIC_COLS = [Col("metric", wrap=True), Col("standard", True), Col("95% CI", spare=3), Col("changed", True),
+                Col("95% CI", spare=2), Col("difference [95% CI]"), Col("p (Holm)", True, spare=1)]
+
+
+def _card_rows(c) -> list[list[str]]:
+    rows = []
+    for card in R.ACTION_NAMES:
+        cells = [card]
+        for p in ("cleopatra", "caesar", "both"):
+            r = c[(c["card"] == card) & (c["player"] == p)]
+            cells.append("—" if r.empty else
+                         f"{100 * r.iloc[0]['worth']:+.1f} [{100 * r.iloc[0]['ci_lo']:+.1f}, "
+                         f"{100 * r.iloc[0]['ci_hi']:+.1f}]" + ("*" if r.iloc[0]["significant"] else " "))
+        rows.append(cells)
+    return rows
+
+
+def format_whatif(w: WhatIf, all_metrics: bool = False, width: int | None = None) -> str:
+    """Readable tables: per strategy and arm, each metric under the standard rules and the arm with
+    their 95% intervals, and the difference on the same deals with its interval; fitted to ``width``
+    columns (``ccsim.analyses.fit``), None: no limit."""
     i = w.info
     names = [m.name for m in METRICS] if all_metrics else list(HEADLINE)
     lines = [f"what-if: {i['deals']:,} deals per arm (the same deals for every arm: game 0..{i['deals'] - 1} of "
@@ -377,52 +386,27 @@ def format_whatif(w: WhatIf, all_metrics: bool = False) -> str:
         lines.append(i["description"])
     arms = [a for a in i["arms"] if a["kind"] not in ("base", "card")]
     if arms:
-        lines.append(f"each arm's value and its difference to {BASE} on the same deals, with 95% intervals; "
+        lines.append(f"each arm's value and its difference to {STANDARD} on the same deals, with 95% intervals; "
                      f"shares in %, their differences in points; * = significant after Holm over all "
                      f"{i['comparisons']} differences")
-    lw = max(len(METRICS[INDEX[n]].label) for n in names) + 2
-    vw = 2 + max(len(_fmt_ci(n, r.value, r.ci_lo, r.ci_hi)) for r in w.metrics.itertuples()
-                 for n in [r.metric] if n in names)
     for s in i["strategies"]:
         m = w.metrics[w.metrics["strategy"] == s].set_index(["arm", "metric"])
         for a in arms:
-            detail = [a["rules"]] if a["rules"] != a["name"] else []
+            head = f"{s} — {arm_words(a)}"
             if a["orderings"] != i["orderings"]:
-                detail.append("orderings " + ", ".join(a["orderings"]))
-            lines += ["", f"{s} — {a['name']}" + (f" ({'; '.join(detail)})" if detail else ""),
-                      f"{'metric':<{lw}}{BASE + ' [95% CI]':>{vw}}{'this arm [95% CI]':>{vw}}   "
-                      f"{'difference [95% CI]':<28}{'p (Holm)':>9}"]
-            for n in names:
-                r = m.loc[(a["name"], n)]
-                diff = f"{_fmt(n, r['diff'], True)} [{_fmt(n, r['diff_lo'], True)}, {_fmt(n, r['diff_hi'], True)}]"
-                mark = "*" if r["significant"] else " "
-                lines.append(f"{METRICS[INDEX[n]].label:<{lw}}{_fmt_ci(n, r['base'], r['base_lo'], r['base_hi']):>{vw}}"
-                             f"{_fmt_ci(n, r['value'], r['ci_lo'], r['ci_hi']):>{vw}}   "
-                             f"{diff + ' ' + mark:<28}{r['p_holm']:>9.2g}")
+                head += "; orderings " + ", ".join(a["orderings"])
+            lines += ["", *paragraph(head, width)] + table(_METRIC_COLS, _metric_rows(m, a["name"], names), width)
     if w.cards is not None:
-        lines += ["", f"what each action card is worth: its owner's score under {BASE} minus with one copy fewer, "
-                      f"points [95% CI], paired on the same deals; * = significant after Holm over "
+        lines += ["", f"what each action card is worth: its owner's score under {STANDARD} minus with one copy "
+                      f"fewer, points [95% CI], paired on the same deals; * = significant after Holm over "
                       f"{i['card_comparisons']}",
                   "(a shuffled deck loses a uniformly random copy; a fixed ordering its topmost)"]
+        cols = [Col("card")] + [Col(p, True) for p in ("cleopatra", "caesar", "both")]
         for s in i["strategies"]:
-            c = w.cards[w.cards["strategy"] == s]
-            lines += ["", f"{s}: {'card':<15}" + "".join(f"{p:>26}" for p in ("cleopatra", "caesar", "both"))]
-            for card in R.ACTION_NAMES:
-                cells = []
-                for p in ("cleopatra", "caesar", "both"):
-                    r = c[(c["card"] == card) & (c["player"] == p)]
-                    if r.empty:
-                        cells.append("—")
-                        continue
-                    r = r.iloc[0]
-                    cells.append(f"{100 * r['worth']:+.1f} [{100 * r['ci_lo']:+.1f}, {100 * r['ci_hi']:+.1f}]"
-                                 + ("*" if r["significant"] else " "))
-                lines.append(f"{'':{len(s) + 2}}{card:<15}" + "".join(f"{x:>26}" for x in cells))
+            lines += ["", f"{s}:"] + table(cols, _card_rows(w.cards[w.cards["strategy"] == s]), width, "  ")
     if i.get("seconds"):
         lines += ["", f"{i['games']:,} games in {i['seconds']:.1f} s ({i['games_per_s']:,.0f} games/s)"]
-    return "\n".join(lines)
-
-
+    return fit_lines(lines, width)
 
 
 def whatif_json(w: WhatIf) -> dict:
@@ -461,12 +445,13 @@ def _save(fig, path):
 
 
 def whatif_plot(w: WhatIf, path=None):
-    """Differences to RULES.md of six headline metrics, one panel each, every arm and strategy,
+    """Differences to the standard rules of six headline metrics, one panel each, every arm and strategy,
     with 95% intervals (filled: significant after Holm); returns the figure."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    arms = [a["name"] for a in w.info["arms"] if a["kind"] not in ("base", "card")]
+    shown = [a for a in w.info["arms"] if a["kind"] not in ("base", "card")]
+    arms = [a["name"] for a in shown]
     strategies = w.info["strategies"]
     fig, axes = plt.subplots(2, 3, figsize=(13, 2.2 + 0.55 * len(arms) * 2), sharey=True)
     y = np.arange(len(arms))
@@ -487,10 +472,10 @@ def whatif_plot(w: WhatIf, path=None):
         ax.tick_params(labelsize=8)
     for ax in axes[:, 0]:
         ax.set_yticks(y)
-        ax.set_yticklabels(arms, fontsize=8)
+        ax.set_yticklabels([textwrap.fill(arm_words(a), 40) for a in shown], fontsize=7)
     axes[0, 0].invert_yaxis()  # the axes share y: once for all
     i = w.info
-    fig.suptitle(f"What-if rules against RULES.md: {i['deals']:,} common deals per arm, mirror games, seed "
+    fig.suptitle(f"What-if rules against the standard rules: {i['deals']:,} common deals per arm, mirror games, seed "
                  f"{i['seed']} (95% intervals; filled: significant after Holm)", fontsize=10)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="lower center", ncol=len(strategies), fontsize=9,

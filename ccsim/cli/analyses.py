@@ -15,7 +15,7 @@ import click
 
 from ccsim.kernel import rules as R
 from ccsim.analyses.levels import DEFAULT_LEVELS
-from ccsim.cli.options import backend_options, cli_backend, writable_folder as _writable
+from ccsim.cli.options import COUNT, backend_options, cli_backend, wide_option, width_of, writable_folder as _writable
 
 
 def _threads(n):
@@ -43,6 +43,7 @@ _COMMON = [
                  "and the plots under DIR."),
     click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object."),
     click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal]."),
+    wide_option,
 ]
 
 
@@ -55,18 +56,18 @@ def _common(fn):
 @click.command("tournament")
 @click.option("--strategies", default="heuristics", show_default=True, metavar="A,B,...|all|heuristics",
               help="Strategies (comma-separated); all: every registered one; heuristics: all but random and the search players.")
-@click.option("--games", "-n", type=int, default=10_000, show_default=True,
+@click.option("--games", "-n", type=COUNT, default=10_000, show_default=True,
               help="Deals per pairing, each played twice with the seats swapped.")
 @click.option("--orderings", default="shuffled", show_default=True, metavar="O1,O2,...",
               help="Orderings (13 letters, presets, shuffled): every strategy plays with each.")
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
               help="Rule variant (R11), repeatable: " + ", ".join(R.VARIANTS))
 @click.option("--nash/--no-nash", default=None, help="Nash averaging beside Bradley-Terry [only if intransitive].")
-@click.option("--search-games", type=int, default=None, metavar="N",
+@click.option("--search-games", type=COUNT, default=None, metavar="N",
               help="Deals of a pairing with a search player (expert), each played twice [--games].")
 @_common
 def tournament_cmd(strategies, games, orderings, variants, nash, search_games, seed, threads, out, as_json, progress,
-                   backend, scheduler, workers, connect_timeout):
+                   wide, backend, scheduler, workers, connect_timeout):
     """Round robin: score matrix, Bradley-Terry ratings, seat advantage, transitivity."""
     from ccsim.analyses.tournament import tournament, format_tournament, tournament_json, heatmap, entrant_names
 
@@ -80,13 +81,13 @@ def tournament_cmd(strategies, games, orderings, variants, nash, search_games, s
     finally:
         be.close()
     d = tournament_json(t)
-    text = format_tournament(t)
+    text = format_tournament(t, width_of(wide))
     if folder:
         _parquet(t.pairings, folder / "pairings.parquet")
         _parquet(t.ratings, folder / "ratings.parquet")
         _parquet(t.score.rename_axis("entrant").reset_index(), folder / "matrix.parquet")
         (folder / "summary.json").write_text(json.dumps(d, indent=2) + "\n")
-        (folder / "tournament.txt").write_text(text + "\n")
+        (folder / "tournament.txt").write_text(format_tournament(t) + "\n")
         heatmap(t, folder / "heatmap.png")
     click.echo(json.dumps(d) if as_json else text)
     if t.info["interrupted"]:
@@ -97,10 +98,10 @@ def tournament_cmd(strategies, games, orderings, variants, nash, search_games, s
 @click.option("--strategy", "strategies", multiple=True, metavar="S",
               help="Strategy playing mirror games, repeatable [the strongest fast level: "
                    + " if registered, else ".join(DEFAULT_LEVELS) + "].")
-@click.option("--games", "-n", type=int, default=20_000, show_default=True,
+@click.option("--games", "-n", type=COUNT, default=20_000, show_default=True,
               help="Deals per arm (the same deals for every arm).")
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
-              help="R11 variant to compare with RULES.md, repeatable [all four]: " + ", ".join(R.VARIANTS))
+              help="R11 variant to compare with the standard rules, repeatable [all four]: " + ", ".join(R.VARIANTS))
 @click.option("--no-variants", is_flag=True, help="Compare no variant (only the rules file and --cards).")
 @click.option("--rules", "rules_file", default=None, metavar="FILE.toml",
               help="Rules changes to compare, as [[change]] tables (see docs/metrics.md).")
@@ -110,12 +111,13 @@ def tournament_cmd(strategies, games, orderings, variants, nash, search_games, s
 @click.option("--all-metrics", is_flag=True, help="Print every metric, not only the headline ones.")
 @click.option("--record", default=None, metavar="FILE.jsonl",
               help="Write records (ccsim-game/1, with their rules) of the first deals of every arm.")
-@click.option("--record-games", type=int, default=10, show_default=True, metavar="K", help="Deals recorded per arm.")
+@click.option("--record-games", type=COUNT, default=10, show_default=True, metavar="K", help="Deals recorded per arm.")
 @_common
 def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleopatra_order, caesar_order,
-               all_metrics, record, record_games, seed, threads, out, as_json, progress, backend, scheduler, workers,
-               connect_timeout):
-    """Rules against RULES.md on the same deals: every metric, its difference and interval (Holm)."""
+               all_metrics, record, record_games, seed, threads, out, as_json, progress, wide, backend, scheduler,
+               workers, connect_timeout):
+    """Rules against the standard rules (docs/rules.md) on the same deals: every metric, its difference
+    and interval (Holm)."""
     from ccsim.analyses.whatif import whatif, format_whatif, whatif_json, whatif_plot, cards_plot, load_changes, arms_for
 
     if no_variants and variants:
@@ -138,7 +140,7 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
     finally:
         be.close()
     d = whatif_json(w)
-    text = format_whatif(w, all_metrics)
+    text = format_whatif(w, all_metrics, width_of(wide))
     if folder:
         _parquet(w.metrics, folder / "metrics.parquet")
         _parquet(w.lengths, folder / "lengths.parquet")
@@ -161,18 +163,19 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
 @click.option("--levels", default=None, metavar="A,B+C,...",
               help="Levels of play: a strategy (mirror games) or a pair A+B (seats swapped) [the space's, else "
                    "the strongest fast level and tactician].")
-@click.option("--budget", type=int, default=None, metavar="N", help="Games the search may play [the space's].")
+@click.option("--budget", type=COUNT, default=None, metavar="N", help="Games the search may play [the space's].")
 @click.option("--seed", type=int, default=None, help="Run seed of the search's deals [the space's]; the fresh "
               "re-measure plays those of seed + 1.")
-@click.option("--tolerance", type=float, default=None, metavar="SHARE",
-              help="Fair: Cleopatra's score within 50% +- this, 0.01 = one point [the space's, else 0.01].")
-@click.option("--remeasure-games", type=int, default=None, metavar="N",
+@click.option("--tolerance", type=float, default=None, metavar="POINTS",
+              help="Fair: Cleopatra's score within 50% +- this many points, 1 = one point [the space's, else 1].")
+@click.option("--remeasure-games", type=COUNT, default=None, metavar="N",
               help="Fresh deals per level re-measuring each recommended setting [the space's, else 100,000].")
 @click.option("--threads", type=int, default=None, help="Threads (0: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
+@wide_option
 @backend_options
-def balance_cmd(space, out, levels, budget, seed, tolerance, remeasure_games, threads, as_json, progress, backend,
+def balance_cmd(space, out, levels, budget, seed, tolerance, remeasure_games, threads, as_json, progress, wide, backend,
                 scheduler, workers, connect_timeout):
     """Search a space of rules changes for the smallest that makes the game fair (docs/balance.md)."""
     from ccsim.analyses.balance import balance
@@ -188,7 +191,7 @@ def balance_cmd(space, out, levels, budget, seed, tolerance, remeasure_games, th
                     log=lambda msg: click.echo(msg, err=True))
     finally:
         be.close()
-    click.echo(json.dumps(balance_json(b)) if as_json else format_balance(b))
+    click.echo(json.dumps(balance_json(b)) if as_json else format_balance(b, width_of(wide)))
     if b.info["interrupted"]:
         sys.exit(130)
 
@@ -196,7 +199,8 @@ def balance_cmd(space, out, levels, budget, seed, tolerance, remeasure_games, th
 @click.command("metrics")
 @click.argument("path", metavar="RUN_DIR|GAMES.parquet")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics as one JSON object.")
-def metrics_cmd(path, as_json):
+@wide_option
+def metrics_cmd(path, as_json, wide):
     """Designer metrics of a run written with `ccsim run --out DIR` (docs/metrics.md)."""
     import pandas as pd
     from ccsim.analyses.metrics import metrics_report, format_metrics
@@ -214,4 +218,4 @@ def metrics_cmd(path, as_json):
         cfg = json.loads(summary.read_text()).get("config", {})
         block, variants = cfg.get("rules", {}), cfg.get("variants", [])
     report = metrics_report(df, rules_vector(block, tuple(variants)))
-    click.echo(json.dumps(report) if as_json else format_metrics(report))
+    click.echo(json.dumps(report) if as_json else format_metrics(report, width_of(wide)))

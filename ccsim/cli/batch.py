@@ -9,7 +9,7 @@ import click
 
 from ccsim.runner.config import ConfigError, RunConfig, load_toml
 from ccsim.kernel import rules as R
-from ccsim.cli.options import backend_options
+from ccsim.cli.options import COUNT, backend_options, wide_option, width_of
 
 
 def _fail(msg: str) -> None:
@@ -17,7 +17,7 @@ def _fail(msg: str) -> None:
 
 
 @click.command("run")
-@click.option("--games", "-n", type=int, default=None,
+@click.option("--games", "-n", type=COUNT, default=None,
               help="Games to play [default: 100000]; with --swap-seats, deals (each played twice).")
 @click.option("--seed", type=int, default=None, help="Run seed: game i of seed s is the same game everywhere [1].")
 @click.option("--cleopatra", default=None, metavar="STRATEGY", help="Cleopatra's strategy [greedy].")
@@ -29,19 +29,20 @@ def _fail(msg: str) -> None:
 @click.option("--swap-seats/--no-swap-seats", default=None, help="Play every seed twice, seats swapped.")
 @click.option("--threads", type=int, default=None,
               help="Threads of the local backend (0: all cores); a Dask task uses one.")
-@click.option("--chunk-size", type=int, default=None,
+@click.option("--chunk-size", type=COUNT, default=None,
               help="Games per task [50000; on Dask 10000-50000: ~50 per worker thread].")
 @click.option("--record", default=None, metavar="FILE.jsonl", help="Write game records (ccsim-game/1).")
-@click.option("--record-games", type=int, default=None, metavar="K", help="Record only the first K games (with --swap-seats, each twice).")
+@click.option("--record-games", type=COUNT, default=None, metavar="K", help="Record only the first K games (with --swap-seats, each twice).")
 @click.option("--out", default=None, metavar="DIR", help="Write games.parquet and summary.json under DIR.")
 @backend_options
 @click.option("--config", "config_path", default=None, metavar="FILE.toml", help="Run configuration (flags override).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--metrics", "with_metrics", is_flag=True, help="Add the designer metrics (docs/metrics.md).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
+@wide_option
 def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, variants, swap_seats, threads, chunk_size,
             record, record_games, out, backend, scheduler, workers, connect_timeout, config_path, as_json, with_metrics,
-            progress):
+            progress, wide):
     """Play a batch of games and print a summary."""
     from ccsim.runner.backends import make_backend
 
@@ -66,10 +67,10 @@ def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, varia
         click.echo(json.dumps(summary))
     else:
         from ccsim.analyses.summary import format_summary
-        click.echo(format_summary(summary))
+        click.echo(format_summary(summary, width_of(wide)))
         if with_metrics:
             from ccsim.analyses.metrics import format_metrics
-            click.echo("\n" + format_metrics(summary["metrics"]))
+            click.echo("\n" + format_metrics(summary["metrics"], width_of(wide)))
     if summary.get("interrupted"):
         sys.exit(130)
 

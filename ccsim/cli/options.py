@@ -19,6 +19,7 @@ hands them, in that order, to ``ccsim.runner.backends.make_backend``::
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -34,6 +35,24 @@ BACKEND_OPTIONS = (
     click.option("--connect-timeout", type=float, default=None, metavar="SECONDS",
                  help=f"Wait this long for the Dask scheduler and for a worker [{DEFAULT_CONNECT_TIMEOUT:g}]."),
 )
+
+
+class _Count(click.ParamType):
+    """A count of games or deals as people write it: 100000, 100,000 or 100_000 (outputs print 100,000)."""
+    name = "integer"
+    _GROUPED = re.compile(r"[+-]?\d{1,3}(,\d{3})+|[+-]?\d+(_\d+)*")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if not self._GROUPED.fullmatch(text):
+            self.fail(f"{value!r} is not a whole number (100000, 100,000 and 100_000 are)", param, ctx)
+        return int(text.replace(",", "").replace("_", ""))
+
+
+#: the click type of every count option (--games, --budget, ...)
+COUNT = _Count()
 
 
 def backend_options(fn):
@@ -63,3 +82,13 @@ def writable_folder(folder: str | None, flag: str = "--out") -> Path | None:
     except OSError as e:
         raise click.UsageError(f"{flag} {folder}: cannot write there ({e.strerror})") from None
     return p
+
+
+wide_option = click.option("--wide", is_flag=True,
+                           help="Print every column, however wide (the summary fits 100 columns otherwise).")
+
+
+def width_of(wide: bool) -> int | None:
+    """The columns a printed summary may take: the terminal's, at most 100; None with --wide."""
+    from ccsim.analyses.fit import terminal_width
+    return terminal_width(wide)

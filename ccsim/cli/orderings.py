@@ -11,8 +11,9 @@ from pathlib import Path
 import click
 
 from ccsim.kernel import rules as R
-from ccsim.cli.options import backend_options, cli_backend, writable_folder as _writable
-from ccsim.analyses.stats import format_percent, json_number as _num
+from ccsim.cli.options import COUNT, backend_options, cli_backend, wide_option, width_of, writable_folder as _writable
+from ccsim.cli.orderings_text import compare_text, positions_text, search_text
+from ccsim.analyses.stats import json_number as _num
 
 _ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
 
@@ -58,22 +59,10 @@ def _matchup_options(fn):
         click.option("--variant", "variants", multiple=True, metavar="NAME",
                      help="Rule variant (R11), repeatable: " + ", ".join(R.VARIANTS)),
         click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object."),
+        wide_option,
     ]):
         fn = opt(fn)
     return backend_options(fn)
-
-
-def _pct(x) -> str:
-    return format_percent(x, 5)
-
-
-def _score_caption(strategy: str) -> str:
-    """Whose score the tables show: the ordering's player, over both seats."""
-    return f"score = {strategy}'s with its deck in each ordering, over both seats; a draw counts half"
-
-
-def _pts(x) -> str:
-    return f"{100 * x:+.1f}"
 
 
 def _parquet(df, path: Path):
@@ -124,7 +113,7 @@ def presets_cmd(as_json):
 @click.option("--baseline", default="shuffled", show_default=True, metavar="ORDER",
               help="Ordering every candidate is compared with.")
 @_matchup_options
-@click.option("--games", "-n", type=int, default=20_000, show_default=True,
+@click.option("--games", "-n", type=COUNT, default=20_000, show_default=True,
               help="Games per ordering (half as many deals, each at both seats); "
                    "with --until-decided the most a comparison may use.")
 @click.option("--until-decided", is_flag=True,
@@ -134,7 +123,7 @@ def presets_cmd(as_json):
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT: false-difference rate.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT: missed-difference rate.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Save a forest plot.")
-def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, variants, as_json, backend,
+def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, variants, as_json, wide, backend,
                 scheduler, workers, connect_timeout, games, until_decided, delta, alpha, beta, plot_path):
     """Compare orderings with a baseline on the same deals, seats swapped."""
     from ccsim.analyses.orderings import study
@@ -162,39 +151,22 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
             recs.append(rec)
         click.echo(json.dumps({"orderings": recs}))
         return
-    b = df.attrs["baseline"]
-    click.echo(f"{df.attrs['matchup']}")
-    click.echo(_score_caption(strategy))
-    click.echo(f"baseline {b['label']} {b['ordering'] if b['label'] != b['ordering'] else ''}".rstrip()
-               + f": {_pct(b['win_rate'])} [{_pct(b['ci_lo'])}, {_pct(b['ci_hi'])}] in {b['games']:,} games")
-    lw = max(12, *(len(x) for x in df["label"]))
-    click.echo(f"{'ordering':<13}  {'':<{lw}}  {'games':>9}  {'score [95%]':<22}  "
-               + (f"{'diff, points [95%]':<22}  decision" if until_decided else "diff, points [95%]"))
-    for r in df.itertuples():
-        lab = r.label if r.label != r.ordering else ""
-        line = (f"{r.ordering:<13}  {lab:<{lw}}  {r.games:>9,}  {_pct(r.win_rate)} [{_pct(r.ci_lo)}, "
-                f"{_pct(r.ci_hi)}]  {_pts(r.diff):>6} [{_pts(r.diff_lo)}, {_pts(r.diff_hi)}]")
-        if until_decided:
-            line += f"  {r.decision}"
-        click.echo(line)
-    if until_decided:
-        click.echo(f"SPRT: H0 no difference vs H1 a difference of {100 * delta:g} points either way, "
-                   f"alpha {alpha:g}, beta {beta:g}; 'games' is what each decision took")
+    sprt = (delta, alpha, beta) if until_decided else None
+    click.echo(compare_text(df, strategy, sprt, width_of(wide)))
     if plot_path:
         click.echo(f"plot: {plot_path}")
 
 
 @orderings_group.command("search")
 @_matchup_options
-@click.option("--budget", type=int, default=1_000_000, show_default=True, metavar="GAMES",
+@click.option("--budget", type=COUNT, default=1_000_000, show_default=True, metavar="GAMES",
               help="Games to spend, all stages together.")
-@click.option("--top", type=int, default=10, show_default=True, help="Orderings to confirm and print.")
+@click.option("--top", type=COUNT, default=10, show_default=True, help="Orderings to confirm and print.")
 @click.option("--out", default="results/orderings/search", show_default=True, metavar="DIR",
               help="Folder for search_top.parquet, search_progress.parquet, search_progress.png, search.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers,
-               connect_timeout, budget, top,
-               out, quiet):
+def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, wide, backend, scheduler, workers,
+               connect_timeout, budget, top, out, quiet):
     """Find strong orderings among all 16,216,200 within a budget of games."""
     import pandas as pd
     from ccsim.analyses.plots import search_progress
@@ -223,19 +195,7 @@ def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, back
     if as_json:
         click.echo(json.dumps(summary))
         return
-    click.echo(f"{a['matchup']}: {a['games_used']:,} games in {a['seconds']:.0f} s "
-               f"({a['games_used'] / max(a['seconds'], 1e-9):,.0f} games/s; {a['cpu_seconds']:.0f} CPU-s on "
-               f"{a['threads']} threads)")
-    g = int(df["games"].iloc[0])
-    click.echo(f"confirmed on fresh deals, {g:,} games each (95% interval; all-{len(df)} Bonferroni in brackets)")
-    click.echo(_score_caption(strategy))
-    click.echo(f"{'#':>2}  {'ordering':<13}  {'score [95%]':<22} {'(simultaneous)':<18}  "
-               f"{'vs shuffled, points':<20}")
-    for r in df.to_dict("records") + [dict(a["baseline"], rank="-"), dict(a["worst"], rank="w")]:
-        click.echo(f"{r['rank']:>2}  {r['ordering']:<13}  {_pct(r['win_rate'])} [{_pct(r['ci_lo'])}, "
-                   f"{_pct(r['ci_hi'])}] ({_pct(r['simul_lo'])}, {_pct(r['simul_hi'])})  "
-                   f"{_pts(r['diff']):>6} [{_pts(r['diff_lo'])}, {_pts(r['diff_hi'])}]")
-    click.echo(f"('-': shuffled itself; 'w': the worst ordering of the first round)  saved under {folder}/")
+    click.echo(search_text(df, strategy, width_of(wide)) + f"\nsaved under {folder}/")
 
 
 def _search_rec(r) -> dict:
@@ -249,16 +209,15 @@ def _search_rec(r) -> dict:
 
 @orderings_group.command("positions")
 @_matchup_options
-@click.option("--games", "-n", type=int, default=1_000_000, show_default=True,
+@click.option("--games", "-n", type=COUNT, default=1_000_000, show_default=True,
               help="Games in all (random orderings x deals per ordering x 2 seats).")
-@click.option("--deals-per-ordering", type=int, default=1, show_default=True,
+@click.option("--deals-per-ordering", type=COUNT, default=1, show_default=True,
               help="Deals each random ordering plays (each at both seats).")
 @click.option("--out", default="results/orderings/positions", show_default=True, metavar="DIR",
               help="Folder for positions.parquet, positions_heatmap.png, positions.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, backend, scheduler, workers,
-                  connect_timeout, games,
-                  deals_per_ordering, out, quiet):
+def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, wide, backend, scheduler, workers,
+                  connect_timeout, games, deals_per_ordering, out, quiet):
     """What each card type is worth at each depth of the deck (regression over random orderings)."""
     from ccsim.analyses.plots import positions_heatmap
     from ccsim.analyses.orderings.study import Matchup, positions, positions_size
@@ -281,23 +240,4 @@ def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, b
     if as_json:
         click.echo(json.dumps(summary))
         return
-    click.echo(f"{a['matchup']}: {a['orderings']:,} random orderings, {a['games']:,} games in {a['seconds']:.0f} s; "
-               f"mean score {a['mean_score']:.3f}, R^2 {a['r2']:.3f}")
-    click.echo("effect = E[score | card there] - E[score] of a random ordering, points of win rate [95%]")
-    reg = df[df["kind"] == "region"]
-    regions = list(dict.fromkeys(reg["region"]))
-    click.echo(f"{'card':<15}" + "".join(f"{x:>22}" for x in regions))
-    for (card, letter), g in reg.groupby(["card", "letter"], sort=False):
-        cells = [f"{_pts(r.effect)} [{_pts(r.lo)}, {_pts(r.hi)}]" for r in g.itertuples()]
-        click.echo(f"{card + ' (' + letter + ')':<15}" + "".join(f"{c:>22}" for c in cells))
-    pos = df[df["kind"] == "position"]
-    click.echo("by position (1 = top):")
-    click.echo(f"{'':<15}" + "".join(f"{q:>6}" for q in range(1, 14)))
-    for (card, letter), g in pos.groupby(["card", "letter"], sort=False):
-        click.echo(f"{card + ' (' + letter + ')':<15}" + "".join(f"{_pts(r.effect):>6}" for r in g.itertuples()))
-    big = reg.loc[reg["effect"].abs().sort_values(ascending=False).index[:3]]
-    for r in big.itertuples():
-        article = "an" if r.card[0] in "aeiou" else "a"
-        click.echo(f"{article} {r.card} in the {r.region} is worth {_pts(r.effect)} points of win rate "
-                   f"[{_pts(r.lo)}, {_pts(r.hi)}]")
-    click.echo(f"saved under {folder}/")
+    click.echo(positions_text(df, width_of(wide)) + f"\nsaved under {folder}/")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ccsim.cli.options import backend_options, cli_backend, writable_folder
+from ccsim.cli.options import COUNT, backend_options, cli_backend, writable_folder
 
 
 @click.command("train")
@@ -16,14 +16,14 @@ from ccsim.cli.options import backend_options, cli_backend, writable_folder
 @click.option("--seed", default=1, show_default=True, type=int, help="Run seed: the same seed, the same weights.")
 @click.option("--rounds", default=2, show_default=True, type=int,
               help="Expert-iteration rounds after the imitation round 0.")
-@click.option("--games", default=2000, show_default=True, type=int, help="Labelled self-play games per round.")
+@click.option("--games", default=2000, show_default=True, type=COUNT, help="Labelled self-play games per round.")
 @click.option("--rate", default=0.5, show_default=True, type=float,
               help="Share of the searched decisions the teacher labels.")
-@click.option("--budget", default=64, show_default=True, type=int, help="The teacher's simulations per decision.")
+@click.option("--budget", default=64, show_default=True, type=COUNT, help="The teacher's simulations per decision.")
 @click.option("--kinds", default="step", show_default=True,
               help="Decision kinds the teacher searches and the model learns (comma-separated).")
 @click.option("--lam", default=1e-3, show_default=True, type=float, help="Ridge penalty of the fit.")
-@click.option("--eval-deals", default=5000, show_default=True, type=int,
+@click.option("--eval-deals", default=5000, show_default=True, type=COUNT,
               help="Deals (each played twice, seats swapped) scoring each round against tactician.")
 @click.option("--install", is_flag=True, help="Copy the best round's weights to strategies/weights/learned.toml.")
 @click.option("--json", "as_json", is_flag=True, help="Print the history as JSON.")

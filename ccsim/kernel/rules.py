@@ -1,4 +1,4 @@
-"""The constants of RULES.md: names, card codes, deck compositions, limits, variants.
+"""The constants of the standard rules: names, card codes, deck compositions, limits, variants.
 
 This module is imported by compiled code (module-level ints are frozen into the
 kernel at compile time) and by the Python edge alike, so it holds plain ints,
@@ -66,7 +66,7 @@ VARIANTS = {
 }
 
 # --- the rules-parameter array: one int64 vector handed to the kernel --------
-# Index names; defaults are those of RULES.md.  What-if studies change entries
+# Index names; defaults are those of the standard rules.  What-if studies change entries
 # of this vector, never the engine.
 RULES_TABLE = (
     ("HAND_SIZE", (), "R4.4 refill target"),

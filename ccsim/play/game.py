@@ -271,7 +271,7 @@ class Game:
         row = np.zeros(N_RESULT, np.int16)
         result_row_nb(self.st, row)
         rec = make_record(self.game, f"ccsim Game(seed={self.seed}, game={self.game})", self.config.variants,
-                          list(names), setup, log, row)
+                          list(names), setup, log, row, rules=self._rules)  # the rules in force travel with it
         if not self.over:
             rec["result"] = None
         return rec

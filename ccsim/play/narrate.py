@@ -8,7 +8,7 @@ from __future__ import annotations
 from ccsim.kernel import rules as R
 from ccsim.kernel.layout import (PR_HAND, PUB_REMAIN, fd_at, fu_at, priv_at, won_at)
 from ccsim.play.record import replay, replay_state
-from ccsim.runner.ruleset import flat_items
+from ccsim.runner.parameters import change_words
 
 
 def _hand(st, p) -> str:
@@ -115,9 +115,8 @@ def narrate(rec: dict) -> str:
     check = replay(rec)
     events = rec["events"]
     p = rec["players"]
-    rules = ", ".join(f"{k} {v}" for k, v in flat_items(rec.get("rules") or {})) or "RULES.md"
-    out = [f"Game {rec.get('game')} ({rec.get('seed', '')}); variants: {', '.join(rec['variants']) or 'none'}; "
-           f"rules: {rules}",
+    out = [f"Game {rec.get('game')} ({rec.get('seed', '')}); "
+           f"rules: {change_words(rec.get('rules') or {}, rec['variants'])}",
            f"cleopatra: {p['cleopatra']['strategy']} {p['cleopatra']['ordering']}   "
            f"caesar: {p['caesar']['strategy']} {p['caesar']['ordering']}",
            f"bonus: cleopatra {rec['setup']['bonus']['cleopatra']}, caesar {rec['setup']['bonus']['caesar']}",

@@ -254,7 +254,7 @@ def setup_dict(setup: np.ndarray) -> tuple[dict, dict]:
 
 def make_record(game: int, seed_text: str, variants, strategies, setup, log, result_row, rules=None) -> dict:
     """A ``ccsim-game/1`` record; ``rules`` (the game's rules vector) adds the ``rules`` block
-    of what differs from RULES.md, none when nothing does (GAME_RECORD.md)."""
+    of what differs from the standard rules, none when nothing does (GAME_RECORD.md)."""
     setup_obj, orders = setup_dict(setup)
     rec = {
         "format": FORMAT,

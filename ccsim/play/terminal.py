@@ -172,8 +172,7 @@ def screen_lines(obs: dict) -> list[str]:
         won = f"{x['won'][me]}/{x['won'][her]}"
         row = f"{GROUP_KEYS[g].upper()} {g:9}{left:>4} {won:>7}  {side:26} {theirs}"
         lines.append(row if len(row) <= w else row.replace(" face-down", " down")[:w])
-    lines += wrap(f"your hand: {_cards(obs['hand'])}" if obs.get("decision") != "placement" or obs["hand"] else
-                  "your hand: - (your first five cards go one on each group)")
+    lines += wrap(_hand_line(obs))
     lines += wrap(f"your next action cards: {_cards(obs['action_deck'][:5])}"
                   + (" ..." if len(obs["action_deck"]) > 5 else ""))
     lines += wrap(f"{her}: {obs['hand_sizes'][her]} cards in hand, decks {obs['influence_deck_sizes'][her]} "
@@ -188,6 +187,16 @@ def screen_lines(obs: dict) -> list[str]:
     if obs.get("decision") == "spy_pick" and obs.get("spy_seen"):
         lines += wrap(f"your spy sees {her}'s hand: {_cards(obs['spy_seen']['hand'])}")
     return lines
+
+
+def _hand_line(obs: dict) -> str:
+    """The hand; before play, the set-aside cards still to place, one on each group (R2.5)."""
+    if obs.get("decision") != "placement" or obs["hand"]:
+        return f"your hand: {_cards(obs['hand'])}"
+    me = obs["player"]
+    placed = [c for x in obs["groups"].values() for c in x[me]["up"] + x[me]["down"]]
+    left = [c for c in R.INFLUENCE_NAMES[:5] if c not in placed]
+    return f"your set-aside cards: {_cards(left)} (one goes on each group, R2.5)"
 
 
 def screen(obs: dict) -> str:
@@ -320,15 +329,21 @@ def choose(legal: list[dict], draw, story, note: str | None = None) -> int:
 @click.option("--caesar-order", default="shuffled", show_default=True, metavar="ORDER", help=_ORDER_HELP)
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
               help="Rule variant (R11), repeatable: " + ", ".join(R.VARIANTS))
+@click.option("--rules", "rules_file", default=None, metavar="FILE.toml",
+              help="Play under a rules change: a file of [[change]] tables (as ccsim whatif --rules).")
+@click.option("--change", "change_name", default=None, metavar="NAME",
+              help="Which change of the --rules file [its only one].")
 @click.option("--record", default=None, metavar="FILE.jsonl", help="Write the game's record (ccsim-game/1).")
-def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record):
-    """Play a game against a strategy in the terminal."""
+def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, rules_file, change_name,
+             record):
+    """Play a game against a strategy in the terminal, under the standard rules or a change."""
+    block, variants, title = _rules_in_force(rules_file, change_name, variants)
     seed = secrets.randbelow(2**31) if seed is None else seed
-    g = _new_game(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record)
+    g = _new_game(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record, block)
     for line in wrap(f"Caesar & Cleopatra: you ({seat}) against {against}; seed {seed}, game {game_index} "
                      f"(replay the deal with --seed {seed} --game {game_index}).  ? shows the keys."):
         click.echo(line)
-    story = _Story(seat)
+    story = _Story(seat, title)
     g, quit_ = _play(g, against, story)
     story.tell(g)
     click.echo("\n".join(story.lines[story.fresh:]))
@@ -345,13 +360,29 @@ def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, var
         _write_record(g, record)
 
 
-def _new_game(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record):
+def _rules_in_force(rules_file, change_name, variants) -> tuple[dict, tuple, str]:
+    """(rules block, variants, plain words) of --rules/--change/--variant; one line if unusable."""
+    from ccsim.runner.changes import load_changes, pick_change
+    from ccsim.runner.parameters import change_words
+
+    if change_name is not None and rules_file is None:
+        raise click.UsageError("--change needs --rules FILE.toml")
+    block, name = {}, None
+    if rules_file is not None:
+        change = pick_change(load_changes(rules_file)[0], change_name, f"--rules {rules_file}")
+        block, name = change.block, change.name
+        variants = tuple(dict.fromkeys((*change.variants, *variants)))
+    words = change_words(block, variants)
+    return block, tuple(variants), f"{name}: {words}" if name else words
+
+
+def _new_game(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record, rules=None):
     """The game of the flags; an unknown strategy or an unwritable record fails now, before it starts."""
     from ccsim.play.game import Game
 
     names = ["human", against] if seat == R.PLAYERS[0] else [against, "human"]
     g = Game(seed=seed, game=game_index, cleopatra_order=cleopatra_order, caesar_order=caesar_order,
-             variants=variants, players=names)
+             variants=variants, rules=rules, players=names)
     g._strategy(against)
     if record:
         try:
@@ -366,8 +397,9 @@ class _Story:
     events of the log told so far, ``fresh`` the first line since her last move, ``spy`` the
     log index of a spy whose pick is not told yet."""
 
-    def __init__(self, seat: str):
+    def __init__(self, seat: str, rules: str = "the standard rules"):
         self.seat, self.her = seat, R.PLAYERS[1 - R.PLAYERS.index(seat)]
+        self.rules = rules  # the rules in force, in plain words: the board's first line says them
         self.told, self.spy, self.lines, self.fresh = 0, None, [], 0
 
     def _events(self, g, a: int, b: int) -> list:
@@ -410,7 +442,7 @@ class _Story:
     def draw(self, g, below: list) -> None:
         """The screen: the board, the story since the human's last move (as much as fits), ``below``."""
         self.tell(g)
-        board = [""] + screen_lines(g.observation(self.seat))
+        board = [""] + wrap(f"rules: {self.rules}") + screen_lines(g.observation(self.seat))
         fresh = self.lines[self.fresh:]
         room = max(3, height() - 1 - len(board) - len(below) - 2)
         if len(fresh) > room:

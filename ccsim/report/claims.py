@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from ccsim.report.kinds import HEADLINE_EFFECTS, KINDS, Kind, classify, direction
-from ccsim.report.units import with_unit
+from ccsim.report.units import margin, with_unit
 
 __all__ = ["Estimate", "Claim", "Robustness", "robustness", "relations", "make_claim", "words_for", "lookup", "ci_path",
            "lookup_interval"]
@@ -56,14 +56,16 @@ def _relation(e: Estimate, mine: str, mine_dir: int, kind: Kind, seoi: float) ->
         return "not fair" if kind.fairness else "a clear effect"
     if c == mine:
         return "holds"
-    return {"negligible": "negligible", "fair": "fair", "unclear": "not significant"}[c]
+    return {"negligible": "negligible", "fair": "fair", "unclear": "not significant", "small": "small"}[c]
 
 
 _ALL_AGREE = {"clear": "holds {p} every other {n} tested", "negligible": "negligible {p} every other {n} tested",
-              "fair": "fair {p} every other {n} tested", "unclear": "not significant {p} any other {n} tested"}
+              "fair": "fair {p} every other {n} tested", "unclear": "not significant {p} any other {n} tested",
+              "small": "small {p} every other {n} tested"}
 #: what agreeing with the stated class is called: the stated class itself, but for a clear effect
-_AGREE_WORD = {"clear": "holds", "negligible": "negligible", "fair": "fair", "unclear": "not significant"}
-_ORDER = ("holds", "reverses", "a clear effect", "not fair", "negligible", "fair", "not significant")
+_AGREE_WORD = {"clear": "holds", "negligible": "negligible", "fair": "fair", "unclear": "not significant",
+               "small": "small"}
+_ORDER = ("holds", "reverses", "a clear effect", "not fair", "small", "negligible", "fair", "not significant")
 
 
 def relations(stated: Estimate, others, kind: Kind, seoi: float | None = None) -> dict:
@@ -132,6 +134,7 @@ class Claim:
     ci_path: list = field(default_factory=list)
     context: str = ""     # where the figure is stated: ``level``, or the opponent for a claim across opponents
     convergence: dict | None = None
+    title: str = ""       # what it measures, in plain words, for the page's links and lists (the id is its key)
 
     @property
     def headline(self) -> bool:
@@ -160,8 +163,9 @@ class Claim:
 
 def make_claim(id: str, section: str, kind: str, stated: Estimate, estimates: list, statement: str, rests_on: str,
                command: str, json_path: list, level: str | None = None, across: str = "level",
-               seoi: float | None = None, games: int | None = None) -> Claim:
-    """A claim of ``kind`` stated at ``stated`` (one of ``estimates``), its class and robustness filled in."""
+               seoi: float | None = None, games: int | None = None, title: str = "") -> Claim:
+    """A claim of ``kind`` stated at ``stated`` (one of ``estimates``), its class and robustness filled in;
+    ``title`` names it in plain words (default: what its kind measures)."""
     k = KINDS[kind]
     seoi = k.seoi if seoi is None else seoi
     rob = robustness(stated, estimates, k, seoi, across)
@@ -169,14 +173,21 @@ def make_claim(id: str, section: str, kind: str, stated: Estimate, estimates: li
                  unit=k.unit, level=level or stated.context, rests_on=rests_on, command=command, json_path=json_path,
                  verdict=rob.text, games=stated.games if games is None else games, estimates=list(estimates),
                  kind=kind, seoi=seoi, effect=classify(stated.lo, stated.hi, k, seoi), holds=rob.holds,
-                 across=across, signed=k.signed, ci_path=ci_path(json_path), context=stated.context)
+                 across=across, signed=k.signed, ci_path=ci_path(json_path), context=stated.context,
+                 title=title or k.what)
 
 
-def words_for(e: Estimate, kind: str, clear: str, negligible: str, unclear: str, seoi: float | None = None) -> str:
-    """The sentence that fits the class of ``e`` for a claim of ``kind``: a clear effect, no practical
-    difference, or too few games to tell."""
-    effect = classify(e.lo, e.hi, KINDS[kind], seoi)
-    return {"negligible": negligible, "unclear": unclear}.get(effect, clear)
+def words_for(e: Estimate, kind: str, clear: str, negligible: str, unclear: str, seoi: float | None = None,
+              small: str | None = None) -> str:
+    """The sentence that fits the class of ``e`` for a claim of ``kind``: a clear effect, a real but small
+    one (``small``; by default the clear sentence saying it is below the smallest effect of interest),
+    no practical difference, or too few games to tell."""
+    k = KINDS[kind]
+    effect = classify(e.lo, e.hi, k, seoi)
+    if effect == "small" and small is None:
+        small = (f"{clear[:-1]}: a real effect, but smaller than {margin(k.seoi if seoi is None else seoi, k.unit)}, "
+                 f"the smallest that matters here.")
+    return {"negligible": negligible, "unclear": unclear, "small": small}.get(effect, clear)
 
 
 def ci_path(json_path: list) -> list:

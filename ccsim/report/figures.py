@@ -140,7 +140,7 @@ def length_boxes(lengths: pd.DataFrame, levels, title: str):
     return fig
 
 
-def ratings_plot(ratings: pd.DataFrame, title: str):
+def ratings_plot(ratings: pd.DataFrame, title: str, zero: str = "the field's mean"):
     """Bradley–Terry ratings (Elo scale) with their 95% intervals, strongest on top."""
     r = ratings.sort_values("elo", ascending=True)
     fig, ax = plt.subplots(figsize=(8.5, 1.2 + 0.38 * len(r)))
@@ -151,7 +151,7 @@ def ratings_plot(ratings: pd.DataFrame, title: str):
     ax.set_yticks(y)
     ax.set_yticklabels(r["entrant"], fontsize=9)
     ax.margins(x=0.1)
-    ax.set_xlabel("rating, Elo points (0 = the field's mean; 95% bootstrap interval)")
+    ax.set_xlabel(f"rating, Elo points (0 = {zero}; 95% bootstrap interval)")
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", color="0.9")
     fig.tight_layout()

@@ -9,7 +9,11 @@ of these classes:
   is smaller than anything of interest (equivalence).  Never a headline.
 * ``fair``: the same for a seat advantage (null: an even 50%): the game is fair within ±seoi.
   A headline: it is the answer a designer wants.
-* ``clear``: the interval excludes the null and is not negligible.
+* ``clear``: the interval excludes the null and the estimate reaches the smallest effect of
+  interest (|estimate − null| ≥ seoi): an effect that matters.
+* ``small``: the interval excludes the null but the estimate lies within ±seoi: a real effect,
+  smaller than anything of interest (issue 37: never called clear, never a headline).  For a
+  seat advantage this is ``unclear``: too few games to tell whether the game is fair.
 * ``unclear``: the interval contains the null and reaches beyond ±seoi: too few games to tell.
 * ``descriptive``: a figure with no null (turns per game): nothing to test, only to describe.
 """
@@ -60,7 +64,9 @@ def classify(lo: float, hi: float, kind: Kind, seoi: float | None = None) -> str
     if kind.null - s < lo and hi < kind.null + s:
         return "fair" if kind.fairness else "negligible"
     if lo > kind.null or hi < kind.null:
-        return "clear"
+        if abs((lo + hi) / 2 - kind.null) >= s:  # the interval's middle: the estimate, for these intervals
+            return "clear"
+        return "unclear" if kind.fairness else "small"
     return "unclear"
 
 

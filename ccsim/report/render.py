@@ -59,7 +59,7 @@ def rests_text(rep) -> str:
     st, i = rep.study, rep.info
     how = "the reference the study file names" if st.reference_named else "the strongest level played at full scale"
     return (f"Levels of play (weakest to strongest): {', '.join(st.levels)}; headline claims stated at "
-            f"{st.reference} ({how}). Seed {st.seed}; {i['games']:,} games in all; rules RULES.md unless a section says "
+            f"{st.reference} ({how}). Seed {st.seed}; {i['games']:,} games in all; the standard rules unless a section says "
             f"otherwise; action decks shuffled (R1.4) unless an ordering is named"
             + ("; " + ", ".join(f"{k} plays at most {v:,} games" for k, v in st.caps.items()) + " a measurement"
                if st.caps else "") + ".")
@@ -77,13 +77,13 @@ def skill_text(c) -> str:
         return "—"
     v = c.convergence
     if v["verdict"] == "converged":
-        return "converged" if v["precise"] else "converged (imprecise)"
-    return "still moving" if v["verdict"] == "still moving with skill" else "one level"
+        return "settled" if v["precise"] else "settled, but too few games to be sure"
+    return "changes with skill" if v["verdict"] == "still moving with skill" else "one level"
 
 
 def claim_row(c) -> dict:
     """A claim as the pages show it: its figure and interval in its unit, and every word about it."""
-    return dict(id=c.id, anchor=c.anchor, statement=c.statement, verdict=c.verdict,
+    return dict(id=c.id, title=c.title or c.id, anchor=c.anchor, statement=c.statement, verdict=c.verdict,
                 figure=fmt(c.value, c.unit, (c.lo, c.hi), c.signed), interval=_bare_ci(c),
                 unit=c.unit, level=c.level, effect=c.effect, headline=c.headline, holds=c.holds,
                 skill=skill_text(c), convergence=(c.convergence or {}).get("text", ""), rests_on=c.rests_on,
@@ -115,10 +115,12 @@ def html_page(rep, figs: dict) -> str:
     answers = [dict(title=s.title, headlines=[dict(claim_row(c), cls=_box_class(c)) for c in s.claims if c.headline],
                     minor=[claim_row(c) for c in s.claims if not c.headline]) for s in rep.sections if s.claims]
     anchors = {c.id: c.anchor for c in rep.claims}
+    titles = {c.id: c.title or c.id for c in rep.claims}
     return env.get_template("report.html.j2").render(
         title=rep.study.title, description=rep.study.description, rests=rests_text(rep), sections=sections,
         claims=[claim_row(c) for c in rep.claims], footer=_footer(rep), answers=answers,
-        summary=[dict(text=x.text, links=[(i, anchors[i]) for i in x.claims if i in anchors]) for x in rep.summary])
+        summary=[dict(text=x.text, links=[(titles[i], anchors[i]) for i in x.claims if i in anchors])
+                 for x in rep.summary])
 
 
 def _footer(rep) -> str:

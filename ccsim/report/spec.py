@@ -38,7 +38,7 @@ The study file (TOML; every section optional, docs/report.md)::
     games = 500_000
     [balance]                   # the fair-rules search's recommended changes, re-measured at every level
     results = "../balance"      # a folder written by ``ccsim balance`` (relative to this file); absent: skipped
-    games = 100_000             # deals per level (each change and RULES.md on the same deals)
+    games = 100_000             # deals per level (each change and the standard rules on the same deals)
     top = 3                     # how many of its recommended changes, in its order
 
 Any section may carry ``levels`` (a subset or other strategies) in place of the

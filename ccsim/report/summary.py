@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ccsim.runner.changes import RESERVED as BASE
 from ccsim.report.claims import relations
 from ccsim.report.kinds import KINDS, classify
 from ccsim.report.units import diff_unit, fmt_ci, margin, with_unit
@@ -28,10 +29,12 @@ class Sentence:
 
 #: how another level reads, in plain words (``ccsim.report.claims.relations``), in this order
 _PLAIN = {"holds": "it holds", "reverses": "it reverses", "a clear effect": "there is a clear effect",
-          "not fair": "it is not fair", "negligible": "it makes no practical difference", "fair": "it is fair",
+          "not fair": "it is not fair", "small": "the effect is real but too small to matter",
+          "negligible": "it makes no practical difference", "fair": "it is fair",
           "not significant": "there are too few games to tell"}
 #: agreeing with a stated figure that is not a clear effect: the same class, in plain words
-_AGREE = {"negligible": _PLAIN["negligible"], "fair": _PLAIN["fair"], "unclear": _PLAIN["not significant"]}
+_AGREE = {"negligible": _PLAIN["negligible"], "fair": _PLAIN["fair"], "unclear": _PLAIN["not significant"],
+          "small": _PLAIN["small"]}
 
 
 def _figure(c, value=None, lo=None, hi=None) -> str:
@@ -75,17 +78,18 @@ def _seat(claims: dict, strength) -> Sentence | None:
 
 
 def _settled(c) -> str:
-    """Whether the figure has settled with skill, in plain words (``ccsim.report.sections.convergence``)."""
+    """Whether stronger players would still change the figure, in plain words (``ccsim.report.sections.convergence``)."""
     v = c.convergence
     if not v or "diff" not in v:
         return ""
     if v["verdict"] == "converged" and v["precise"]:
-        return f" It has settled with skill: {v['strongest']} and {v['next']} agree within {margin(c.seoi, c.unit)}."
+        return (f" Stronger players no longer change it: {v['strongest']} and {v['next']}, the two strongest "
+                f"levels, agree within {margin(c.seoi, c.unit)}.")
     if v["lo"] <= 0 <= v["hi"]:
-        return (f" Whether it still moves with skill is open: {v['strongest']} and {v['next']} differ by "
-                f"{with_unit(v['diff'], diff_unit(c.unit), (v['lo'], v['hi']), True)}, and there are too few games "
-                f"at {v['strongest']} to tell whether they agree within {margin(c.seoi, c.unit)}.")
-    return (f" It still moves with skill: {v['strongest']} and {v['next']} differ by "
+        return (f" Whether stronger players would change it cannot be told yet: {v['strongest']} and {v['next']} "
+                f"differ by {with_unit(v['diff'], diff_unit(c.unit), (v['lo'], v['hi']), True)}, and there are too "
+                f"few games at {v['strongest']} to tell whether they agree within {margin(c.seoi, c.unit)}.")
+    return (f" Stronger players change it: {v['strongest']} and {v['next']}, the two strongest levels, differ by "
             f"{with_unit(v['diff'], diff_unit(c.unit), (v['lo'], v['hi']), True)}.")
 
 
@@ -94,19 +98,27 @@ def _fix(claims: dict, sections: dict) -> list:
     fair = [c for c in claims.values() if c.section == "balance"]
     if fair:
         c = fair[0]
-        name = c.id.removeprefix("balance.")
+        name = c.title.removeprefix("the seat advantage under ")  # the change in plain words
         if c.effect == "fair":
-            text = (f"The smallest change the fair-rules search found, {name}, makes the game fair with {c.level} on "
-                    f"both sides: Cleopatra's score comes to {_figure(c)} from an even 50%.")
+            text = (f"The smallest change the fair-rules search found is {name}. It makes the game fair with "
+                    f"{c.level} on both sides: Cleopatra's score comes to {_figure(c)} from an even 50%.")
         else:
-            text = (f"The fair-rules search's first recommended change, {name}, does not make the game fair within "
-                    f"{margin(c.seoi, c.unit)} with {c.level} on both sides: Cleopatra's score is {_figure(c)}.")
+            text = (f"The fair-rules search's first recommended change is {name}. It does not make the game fair "
+                    f"within {margin(c.seoi, c.unit)} with {c.level} on both sides: Cleopatra's score is "
+                    f"{_figure(c)}.")
         more = _elsewhere(c)
         out.append(Sentence(text + (f" Elsewhere {more}." if more else ""), (c.id,)))
     variants = _variants_fair(claims, sections)
     if variants:
         out.append(variants)
     return out
+
+
+def _named(row) -> str:
+    """A what-if arm as the variants section's table names it, in plain words, closed by a dash (the
+    table's ``rules`` column: "the change “hand of 4” — a hand refills to 4 cards (standard: 5)")."""
+    words = row.get("rules") or row["arm"]
+    return f"{words} —" if " — " in words else f"{words},"
 
 
 def _variants_fair(claims: dict, sections: dict) -> Sentence | None:
@@ -117,21 +129,21 @@ def _variants_fair(claims: dict, sections: dict) -> Sentence | None:
         return None
     level = ids[0].level
     met = sec.tables["metrics"]
-    own = met[(met["metric"] == "seat_advantage") & (met["level"] == level) & (met["arm"] != "RULES.md")]
+    own = met[(met["metric"] == "seat_advantage") & (met["level"] == level) & (met["arm"] != BASE)]
     k, seoi = KINDS["seat_advantage"], ids[0].seoi
     fair = own[[classify(lo, hi, k, seoi) == "fair" for lo, hi in zip(own["ci_lo"], own["ci_hi"])]]
     if len(fair):
         r = fair.iloc[0]
-        return Sentence(f"Of the variants and rules changes tested, {r['arm']} makes the game fair with {level} on both "
+        return Sentence(f"Of the variants and rules changes tested, {_named(r)} makes the game fair with {level} on both "
                         f"sides: Cleopatra's score comes to {with_unit(r['value'], 'points', (r['ci_lo'], r['ci_hi']))}.",
                         (f"variants.{r['arm']}.seat_advantage",))
     r = own.loc[own["value"].abs().idxmin()]
     score = f"Cleopatra's score {with_unit(r['value'], 'points', (r['ci_lo'], r['ci_hi']))} from an even 50%"
     fair = f"fair within {margin(seoi, 'points')} with {level} on both sides"
-    text = (f"The one variant or rules change tested, {r['arm']}, does not make the game {fair}: it leaves {score}."
+    text = (f"The one variant or rules change tested, {_named(r)} does not make the game {fair}: it leaves {score}."
             if len(own) == 1 else
-            f"None of the {len(own)} variants and rules changes tested makes the game {fair}; the closest, {r['arm']}, "
-            f"leaves {score}.")
+            f"None of the {len(own)} variants and rules changes tested makes the game {fair}; the closest is "
+            f"{_named(r)} it leaves {score}.")
     return Sentence(text, (f"variants.{r['arm']}.seat_advantage",))
 
 

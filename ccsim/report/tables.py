@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ccsim.runner.changes import RESERVED as BASE
+from ccsim.runner.parameters import STANDARD_RULES
 from ccsim.report.units import MINUS, diff_unit, fmt
 
 __all__ = ["Show", "shown", "matrix_shows", "MAX_ROWS"]
@@ -35,7 +37,10 @@ def matrix_shows(df: pd.DataFrame, unit: str, first: str = "entrant") -> list:
 
 
 def _plain(x):
-    """A cell with no declared unit: counts with thousands separators, other numbers to 4 digits."""
+    """A cell with no declared unit: counts with thousands separators, other numbers to 4 digits; the
+    standard rules' arm by name (its key in the Parquet files is a contract)."""
+    if isinstance(x, str) and x == BASE:
+        return STANDARD_RULES
     if isinstance(x, (float, np.floating)):
         if not np.isfinite(x):
             return ""

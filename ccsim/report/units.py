@@ -24,6 +24,8 @@ MINUS = "\u2212"
 #: units whose figures are shares or differences of shares, printed x 100
 SHARE_UNITS = ("points", "%")
 #: every unit a figure may carry, as printed after it (``%`` sticks to the number)
+#: the level every Elo figure of a report is counted from (0 Elo), as results/strength/ counts them
+ELO_ANCHOR = "tactician"
 UNIT_WORDS = ("points", "%", "turns", "votes", "lead changes", "VP", "cards", "Elo")
 
 

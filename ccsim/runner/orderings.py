@@ -1,4 +1,4 @@
-"""Action-deck orderings (RULES.md R2.2).
+"""Action-deck orderings (rule R2.2).
 
 An ordering is the order of a player's 13 action cards, top first, written as
 13 letters from ``ccsim.kernel.rules.ACTION_LETTERS`` ("ASCRWV": assassination, spy,
@@ -63,7 +63,7 @@ PRESETS: dict[str, tuple[str, str]] = {
     "wrath-last": ("ASCRVASCRVAAW",
                    "wrath at the bottom, the rest spread evenly"),
     "rules-example": ("VAASRCAWSARCV",
-                      "the example ordering written in RULES.md R2.2"),
+                      "the example ordering written in rule R2.2"),
 }
 DEFAULT_PRESET = "balanced"
 PRESETS["default"] = (PRESETS[DEFAULT_PRESET][0],

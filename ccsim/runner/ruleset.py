@@ -116,7 +116,7 @@ def _action_counts(value, vec: np.ndarray) -> None:
 
 def rules_vector(block: dict | None = None, variants=(), base: np.ndarray | None = None) -> np.ndarray:
     """The kernel's rules vector of a rules block (nested or flat names) and R11 variants,
-    starting from ``base`` (RULES.md's numbers by default); validated."""
+    starting from ``base`` (the standard rules' numbers by default); validated."""
     vec = (R.DEFAULT_RULES if base is None else base).copy()
     block = _nest(_table(block or {}, "(block)"))
     for key, value in block.items():
@@ -192,9 +192,9 @@ def validate(vec: np.ndarray) -> None:
 
 
 def rules_block(vec: np.ndarray) -> dict:
-    """The record's ``rules`` object of a rules vector: only what differs from RULES.md, action
+    """The record's ``rules`` object of a rules vector: only what differs from the standard rules, action
     counts by action card when both players' changed entries are the same, else by player
-    without a player who has R1.4's cards (GAME_RECORD.md); ``{}`` under RULES.md."""
+    without a player who has R1.4's cards (GAME_RECORD.md); ``{}`` under the standard rules."""
     d = R.DEFAULT_RULES
     out: dict = {}
     for key, (idx, _, _) in SCALARS.items():
@@ -235,6 +235,7 @@ def flat_items(block: dict) -> list[tuple[str, int]]:
 
 
 def describe(vec: np.ndarray) -> str:
-    """What a rules vector changes, in one line (``RULES.md`` when nothing)."""
+    """What a rules vector changes, dotted, in one line (``"RULES.md"``, the what-if base arm's name, when
+    nothing); people read ``ccsim.runner.parameters.vector_words``."""
     items = flat_items(rules_block(vec))
     return ", ".join(f"{k} {v}" for k, v in items) if items else "RULES.md"

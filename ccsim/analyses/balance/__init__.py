@@ -27,7 +27,8 @@ from ccsim.analyses.balance.output import write_outputs
 from ccsim.analyses.balance.plot import balance_plot
 from ccsim.analyses.balance.play import Player
 from ccsim.analyses.balance.race import FINALIST, OUT_BOUND, RacePlan, race, pareto_layers
-from ccsim.analyses.balance.space import REFERENCE, BalanceError, Space, candidates, load_space, with_overrides
+from ccsim.runner.parameters import STANDARD_RULES
+from ccsim.analyses.balance.space import BalanceError, Space, candidates, load_space, with_overrides
 
 __all__ = ["Balance", "balance", "FRESH_SEED_OFFSET"]
 
@@ -42,7 +43,7 @@ def _stderr(msg: str) -> None:
 @dataclass
 class Balance:
     """A search's answer: ``candidates`` and ``pareto`` (one row per setting and level, as measured by
-    the race), ``recommended`` (the chosen settings and RULES.md re-measured on fresh deals: one row
+    the race), ``recommended`` (the chosen settings and the standard rules re-measured on fresh deals: one row
     per setting and level, ``fair`` per level and ``verdict`` per setting), the figure, and
     ``info`` (what it rests on: the space, the rounds, games and seconds)."""
     space: Space
@@ -112,8 +113,8 @@ def _candidates_frame(cands, entries, sp: Space) -> pd.DataFrame:
         keeps = e.status != OUT_BOUND and all(_within(sp.draw_rate, x["draw_ratio"]) and
                                               _within(sp.game_length, x["length_ratio"]) for x in est)
         for lv, x in zip(sp.levels, est):
-            rows.append(dict(candidate=i, setting=c.name, key=c.key, changes=c.changes, size=c.size,
-                             status="reference" if i == 0 else e.status, round_out=e.round_out, level=lv.name,
+            rows.append(dict(candidate=i, setting=c.name, words=c.words, key=c.key, changes=c.changes,
+                             size=c.size, status="reference" if i == 0 else e.status, round_out=e.round_out, level=lv.name,
                              **x, worst=worst, worst_level=sp.levels[w].name, keeps_bounds=keeps))
     df = pd.DataFrame(rows)
     if df.empty:
@@ -149,12 +150,12 @@ def recommend(frame: pd.DataFrame, tolerance: float, k: int) -> list[int]:
 
 
 def _fresh(sp: Space, cands, frame, player: Player, info: dict, log) -> pd.DataFrame:
-    """The recommended settings and RULES.md, re-measured on ``remeasure_games`` fresh deals per level."""
+    """The recommended settings and the standard rules, re-measured on ``remeasure_games`` fresh deals per level."""
     picks = recommend(frame, sp.tolerance, sp.recommend)
     if not picks:
         return _empty_fresh()
     seed, deals = sp.seed + FRESH_SEED_OFFSET, sp.remeasure_games
-    log(f"re-measure: {len(picks)} recommended setting(s) and {REFERENCE} on {deals:,} fresh deals "
+    log(f"re-measure: {len(picks)} recommended setting(s) and {STANDARD_RULES} on {deals:,} fresh deals "
         f"(seed {seed}) at every level")
     res = player.play(seed, "fresh", (0, *picks), 0, deals, "fresh deals")
     info.update(fresh_deals=int(res.stats[0].n), fresh_games=res.games, fresh_seconds=res.seconds,
@@ -165,25 +166,33 @@ def _fresh(sp: Space, cands, frame, player: Player, info: dict, log) -> pd.DataF
         for lv, level in enumerate(sp.levels):
             x = level_estimate(res.stats[i][lv])
             fair = bool(-sp.tolerance <= x["seat_advantage_lo"] and x["seat_advantage_hi"] <= sp.tolerance)
-            rows.append(dict(candidate=i, setting=c.name, key=c.key, changes=c.changes, size=c.size,
-                             level=level.name, **x, fair=fair))
+            rows.append(dict(candidate=i, setting=c.name, words=c.words, key=c.key, changes=c.changes,
+                             size=c.size, level=level.name, **x, fair=fair))
     df = pd.DataFrame(rows)
-    verdicts = {i: _verdict(g) for i, g in df.groupby("candidate", sort=False)}
+    verdicts = {i: _verdict(g, sp.tolerance) for i, g in df.groupby("candidate", sort=False)}
     return df.assign(verdict=df["candidate"].map(verdicts),
                      fair_everywhere=df.groupby("candidate")["fair"].transform("all"))
 
 
-def _verdict(rows: pd.DataFrame) -> str:
-    """Fair at every level, at some only (flagged: a claim about the players, not the game), or none."""
+def _verdict(rows: pd.DataFrame, tolerance: float) -> str:
+    """Fair at every level, at some only (flagged: a claim about the players, not the game), or none;
+    a level whose interval reaches both inside and outside the band is too coarse to tell (issue 37)."""
     fair = rows.loc[rows["fair"], "level"].tolist()
-    unfair = rows.loc[~rows["fair"], "level"].tolist()
-    if not unfair:
-        return f"fair at every level ({', '.join(fair)})" if len(fair) > 1 else f"fair at {fair[0]}"
-    if fair:
-        return f"fair at {', '.join(fair)} only; NOT at {', '.join(unfair)}"
-    return "not fair" + (f" at any level ({', '.join(unfair)})" if len(unfair) > 1 else f" at {unfair[0]}")
+    out = (rows["seat_advantage_lo"] > tolerance) | (rows["seat_advantage_hi"] < -tolerance)
+    unfair = rows.loc[out, "level"].tolist()
+    unclear = rows.loc[~rows["fair"] & ~out, "level"].tolist()
+    parts = []
+    if fair and not unfair + unclear:
+        parts.append(f"fair at every level ({', '.join(fair)})" if len(fair) > 1 else f"fair at {fair[0]}")
+    elif fair:
+        parts.append(f"fair at {', '.join(fair)} only")
+    if unfair:
+        parts.append(("NOT at " if fair else "not fair at ") + ", ".join(unfair))
+    if unclear:
+        parts.append(f"too few deals to tell at {', '.join(unclear)}")
+    return "; ".join(parts)
 
 
 def _empty_fresh() -> pd.DataFrame:
-    return pd.DataFrame(columns=["candidate", "setting", "key", "changes", "size", "level", "deals", "seat_advantage",
-                                 "seat_advantage_lo", "seat_advantage_hi", "fair", "verdict", "fair_everywhere"])
+    return pd.DataFrame(columns=["candidate", "setting", "words", "key", "changes", "size", "level", "deals",
+                                 "seat_advantage", "seat_advantage_lo", "seat_advantage_hi", "fair", "verdict", "fair_everywhere"])

@@ -1,12 +1,12 @@
 """What a candidate's games come to: per-deal columns, their moments, and the estimates read from them.
 
-Every deal of the search is played under a candidate and under RULES.md (common random numbers),
+Every deal of the search is played under a candidate and under the standard rules (common random numbers),
 at each level; a deal's value at a level is the mean over the level's seatings (one for mirror
 games, two for a pair).  Per deal and level the search keeps seven columns: the candidate's
 Cleopatra score (a draw counts half, R10.5), draw and game length in turns, the same three under
-RULES.md on that deal, and a one.  Their moments (``ccsim.analyses.stats.Moments``), summed chunk by
-chunk, give everything: the seat advantage and its interval, the paired difference to RULES.md,
-the draw rate and game length, and both relative to RULES.md's (delta method).
+the standard rules on that deal, and a one.  Their moments (``ccsim.analyses.stats.Moments``), summed chunk by
+chunk, give everything: the seat advantage and its interval, the paired difference to the standard rules,
+the draw rate and game length, and both relative to the standard rules' (delta method).
 """
 from __future__ import annotations
 
@@ -42,8 +42,8 @@ def _bound(r: dict) -> tuple[float, float, float]:
 
 
 def level_estimate(m: Moments, confidence: float = 0.95) -> dict:
-    """Every figure of one candidate at one level: seat advantage, its difference to RULES.md on the
-    same deals (and p), draw rate, mean turns, and draw rate and turns relative to RULES.md's."""
+    """Every figure of one candidate at one level: seat advantage, its difference to the standard rules on the
+    same deals (and p), draw rate, mean turns, and draw rate and turns relative to the standard rules'."""
     adv, lo, hi = seat_advantage_bounds(m, confidence)
     diff = ratio_difference(m, (SCORE, ONE), (SCORE_BASE, ONE), confidence)
     out = dict(deals=int(m.n), seat_advantage=adv, seat_advantage_lo=lo, seat_advantage_hi=hi,

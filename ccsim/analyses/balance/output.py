@@ -10,6 +10,9 @@ import pandas as pd
 
 from ccsim.analyses.balance.space import toml_key, toml_value
 from ccsim.analyses.stats import format_percent, json_number as _num
+from ccsim.analyses.fit import Col, fit_lines, table
+from ccsim.analyses.precision import precision_warning
+from ccsim.runner.parameters import STANDARD_RULES
 
 if TYPE_CHECKING:
     from ccsim.analyses.balance import Balance
@@ -46,19 +49,18 @@ def _by_candidate(df: pd.DataFrame):
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """Left-aligned columns two spaces apart."""
-    widths = [max(len(x) for x in col) for col in zip(header, *rows)]
-    return ["  ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip() for line in [header, *rows]]
+    """Left-aligned columns two spaces apart (pareto.md's width: no limit)."""
+    return table([Col(h) for h in header], rows)
 
 
-def _pareto_rows(b: Balance) -> tuple[list[str], list[list[str]]]:
+def _pareto_rows(b: Balance, words: bool = False) -> tuple[list[str], list[list[str]]]:
     header = ["changes", "size", "setting"]
     for lv in _levels(b):
         header += [f"{lv} [95%]", "draw", "turns"]
     header += ["deals", "race"]
     rows = []
     for first, at in _by_candidate(b.pareto.sort_values(["changes", "size", "worst"], kind="stable")):
-        row = [str(first["changes"]), str(first["size"]), first["setting"]]
+        row = [str(first["changes"]), str(first["size"]), first["words"] if words else first["setting"]]
         for lv in _levels(b):
             r = at[lv]
             row += [_adv(r), format_percent(r["draw_rate"]), f"{r['turns']:.1f}"]
@@ -67,18 +69,48 @@ def _pareto_rows(b: Balance) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def _fresh_rows(b: Balance) -> tuple[list[str], list[list[str]]]:
+def _pareto_cols(b: Balance) -> list[Col]:
+    """The Pareto table's columns for a terminal: the settings wrap; draws, turns, deals may go."""
+    cols = [Col("changes", True, spare=1), Col("size", True, spare=1), Col("setting", wrap=True)]
+    for lv in _levels(b):
+        cols += [Col(f"{lv} [95%]"), Col("draw", True, spare=3), Col("turns", True, spare=3)]
+    return cols + [Col("deals", True, spare=2), Col("race", wrap=True)]
+
+
+def _fresh_rows(b: Balance, words: bool = False) -> tuple[list[str], list[list[str]]]:
     header = ["setting"]
     for lv in _levels(b):
-        header += [f"{lv} [95%]", "vs RULES.md, same deals"]
+        header += [f"{lv} [95%]", f"vs {STANDARD_RULES}, same deals"]
     rows = []
     for first, at in _by_candidate(b.recommended):
         cells = []
         for lv in _levels(b):
             cells += [_adv(at[lv]) + (" fair" if at[lv]["fair"] else ""),
                       _diff(at[lv]) if first["candidate"] != 0 else ""]
-        rows.append([first["setting"]] + cells + [first["verdict"]])
+        rows.append([first["words"] if words else first["setting"]] + cells + [first["verdict"]])
     return header + ["verdict"], rows
+
+
+def _fresh_cols(b: Balance) -> list[Col]:
+    cols = [Col("setting", wrap=True)]
+    for lv in _levels(b):
+        cols += [Col(f"{lv} [95%]"), Col(f"vs {STANDARD_RULES}", spare=1)]
+    return cols + [Col("verdict", wrap=True)]
+
+
+def precision_warnings(b: Balance) -> list[str]:
+    """A line for each level whose fresh re-measure is too coarse to call anything fair (issue 37)."""
+    out = []
+    for lv in _levels(b):
+        rows = b.recommended[b.recommended["level"] == lv]
+        if rows.empty:
+            continue
+        r = rows.iloc[0]  # the standard rules, first; every setting has its deals
+        line = precision_warning(f"at {lv}, {int(r['deals']):,} fresh deals", r["seat_advantage_lo"],
+                                 r["seat_advantage_hi"], b.space.tolerance, int(r["deals"]), "deals")
+        if line:
+            out.append(line + " (--remeasure-games)")
+    return out
 
 
 def _headline(b: Balance) -> list[str]:
@@ -97,19 +129,20 @@ def _headline(b: Balance) -> list[str]:
     return lines
 
 
-def format_balance(b: Balance) -> str:
-    """The readable answer: the race, the Pareto set, the recommended settings on fresh deals."""
+def format_balance(b: Balance, width: int | None = None) -> str:
+    """The readable answer: the race, the Pareto set, the recommended settings on fresh deals, each
+    setting in plain words; fitted to ``width`` columns (None: no limit)."""
     lines = _headline(b)
     if not b.pareto.empty:
         lines += ["", "Pareto set over (worst-level |seat advantage|, changes, size): seat advantage = Cleopatra's "
                       "score - 50%, points [95% interval]; draw rate; mean turns"]
-        lines += _table(*_pareto_rows(b))
+        lines += table(_pareto_cols(b), _pareto_rows(b, words=True)[1], width)
     if not b.recommended.empty:
         lines += ["", f"recommended, re-measured on {b.info['fresh_deals']:,} fresh deals (seed "
                       f"{b.info['fresh_seed']}) per level: fair where the whole interval lies within "
                       f"±{_tolerance(b.space.tolerance)}"]
-        lines += _table(*_fresh_rows(b))
-    return "\n".join(lines)
+        lines += table(_fresh_cols(b), _fresh_rows(b, words=True)[1], width) + precision_warnings(b)
+    return fit_lines(lines, width)
 
 
 def _level_json(r) -> dict:
@@ -121,8 +154,8 @@ def _level_json(r) -> dict:
 
 def _setting_json(first) -> dict:
     key = json.loads(first["key"])
-    return dict(setting=first["setting"], changes=int(first["changes"]), size=int(first["size"]), rules=key["rules"],
-                variants=key["variants"])
+    return dict(setting=first["setting"], words=first["words"], changes=int(first["changes"]),
+                size=int(first["size"]), rules=key["rules"], variants=key["variants"])
 
 
 def balance_json(b: Balance) -> dict:
@@ -130,6 +163,7 @@ def balance_json(b: Balance) -> dict:
     i, sp = b.info, b.space
     out = dict(space=dict(source=sp.source, description=sp.description, identity=i["identity"],
                           levels=_levels(b), budget=sp.budget, seed=sp.seed, tolerance=sp.tolerance,
+                          tolerance_points=round(100 * sp.tolerance, 10),
                           max_changes=sp.max_changes, draw_rate=sp.draw_rate, game_length=sp.game_length,
                           params=[dict(name=p.name, values=list(p.values), default=p.default) for p in sp.params]),
                candidates=i["candidates"], refused=i["refused"], rounds=i["rounds"], games=i["games"],
@@ -154,12 +188,13 @@ def pareto_markdown(b: Balance, folder: str = "DIR") -> str:
     lines = ["# Fair rules: the Pareto set", ""] + [f"{x}  " for x in _headline(b)]
     lines += ["", "Seat advantage = Cleopatra's score − 50% in points with its 95% interval (a draw counts half); "
                   "size = steps along each changed parameter's list of values.", ""]
-    lines += md(*_pareto_rows(b))
+    lines += md(*_pareto_rows(b, words=True))
     if not b.recommended.empty:
         lines += ["", f"## Recommended, re-measured on {b.info['fresh_deals']:,} fresh deals (seed "
-                      f"{b.info['fresh_seed']}) per level", ""] + md(*_fresh_rows(b))
+                      f"{b.info['fresh_seed']}) per level", ""] + md(*_fresh_rows(b, words=True))
+        lines += [f"{x}  " for x in precision_warnings(b)]
     lines += ["", f"Reproduce: `ccsim balance {folder}/space.toml --out <another folder>`; compare the "
-                  f"recommended settings with RULES.md: `ccsim whatif --no-variants --rules "
+                  f"recommended settings with the standard rules: `ccsim whatif --no-variants --rules "
                   f"{folder}/recommended.toml --strategy <level>`."]
     return "\n".join(lines) + "\n"
 
@@ -178,6 +213,7 @@ def recommended_toml(b: Balance) -> str:
         lines += ["", f"# {first['verdict']}: " + "; ".join(f"{lv} {_adv(r)}" for lv, r in at.items()),
                   f"# rules block for a record: {json.dumps(key['rules'])}"
                   + (f", variants {json.dumps(key['variants'])}" if key["variants"] else ""),
+                  f"# {first['words']}",
                   "[[change]]", f"name = {toml_value(first['setting'])}"]
         lines += [f"{toml_key(k)} = {toml_value(v)}" for k, v in key["rules"].items()]
         if key["variants"]:

@@ -1,7 +1,7 @@
 """Playing the games of ``ccsim balance``: blocks of deals for some candidates at every level.
 
 A block (a race's round, or the fresh re-measure) is cut into grid tasks of a few deals each, every
-task holding those deals for *every* candidate of the block, RULES.md first, at every level and
+task holding those deals for *every* candidate of the block, the standard rules first, at every level and
 seating: each task's games pair deal by deal (common random numbers) on their own.  The tasks go
 through the one driver loop (``ccsim.runner.driver.drive``: any backend, the progress bar,
 Ctrl-C between tasks), and each finished task is kept in the ``TaskStore`` as the moments of its
@@ -34,7 +34,7 @@ def deal_values(rows: np.ndarray) -> np.ndarray:
 
 
 class Player:
-    """Plays blocks of deals of ``candidates`` (``space.Candidate``, RULES.md first) at ``levels``."""
+    """Plays blocks of deals of ``candidates`` (``balance_space.Candidate``, the standard rules first) at ``levels``."""
 
     def __init__(self, candidates, levels, backend, store: TaskStore, progress: bool = False):
         self.candidates, self.levels = candidates, levels
@@ -49,7 +49,7 @@ class Player:
                                      f"round {rnd.index + 1}")
 
     def play(self, seed: int, tag: str, members, first: int, deals: int, label: str) -> RoundResult:
-        """Deals ``first .. first + deals - 1`` of ``seed`` for ``members`` (candidate indices, RULES.md
+        """Deals ``first .. first + deals - 1`` of ``seed`` for ``members`` (candidate indices, the standard rules
         first): their moments, from the store where a task was finished before, else played."""
         members = tuple(members)
         grid = self._grid(members)

@@ -1,12 +1,12 @@
 """The race of ``ccsim balance``: successive halving over the candidates, with sequential elimination.
 
-The search plays in rounds.  In each round every candidate still racing, and RULES.md beside
+The search plays in rounds.  In each round every candidate still racing, and the standard rules beside
 them, plays the same fresh block of deals (common random numbers: the comparisons between
-candidates and against RULES.md are paired deal by deal), at every level.  After the round:
+candidates and against the standard rules are paired deal by deal), at every level.  After the round:
 
 1. **Sequential elimination.**  A candidate whose seat-advantage interval (99% by default: it
    is looked at once a round) lies wholly outside ±tolerance at some level cannot be fair there,
-   and is out; so is one whose draw rate or game length, relative to RULES.md's, lies wholly
+   and is out; so is one whose draw rate or game length, relative to the standard rules', lies wholly
    outside a bound of the objectives.  If that would leave no candidate, the closest few stay,
    so that the search still ends with the nearest settings it can find.
 2. **Halving.**  If more than half the round's candidates are left, the best half goes on,
@@ -40,7 +40,7 @@ __all__ = ["RacePlan", "Round", "RoundResult", "Entry", "RaceResult", "race", "p
 
 RACING, FINALIST = "racing", "finalist"
 OUT_UNFAIR, OUT_BOUND, OUT_HALVED = "out: unfair", "out: bound", "out: halved"
-REFERENCE = 0  # RULES.md: member of every round, never out
+REFERENCE = 0  # the standard rules: member of every round, never out
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class RacePlan:
 @dataclass(frozen=True)
 class Round:
     index: int
-    members: tuple[int, ...]     # candidate indices, RULES.md (0) first
+    members: tuple[int, ...]     # candidate indices, the standard rules (0) first
     first: int                   # first deal (game index of the run seed)
     deals: int
 
@@ -114,7 +114,7 @@ class RaceResult:
 
 
 def race(costs, measure: Callable[[Round], RoundResult], plan: RacePlan, log=None) -> RaceResult:
-    """Race the candidates whose (changes, size) are ``costs`` (index 0: RULES.md) within ``plan``."""
+    """Race the candidates whose (changes, size) are ``costs`` (index 0: the standard rules) within ``plan``."""
     log = log or (lambda msg: None)
     out = RaceResult([Entry() for _ in costs])
     racing, first = list(range(1, len(costs))), 0
@@ -178,7 +178,7 @@ def _select(entries, racing, costs, plan: RacePlan, index: int) -> dict:
 
 def _clearly_out(e: Entry, plan: RacePlan) -> str | None:
     """OUT_UNFAIR if at some level the seat advantage's interval lies wholly outside ±tolerance,
-    OUT_BOUND if the draw rate or game length relative to RULES.md's lies wholly outside its bound."""
+    OUT_BOUND if the draw rate or game length relative to the standard rules' lies wholly outside its bound."""
     adv = e.advantages(plan.levels, plan.confidence)
     if np.any((adv[:, 1] > plan.tolerance) | (adv[:, 2] < -plan.tolerance)):
         return OUT_UNFAIR
@@ -187,7 +187,7 @@ def _clearly_out(e: Entry, plan: RacePlan) -> str | None:
             continue
         for lv in range(plan.levels):
             r = ratio_interval(e.stats[lv], num, den, plan.confidence)
-            if r["lo"] > 1 + bound or r["hi"] < 1 - bound:  # (NaN, before RULES.md has a draw, is no evidence)
+            if r["lo"] > 1 + bound or r["hi"] < 1 - bound:  # (NaN, before the standard rules have a draw, is no evidence)
                 return OUT_BOUND
     return None
 

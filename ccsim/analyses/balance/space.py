@@ -7,19 +7,20 @@ A space is a TOML file (docs/balance.md; the default ships beside this module)::
     budget = 4_000_000              # games the search may play (the fresh re-measure comes on top)
     seed = 1
     max_changes = 2                 # at most this many parameters changed at once
-    variants = ["late_orgies_boxed"]   # R11 variants, each a switch (off in RULES.md)
+    variants = ["late_orgies_boxed"]   # R11 variants, each a switch (off in the standard rules)
 
     [objectives]
-    tolerance = 0.01                # fair: Cleopatra's score within 50% +- 1 point, at every level
-    game_length = 0.10              # optional: mean turns within +-10% of RULES.md's (draw_rate alike)
+    tolerance_points = 1            # fair: Cleopatra's score within 50% +- 1 point, at every level
+                                    # (the older form, a share: tolerance = 0.01)
+    game_length = 0.10              # optional: mean turns within +-10% of the standard rules' (draw_rate alike)
 
     [[param]]
     name = "action_count.caesar.veto"   # any name of a record's rules block, dotted (docs/game-record.md)
-    values = [1, 3, 4]                  # or range = [1, 4] (step = 1); RULES.md's value is always one of them
+    values = [1, 3, 4]                  # or range = [1, 4] (step = 1); the standard value is always one of them
 
-A *candidate* is RULES.md with up to ``max_changes`` parameters moved to other values of their lists.
+A *candidate* is the standard rules with up to ``max_changes`` parameters moved to other values of their lists.
 Its cost is (number of changes, size of change); the size is the number of steps each changed
-parameter moves along its own sorted list of values (RULES.md's value included), summed — a step is
+parameter moves along its own sorted list of values (the standard value included), summed — a step is
 the next value the designer offered, so sizes compare across parameters of different units.
 """
 from __future__ import annotations
@@ -36,6 +37,7 @@ from ccsim.errors import InputError, UsageError
 from ccsim.kernel import rules as R
 from ccsim.runner.checks import check_count, check_seed, read_toml
 from ccsim.runner.ruleset import RulesError, rules_block, rules_vector, slots_of, validate
+from ccsim.runner.parameters import STANDARD_RULES, VARIANT_WORDS, setting_words
 from ccsim.analyses.levels import Level, default_levels, parse_level
 
 __all__ = ["SpaceError", "BalanceError", "DEFAULT_SPACE", "Param", "Space", "Candidate", "load_space",
@@ -50,11 +52,11 @@ DEFAULT_REMEASURE = 100_000
 MAX_CANDIDATES = 20_000
 #: bump when what the search plays or decides changes: a folder of another version is not resumed
 SEARCH_VERSION = 1
-REFERENCE = "RULES.md"
+REFERENCE = "RULES.md"  # the standard rules' setting name in JSON and Parquet (a contract)
 
 _TOP_KEYS = ("description", "levels", "budget", "seed", "max_changes", "variants", "recommend",
              "remeasure_games", "objectives", "param")
-_OBJECTIVES = ("tolerance", "draw_rate", "game_length")
+_OBJECTIVES = ("tolerance_points", "tolerance", "draw_rate", "game_length")
 
 
 class SpaceError(InputError):
@@ -69,7 +71,7 @@ class BalanceError(UsageError):
 class Param:
     """One rules parameter (a dotted rules name) or R11 variant (values 0 off, 1 on) and its values."""
     name: str
-    values: tuple[int, ...]   # sorted, RULES.md's value among them
+    values: tuple[int, ...]   # sorted, the standard value among them
     default: int
 
     @property
@@ -77,7 +79,7 @@ class Param:
         return self.name in R.VARIANTS
 
     def steps(self, value: int) -> int:
-        """The size of moving this parameter to ``value``: steps along its list from RULES.md's value."""
+        """The size of moving this parameter to ``value``: steps along its list from the standard value."""
         return abs(self.values.index(value) - self.values.index(self.default))
 
     def label(self, value: int) -> str:
@@ -92,7 +94,7 @@ class Space:
     seed: int = 1
     tolerance: float = DEFAULT_TOLERANCE
     max_changes: int = 2
-    draw_rate: float | None = None     # bound: relative to RULES.md's, e.g. 0.10 for +-10%
+    draw_rate: float | None = None     # bound: relative to the standard rules', e.g. 0.10 for +-10%
     game_length: float | None = None
     recommend: int = 3
     remeasure_games: int = DEFAULT_REMEASURE
@@ -117,7 +119,7 @@ class Space:
         lines += [f"{k} = {toml_value(getattr(self, k))}" for k in
                   ("budget", "seed", "max_changes", "recommend", "remeasure_games")]
         lines.append(f"variants = {toml_value([p.name for p in self.params if p.is_variant])}")
-        lines += ["", "[objectives]", f"tolerance = {toml_value(self.tolerance)}"]
+        lines += ["", "[objectives]", f"tolerance_points = {toml_value(round(100 * self.tolerance, 10))}"]
         lines += [f"{k} = {toml_value(getattr(self, k))}" for k in ("draw_rate", "game_length")
                   if getattr(self, k) is not None]
         for p in self.params:
@@ -146,7 +148,7 @@ def toml_value(x) -> str:
 
 @dataclass(frozen=True, eq=False)
 class Candidate:
-    """RULES.md with ``settings`` (param name, value) changed; ``rules`` is its validated vector."""
+    """The standard rules with ``settings`` (param name, value) changed; ``rules`` is its validated vector."""
     settings: tuple[tuple[str, int], ...]
     labels: tuple[str, ...]
     rules: np.ndarray
@@ -156,6 +158,12 @@ class Candidate:
     @property
     def name(self) -> str:
         return ", ".join(self.labels) or REFERENCE
+
+    @property
+    def words(self) -> str:
+        """The setting in plain words ("Caesar has 3 veto cards (standard: 2)"), in the order of its name."""
+        said = [VARIANT_WORDS[n] if n in R.VARIANTS else setting_words(n, v) for n, v in self.settings]
+        return "; ".join(said) or STANDARD_RULES
 
     @property
     def variants(self) -> list[str]:
@@ -231,7 +239,7 @@ def _param(t: dict, k: int, where: str) -> Param:
             raise SpaceError(f"{at}: {e}") from None
     default = int(R.DEFAULT_RULES[slots[0]])
     if set(values) <= {default}:
-        raise SpaceError(f"{at}: offers no value other than RULES.md's {default}")
+        raise SpaceError(f"{at}: offers no value other than the standard {default}")
     return Param(name, tuple(sorted(set(values) | {default})), default)
 
 
@@ -278,15 +286,27 @@ def _objectives(table, where: str) -> dict:
     stray = sorted(set(table) - set(_OBJECTIVES))
     if stray:
         raise SpaceError(f"{where}: objectives: unknown key {stray[0]!r} (known: {', '.join(_OBJECTIVES)})")
+    if "tolerance_points" in table and "tolerance" in table:
+        raise SpaceError(f"{where}: objectives: give tolerance_points (points) or tolerance (a share), not both")
     out = {}
-    for key in _OBJECTIVES:
+    for key in _OBJECTIVES[1:]:
         if key in table:
             out[key] = _share(table[key], f"{where}: objectives.{key}", 0.5 if key == "tolerance" else 1.0)
+    if "tolerance_points" in table:
+        out["tolerance"] = points_share(table["tolerance_points"], f"{where}: objectives.tolerance_points", SpaceError)
     return out
 
 
+def points_share(x, where: str, error=SpaceError) -> float:
+    """A tolerance typed in points of score (1 = one point, 50% +- 1) as the share the search uses;
+    (0, 50) points, else ``error`` (one line)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 < x < 50:
+        raise error(f"{where}: must be a number of points in (0, 50), e.g. 1 for 50% +- 1 point, got {x!r}")
+    return x / 100
+
+
 def _share(x, where: str, high: float) -> float:
-    """A share in (0, high): a tolerance in points of score, or a bound relative to RULES.md."""
+    """A share in (0, high): a tolerance in points of score, or a bound relative to the standard rules."""
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 < x < high:
         raise SpaceError(f"{where}: must be a number in (0, {high:g}) (0.01 is one point, 0.10 is 10%), got {x!r}")
     return float(x)
@@ -312,11 +332,8 @@ def with_overrides(space: Space, levels=None, budget=None, seed=None, tolerance=
         changes["budget"] = check_count(budget, BalanceError, "--budget")
     if seed is not None:
         changes["seed"] = check_seed(seed, BalanceError)
-    if tolerance is not None:
-        try:
-            changes["tolerance"] = _share(tolerance, "--tolerance", 0.5)
-        except SpaceError as e:
-            raise BalanceError(str(e)) from None
+    if tolerance is not None:  # in points: --tolerance 1 is 50% +- 1 point
+        changes["tolerance"] = points_share(tolerance, "--tolerance", BalanceError)
     if remeasure_games is not None:
         changes["remeasure_games"] = check_count(remeasure_games, BalanceError, "--remeasure-games", minimum=2)
     return replace(space, **changes)
@@ -325,7 +342,7 @@ def with_overrides(space: Space, levels=None, budget=None, seed=None, tolerance=
 # --- candidates ---------------------------------------------------------------------------------
 
 def candidates(space: Space) -> tuple[list[Candidate], int]:
-    """RULES.md first, then every setting of 1 .. ``max_changes`` changed parameters, cheapest first
+    """The standard rules first, then every setting of 1 .. ``max_changes`` changed parameters, cheapest first
     (fewer changes, then smaller size, then the space's order); and how many combinations the rules
     block's ranges refuse (``group_limit`` above 2 x ``side_limit``, ...).  A setting reached twice
     (two names for one rule) is kept once, at its cheapest."""
@@ -351,7 +368,7 @@ def candidates(space: Space) -> tuple[list[Candidate], int]:
 
 
 def _candidate(combo) -> Candidate:
-    """RULES.md with each (param, value) of ``combo`` applied slot by slot, validated once at the end
+    """The standard rules with each (param, value) of ``combo`` applied slot by slot, validated once at the end
     (so the order of the params does not matter, as a block written at once)."""
     vec = R.DEFAULT_RULES.copy()
     for p, v in combo:

@@ -8,7 +8,7 @@ cached counts, the limits, card conservation and the rest.  The function reads
 only ``st`` and allocates nothing (per-code tallies are recounted by scanning
 the short decks once per code).
 
-What is checked, per player p (RULES.md R1.4, R2):
+What is checked, per player p (rule R1.4, R2):
 
 * each of her 37 influence cards and 13 action cards is in exactly one place:
   influence-deck remainder, action-deck remainder, hand, face-up or face-down

@@ -1,5 +1,5 @@
 """The fair-rules section: the changes a fair-rules search (``ccsim balance``) recommends, re-measured
-at the study's levels against RULES.md on the same deals (``ccsim whatif``).
+at the study's levels against the standard rules on the same deals (``ccsim whatif``).
 
 The search's own figures rest on its levels and deals; a report re-measures each recommended
 change at every level it names (its strong players included), so "fair" is checked where the
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ccsim.runner.changes import RESERVED as BASE, change_phrase
 from ccsim.report.claims import make_claim
 from ccsim.report.figures import level_forest
 from ccsim.report.parts import Part
@@ -35,18 +36,20 @@ def _seat_rows(met: pd.DataFrame) -> pd.DataFrame:
     return met[met["metric"] == "seat_advantage"].rename(columns=dict(ci_lo="lo", ci_hi="hi"))
 
 
-def _change_claim(st: Study, seat: pd.DataFrame, change: str):
+def _change_claim(st: Study, seat: pd.DataFrame, c):
     s = st.sections["balance"]
+    change = c.name
     ests = estimates_of(seat, "level", dict(arm=change))
     e = stated_estimate(ests, st.headline_for(s["levels"]))
-    base = stated_estimate(estimates_of(seat, "level", dict(arm="RULES.md")), e.context)
+    base = stated_estimate(estimates_of(seat, "level", dict(arm=BASE)), e.context)
     g = int(seat[(seat["arm"] == change) & (seat["level"] == e.context)]["games"].iloc[0])
     return make_claim(
         f"balance.{change}", "balance", "seat_advantage", e, ests,
-        seat_statement(e, s["tolerance"], change, base), seoi=s["tolerance"], games=g,
-        rests_on=rests_on(e.context, g, st.seed, f" vs itself, {change} vs RULES.md"),
-        command=command_line("whatif", "--strategy", e.context, "--games", g, "--seed", st.seed, "--no-variants",
-                             "--rules", RECOMMENDED_FILE, "--json"),
+        seat_statement(e, s["tolerance"], change_phrase(c), base), seoi=s["tolerance"], games=g,
+        title=f"the seat advantage under {change_phrase(c).removeprefix('the change ').strip(' —')}",
+        rests_on=rests_on(e.context, g, st.seed, f" vs itself, {change} vs the standard rules"),
+        command=command_line("whatif", "--strategy", e.context, "--games", g, "--seed", st.seed, "--no-variants", "--rules",
+                     RECOMMENDED_FILE, "--json"),
         json_path=["metrics", f"strategy={e.context}&arm={change}&metric=seat_advantage", "value"])
 
 
@@ -63,10 +66,10 @@ def build_balance(st: Study, res: dict) -> Section:
     if s["pareto"]:
         sec.tables["pareto"] = pd.read_parquet(s["pareto"])
     seat = _seat_rows(met)
-    sec.claims += [_change_claim(st, seat, c.name) for c in s["change"]]
+    sec.claims += [_change_claim(st, seat, c) for c in s["change"]]
     sec.figures["seat"] = level_forest(
         seat.assign(item=seat["arm"]), "item", "level",
-        f"Seat advantage under each recommended change and RULES.md (mirror games, same deals, seed {st.seed})",
+        f"Seat advantage under each recommended change and the standard rules (mirror games, same deals, seed {st.seed})",
         f"Cleopatra's score − 50%, points (95% interval; band: fair within {margin(s['tolerance'], 'points')})",
         levels=list(s["levels"]), band=s["tolerance"])
     if s["command"]:

@@ -35,7 +35,7 @@ def command_line(*args) -> str:
 
 
 def rests_on(level: str, games: int, seed: int, extra: str = "") -> str:
-    return f"{level}{extra}, {games:,} games, seed {seed}, rules RULES.md"
+    return f"{level}{extra}, {games:,} games, seed {seed}, the standard rules"
 
 
 def estimates_of(df: pd.DataFrame, key: str, where: dict) -> list[Estimate]:

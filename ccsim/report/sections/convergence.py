@@ -23,7 +23,7 @@ from ccsim.report.kinds import KINDS
 from ccsim.report.sections.common import SECTION_TITLES, Section
 from ccsim.report.spec import Z95
 from ccsim.report.tables import Show
-from ccsim.report.units import diff_unit, margin, quote, with_unit
+from ccsim.report.units import ELO_ANCHOR, diff_unit, margin, quote, with_unit
 
 __all__ = ["Strength", "strength_order", "convergence_verdict", "converge", "convergence_table", "build_convergence"]
 
@@ -67,11 +67,12 @@ def convergence_verdict(strong: Estimate, weaker: Estimate, seoi: float) -> dict
 def _text(v: dict, unit: str, seoi: float) -> str:
     q = quote(v["diff"], v["lo"], v["hi"], diff_unit(unit), signed=True)
     if v["verdict"] == CONVERGED:
-        text = (f"converged: {v['strongest']} and {v['next']}, the two strongest levels measured, agree within "
+        text = (f"settled: {v['strongest']} and {v['next']}, the two strongest levels measured, agree within "
                 f"{margin(seoi, unit)} ({q})")
         return text if v["precise"] else text + "; the interval is wider than that: more games would make it sure"
-    more = "; more games at these levels would tell whether it moves" if v["lo"] <= 0 <= v["hi"] else ""
-    return f"still moving with skill: {v['strongest']} differs from {v['next']} by {q}{more}"
+    more = "; more games at these levels would tell whether it changes" if v["lo"] <= 0 <= v["hi"] else ""
+    return (f"changes with skill: {v['strongest']} and {v['next']}, the two strongest levels measured, differ by "
+            f"{q}{more}")
 
 
 def converge(claim, strength: Strength) -> dict | None:
@@ -94,7 +95,7 @@ def convergence_table(claims, strength: Strength) -> pd.DataFrame:
             continue
         at = {e.context: e.value for e in c.estimates}
         v = c.convergence
-        rows.append(dict(claim=c.id, unit=c.unit, signed=c.signed, **{lv: at.get(lv, math.nan) for lv in strength.levels},
+        rows.append(dict(claim=c.id, what=c.title or c.id, unit=c.unit, signed=c.signed, **{lv: at.get(lv, math.nan) for lv in strength.levels},
                          diff=v["diff"], diff_lo=v["lo"], diff_hi=v["hi"], verdict=v["verdict"]))
     return pd.DataFrame(rows)
 
@@ -138,9 +139,10 @@ def build_convergence(study, sections):
               for lv in strength.levels]
     sec.figures["skill"] = skill_panels(_panels(claims, strength), list(strength.levels), labels)
     sec.conclusions.append(_order_words(study, strength))
-    moving = [c.id for c in claims if c.convergence and c.convergence["verdict"] == MOVING]
-    sec.conclusions.append(f"Converged: {len(table) - len(moving)} of the {len(table)} claims measured at two levels "
-                           f"or more" + (f"; still moving with skill: {', '.join(moving)}." if moving else "."))
+    moving = [c.title or c.id for c in claims if c.convergence and c.convergence["verdict"] == MOVING]
+    sec.conclusions.append(f"Settled (the two strongest levels agree): {len(table) - len(moving)} of the {len(table)} "
+                           f"claims measured at two levels or more" +
+                           (f"; stronger players still change these: {'; '.join(moving)}." if moving else "."))
     return sec, strength
 
 
@@ -150,5 +152,6 @@ def _order_words(study, strength: Strength) -> str:
                 f"them all).")
     elo = ", ".join(f"{lv} ({with_unit(strength.key[lv], 'Elo')})" for lv in strength.levels)
     differs = tuple(strength.levels) != tuple(study.levels)
-    return (f"Levels by the ladder's rating, weakest first: {elo}"
+    zero = f"0 = {ELO_ANCHOR}" if ELO_ANCHOR in strength.key else "0 = the field's mean"
+    return (f"Levels by the ladder's rating ({zero}), weakest first: {elo}"
             + (f"; the study file lists them as {', '.join(study.levels)}." if differs else "."))

@@ -10,7 +10,7 @@ from ccsim.report.parts import Part
 from ccsim.report.sections.common import SECTION_TITLES, Section, command_line
 from ccsim.report.spec import Study
 from ccsim.report.tables import Show, matrix_shows
-from ccsim.report.units import quote
+from ccsim.report.units import ELO_ANCHOR, quote
 from ccsim.analyses.stats import bradley_terry, rating_intervals
 from ccsim.analyses.tournament import score_heatmap
 
@@ -97,6 +97,17 @@ def pair_score(pairings: pd.DataFrame, x: str, y: str):
     return 1 - float(r["score"]), 1 - float(r["ci_hi"]), 1 - float(r["ci_lo"]), int(r["games"]), False
 
 
+def anchored(ratings: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The ratings counted from ``ELO_ANCHOR`` (its rating 0) when it is rated, else from the field's
+    mean as Bradley–Terry gives them; and the anchor in words.  The intervals shift with the ratings."""
+    at = ratings.index[ratings["entrant"] == ELO_ANCHOR]
+    if not len(at):
+        return ratings, "the field's mean"
+    off = float(ratings.loc[at[0], "elo"])
+    cols = [c for c in ("elo", "elo_lo", "elo_hi") if c in ratings]
+    return ratings.assign(**{c: ratings[c] - off for c in cols}), f"{ELO_ANCHOR} (the anchor)"
+
+
 def build_ladder(st: Study, res: dict) -> Section:
     sec = Section("ladder", SECTION_TITLES["ladder"])
     heur, pairs = _ladder_sets(st)
@@ -112,7 +123,7 @@ def build_ladder(st: Study, res: dict) -> Section:
         source[p["a"].iloc[0], p["b"].iloc[0]] = (f"ladder:{x}-vs-{o}", [x, o], d)
     pairings = pd.concat(frames, ignore_index=True)
     labels = list(dict.fromkeys(heur + [x for x, _, _ in pairs]))
-    ratings = merged_ratings(pairings, labels, st.seed)
+    ratings, anchor = anchored(merged_ratings(pairings, labels, st.seed))
     sec.tables["ratings"] = ratings
     sec.tables["pairings"] = pairings[["a", "b", "deals", "games", "wins", "draws", "losses", "score", "ci_lo",
                                        "ci_hi", "seat_advantage", "seat_lo", "seat_hi", "p_holm"]]
@@ -144,7 +155,10 @@ def build_ladder(st: Study, res: dict) -> Section:
         command=tournament_cmd(st, strategies, d),
         json_path=["pairings", f"a={a}&b={b}", "score"] + (["1-x"] if flip else [])))
     sec.figures["ratings"] = ratings_plot(ratings, f"Strategy ladder: Bradley–Terry ratings (seed {st.seed}; "
-                                                   f"heuristics {deals:,} deals a pairing, search players fewer)")
+                                                   f"heuristics {deals:,} deals a pairing, search players fewer)",
+                                          f"0 = {anchor}")
+    sec.notes.append(f"Ratings on the Elo scale with 0 = {anchor}, as everywhere in this report and in "
+                     f"results/strength/.")
     lo = pd.DataFrame(np.nan, index=score.index, columns=score.columns)
     hi = lo.copy()
     for r in pairings.itertuples():

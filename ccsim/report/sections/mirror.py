@@ -52,11 +52,11 @@ def _metric_rows(st: Study, res: dict, section: str) -> pd.DataFrame:
 def seat_statement(e: Estimate, seoi: float = KINDS["seat_advantage"].seoi, change: str = "",
                    base: Estimate | None = None) -> str:
     """R2.6: Cleopatra moves first; her score minus 50% is the seat advantage, in words that say whether the
-    game is fair within ±seoi.  ``change``: the rules change it is measured under, ``base``: RULES.md's figure
+    game is fair within ±seoi.  ``change``: the rules change it is measured under (``change_phrase``), ``base``: the standard rules' figure
     on the same deals."""
     figure = f"{quote(e.value, e.lo, e.hi, 'points')} from an even 50% over {e.games:,} games"
     if base is not None:
-        figure += f" (RULES.md: {quote(base.value, base.lo, base.hi, 'points')} on the same deals)"
+        figure += f" (the standard rules: {quote(base.value, base.lo, base.hi, 'points')} on the same deals)"
     who, within = f"with {e.context} on both sides", margin(seoi, "points")
     effect = classify(e.lo, e.hi, KINDS["seat_advantage"], seoi)
     head, tail = {"fair": (f"the game is fair {who}", f", within {within}"),
@@ -64,7 +64,7 @@ def seat_statement(e: Estimate, seoi: float = KINDS["seat_advantage"].seoi, chan
                               f", too few to tell whether the game is fair within {within}")}.get(effect, (
         f"{'Cleopatra, who moves first' if e.value > 0 else 'Caesar, who moves second'} (R2.6), has the advantage {who}",
         ""))
-    head = f"With {change}, {head}" if change else head[0].upper() + head[1:]
+    head = f"Under {change} {head}" if change else head[0].upper() + head[1:]  # change: ends in a dash
     return f"{head}: Cleopatra's score is {figure}{tail}."
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ccsim.kernel import rules as R
+from ccsim.runner.changes import RESERVED as BASE, change_phrase
+from ccsim.runner.parameters import STANDARD_RULES, VARIANT_WORDS
 from ccsim.report.claims import Claim, Estimate, make_claim, words_for
 from ccsim.report.figures import level_forest
 from ccsim.report.kinds import KINDS
@@ -63,21 +65,38 @@ _ARM_METRICS = (("seat_advantage", "rules_seat", "Cleopatra's seat advantage"),
                 ("turns", "rules_length", "the game's length"), ("draw_rate", "rules_draws", "the draw rate"))
 
 
+def arm_phrase(arm: str, changes) -> str:
+    """An arm as a sentence names it, what it changes in plain words between dashes: a variant of R11
+    ("the variant two_orgies — one plain orgy is boxed before play —") or one of ``changes``."""
+    if arm in R.VARIANTS:
+        return f"the variant {arm} — {VARIANT_WORDS[arm]} —"
+    change = next((c for c in changes if c.name == arm), None)
+    return change_phrase(change) if change is not None else arm
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def rules_statement(arm: str, words: str, kind: str, e: Estimate, games: int) -> str:
-    """What a rules change does to one figure, against RULES.md on the same deals, in words that fit its
-    class: a change, no practical difference, too few deals to tell, or the same on every deal."""
+    """What a rules change does to one figure, against the standard rules on the same deals, in words that
+    fit its class: a change, a real but small one, no practical difference, too few deals to tell, or the
+    same on every deal.  ``arm``: the change as a sentence names it (``arm_phrase``)."""
     k = KINDS[kind]
     q, who = quote(e.value, e.lo, e.hi, k.unit, k.signed), f"with {e.context} on both sides"
-    same = f"against RULES.md on the same {games:,} deals"
+    same = f"against the standard rules on the same {games:,} deals"
     if e.lo == e.hi:  # every paired deal differs by the same amount: no interval to speak of
         if e.value == 0:
-            return f"{arm} leaves {words} unchanged on every one of the same {games:,} deals {who}."
-        return f"{arm} changes {words} by exactly {with_unit(e.value, k.unit, signed=k.signed)} on every deal {who}."
-    return words_for(e, kind, clear=f"{arm} changes {words} by {q} {who}, {same}.",
-                     negligible=f"{arm} makes no practical difference to {words} {who}: {q} {same}, within "
+            return f"{_cap(arm)} leaves {words} unchanged on every one of the same {games:,} deals {who}."
+        return (f"{_cap(arm)} changes {words} by exactly {with_unit(e.value, k.unit, signed=k.signed)} on every "
+                f"deal {who}.")
+    return words_for(e, kind, clear=f"{_cap(arm)} changes {words} by {q} {who}, {same}.",
+                     small=f"{_cap(arm)} changes {words} by {q} {who}, {same}: a real effect, but smaller than "
+                           f"{margin(k.seoi, k.unit)}, the smallest that matters here.",
+                     negligible=f"{_cap(arm)} makes no practical difference to {words} {who}: {q} {same}, within "
                                 f"{margin(k.seoi, k.unit)}.",
-                     unclear=f"{arm}'s effect on {words} {who} cannot be told from {games:,} deals: {q} against "
-                             f"RULES.md.")
+                     unclear=f"What {arm} does to {words} {who} cannot be told from {games:,} deals: {q} against "
+                             f"the standard rules.")
 
 
 def _arm_claim(st: Study, d: pd.DataFrame, arm: str, metric: str, kind: str, words: str, levels) -> Claim | None:
@@ -89,7 +108,8 @@ def _arm_claim(st: Study, d: pd.DataFrame, arm: str, metric: str, kind: str, wor
     e = stated_estimate(ests, st.headline_for(levels))
     row = d[(d["arm"] == arm) & (d["metric"] == metric) & (d["level"] == e.context)].iloc[0]
     g = int(row["games"])
-    text = rules_statement(arm, words, kind, e, g)
+    phrase = arm_phrase(arm, s["change"])
+    text = rules_statement(phrase, words, kind, e, g)
     if metric == "seat_advantage":  # the arm's own figure, so no one has to add it up
         own = quote(row["arm_value"], row["arm_lo"], row["arm_hi"], "points")
         text = text[:-1] + f"; under it Cleopatra's score is {own} from an even 50%."
@@ -99,9 +119,9 @@ def _arm_claim(st: Study, d: pd.DataFrame, arm: str, metric: str, kind: str, wor
         args += ["--rules", "changes.toml"]
     return make_claim(
         f"variants.{arm}.{metric}", "variants", kind, e, ests, text,
-        rests_on=rests_on(e.context, g, st.seed, f" vs itself, {arm} vs RULES.md"),
-        command=command_line(*args, "--json"),
-        json_path=["metrics", f"strategy={e.context}&arm={arm}&metric={metric}", "diff"], games=g)
+        rests_on=rests_on(e.context, g, st.seed, f" vs itself, {arm} vs the standard rules"), command=command_line(*args, "--json"),
+        json_path=["metrics", f"strategy={e.context}&arm={arm}&metric={metric}", "diff"], games=g,
+        title=f"{words} under {arm}")
 
 
 #: a table of ``ccsim.analyses.whatif`` metrics: each row in its metric's unit (``unit`` column)
@@ -120,8 +140,9 @@ def build_variants(st: Study, res: dict) -> Section:
     met = whatif_metrics([res[f"variants:{lv}"].tables["metrics"] for lv in s["levels"]])
     sec.tables["metrics"] = met
     sec.shows["metrics"] = WHATIF_SHOWS
-    arms = [a for a in dict.fromkeys(met["arm"]) if a != "RULES.md"]
-    # the difference to RULES.md is each claim's figure; the arm's own value stays beside it
+    arms = [a for a in dict.fromkeys(met["arm"]) if a != BASE]
+    met["rules"] = [STANDARD_RULES if a == BASE else arm_phrase(a, s["change"]).strip(" —") for a in met["arm"]]
+    # the difference to the standard rules is each claim's figure; the arm's own value stays beside it
     d = met[met["kind"] != "base"].rename(columns=dict(value="arm_value", ci_lo="arm_lo", ci_hi="arm_hi",
                                                        diff="value", diff_lo="lo", diff_hi="hi"))
     for arm in arms:
@@ -135,7 +156,7 @@ def build_variants(st: Study, res: dict) -> Section:
         scale = 100.0 if unit == "points" else 1.0
         sec.figures[metric] = level_forest(sub, "item", "level", f"What each rules change does to {words} "
                                            f"(mirror games, same deals, seed {st.seed})",
-                                           f"difference to RULES.md, {unit} (paired, 95% interval; band: "
+                                           f"difference to the standard rules, {unit} (paired, 95% interval; band: "
                                            f"{margin(KINDS[kind].seoi, unit)}, no practical difference)",
                                            scale=scale, levels=list(s["levels"]), band=KINDS[kind].seoi)
     sec.conclusions += [c.sentence() for c in sec.claims if c.id.endswith(".seat_advantage")]
@@ -157,7 +178,14 @@ def _card_statement(card: str, e: Estimate, games: int) -> str:
     q = quote(e.value, e.lo, e.hi, "points")
     how = f"(one copy taken out of her deck, both players averaged, on the same {games:,} deals)"
     who = f"with {e.context} on both sides"
-    return words_for(e, "card_worth", clear=f"One {card} card is worth {q} of its owner's score {who} {how}.",
+    worth = f"One {card} card is worth {q} of its owner's score {who} {how}"
+    # a card worth less than nothing needs a word of why (issue 37)
+    why = (f" Worth less than nothing: its owner does better without the copy, because {e.context} plays it "
+           f"where it helps less than the action card drawn in its place (R2.2, R4.1); the figure is the card as "
+           f"this strategy plays it, not the card itself." if e.hi < 0 else "")
+    return words_for(e, "card_worth", clear=f"{worth}.{why}",
+                     small=f"{worth}: a real effect, but smaller than {margin(k.seoi, k.unit)}, the smallest that "
+                           f"matters here.{why}",
                      negligible=f"One {card} card makes no practical difference to its owner's score {who}: {q}, "
                                 f"within {margin(k.seoi, k.unit)} {how}.",
                      unclear=f"What one {card} card is worth cannot be told {who}: {q} {how}.")
@@ -182,12 +210,12 @@ def build_cards(st: Study, res: dict) -> Section:
         g = st.games_for(e.context, s["games"], "cards")
         sec.claims.append(make_claim(
             f"cards.{card}", "cards", "card_worth", e, ests, _card_statement(card, e, g),
-            rests_on=rests_on(e.context, g, st.seed, " vs itself, one card ablated"),
-            command=_cards_cmd(st, e.context, g),
-            json_path=["cards", f"strategy={e.context}&card={card}&player=both", "worth"], games=g))
+            rests_on=rests_on(e.context, g, st.seed, " vs itself, one card ablated"), command=_cards_cmd(st, e.context, g),
+            json_path=["cards", f"strategy={e.context}&card={card}&player=both", "worth"], games=g,
+            title=f"what one {card} card is worth"))
     base = pd.concat([res[f"cards:{lv}"].tables["metrics"] for lv in s["levels"]], ignore_index=True).rename(
         columns=dict(strategy="level", ci_lo="lo", ci_hi="hi"))
-    rev = base[(base["arm"] == "RULES.md") & base["metric"].isin(["reversals", "votes"])]
+    rev = base[(base["arm"] == BASE) & base["metric"].isin(["reversals", "votes"])]
     sec.tables["reversals"] = rev[["level", "metric", "value", "lo", "hi", "games"]].reset_index(drop=True)
     sec.shows = dict(worth=[Show(("worth", "ci_lo", "ci_hi"), "points")], reversals=[Show(("value", "lo", "hi"), "votes")])
     ests = estimates_of(rev, "level", dict(metric="reversals"))
@@ -199,7 +227,8 @@ def build_cards(st: Study, res: dict) -> Section:
     sec.claims.append(make_claim(
         "cards.reversals", "cards", "reversals", e, ests, text, rests_on=rests_on(e.context, g, st.seed, " vs itself"),
         command=_cards_cmd(st, e.context, g),
-        json_path=["metrics", f"strategy={e.context}&arm=RULES.md&metric=reversals", "value"], games=g))
+        json_path=["metrics", f"strategy={e.context}&arm={BASE}&metric=reversals", "value"], games=g,
+        title="votes reversed by philosophers (R6.3)"))
     sec.figures["worth"] = level_forest(
         both.assign(item=both["card"]), "item", "level",
         f"What one action card is worth to its owner (ablation, both players averaged, seed {st.seed})",
