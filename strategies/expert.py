@@ -48,7 +48,7 @@ from strategies.layouts import N_ROWS
 from strategies.leaf import N_LEAF, leaf_value_nb
 from strategies.learned import MAX_FEATURES
 from strategies.neural import NET, position_value_nb, rate_options_nb
-from strategies.neural_inputs import N_OBS, kind_column
+from strategies.neural.inputs import N_OBS, kind_column
 from strategies.param_files import PARAMS_DIR, ParamFileError, read_toml, style_id, style_vector
 from strategies.weighted import step_scores
 

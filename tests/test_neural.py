@@ -6,9 +6,9 @@ import pytest
 from ccsim.kernel import layout as L
 from ccsim.kernel.decisions import STEP
 from strategies import learned, neural
-from strategies.neural_inputs import (N_OBS, N_OPT, N_OPTION_FEATURES, OBS_TABLE, OPT_TABLE, encode_obs_nb,
+from strategies.neural.inputs import (N_OBS, N_OPT, N_OPTION_FEATURES, OBS_TABLE, OPT_TABLE, encode_obs_nb,
                                       Y_KIND, STATE_KIND)
-from strategies.neural_net import (H1, H2, N_WEIGHTS, forward_numpy, initial_weights, obs_layer_nb,
+from strategies.neural.model import (H1, H2, N_WEIGHTS, forward_numpy, initial_weights, obs_layer_nb,
                                    option_value_nb)
 
 

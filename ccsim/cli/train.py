@@ -63,14 +63,14 @@ def train_cmd(out, seed, rounds, games, rate, budget, kinds, lam, eval_deals, in
               "and score (gen<g>.npz, gen<g>.json), history.json, neural.npz (the best generation) and "
               "learning-curve.png; a rerun resumes after its finished generations.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Run seed: the same seed, the same weights.")
-@click.option("--generations", default=4, show_default=True, type=int,
+@click.option("--generations", default=3, show_default=True, type=int,
               help="Generations at most (0: games of the heuristics; then self-play); training stops earlier "
                    "when a generation gains nothing measurable.")
-@click.option("--games", default=400_000, show_default=True, type=int, help="Branched self-play games a generation.")
-@click.option("--keep", default=0.03, show_default=True, type=float,
+@click.option("--games", default=500_000, show_default=True, type=COUNT, help="Branched self-play games a generation.")
+@click.option("--keep", default=0.06, show_default=True, type=float,
               help="Share of the network's decisions branched and kept as training data.")
-@click.option("--epochs", default=3, show_default=True, type=int, help="Passes over a generation's data.")
-@click.option("--eval-deals", default=5000, show_default=True, type=int,
+@click.option("--epochs", default=4, show_default=True, type=int, help="Passes over a generation's data.")
+@click.option("--eval-deals", default=2000, show_default=True, type=COUNT,
               help="Deals (each played twice, seats swapped) scoring each generation against tactician.")
 @click.option("--install", is_flag=True, help="Copy the best generation's weights to strategies/weights/neural.npz.")
 @click.option("--json", "as_json", is_flag=True, help="Print the generations as JSON.")

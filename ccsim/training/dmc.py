@@ -36,7 +36,7 @@ from ccsim.toolchain.jit import njit
 from strategies.learned import MAX_FEATURES, decision_features_nb
 from strategies.layouts import N_ROWS
 from strategies.neural import candidates_nb, network_choice_nb
-from strategies.neural_inputs import N_OBS, N_OPT, encode_obs_nb, encode_option_nb, kind_column
+from strategies.neural.inputs import N_OBS, N_OPT, encode_obs_nb, encode_option_nb, kind_column
 from strategies.scoring import must_be_active
 
 DECISIONS_PER_GAME = 24  # decisions a game may keep (at keep 0.03, ~5 of the ~170 the network covers)
@@ -46,25 +46,25 @@ KEEP_STREAM = 2             # ... whether a decision is kept
 
 
 @njit(cache=True)
-def decide_nb(st, rng, sids, sp, nets, on_net, p, kind, n):
+def decide_nb(st, rng, sids, sp, nets, margins, on_net, p, kind, n):
     """Seat p's choice at a decision not kept: her network's, or her strategy's."""
     if on_net[p]:
         m = mem_at(p)
         b = priv_at(p)
-        return network_choice_nb(nets[p], kind, st[OPTS:OPTS + n], n, st[PUB:PUB + PUB_SIZE],
+        return network_choice_nb(nets[p], margins[p], kind, st[OPTS:OPTS + n], n, st[PUB:PUB + PUB_SIZE],
                                  st[b:b + PRIV_SIZE], st[m:m + MEM_SIZE], p, rng[1 + p:2 + p])
     return choose_with_nb(st, rng, sids[p], sp[p], p, kind, n)
 
 
 @njit(cache=True)
-def play_out_nb(st, rng, sids, sp, nets, on_net):
+def play_out_nb(st, rng, sids, sp, nets, margins, on_net):
     """Play the game on from its pending decision to the end, every seat its own policy."""
     if not on_net[0] and not on_net[1]:
         drive_nb(st, rng, sp)  # the batch kernel's own loop: both seats are registered strategies
         return
     while st[PUB_DEC_KIND] >= 0 and st[PUB_END] == 0:
         p = st[PUB_DEC_P]
-        apply_nb(st, rng, decide_nb(st, rng, sids, sp, nets, on_net, p, st[PUB_DEC_KIND], st[PUB_DEC_N]))
+        apply_nb(st, rng, decide_nb(st, rng, sids, sp, nets, margins, on_net, p, st[PUB_DEC_KIND], st[PUB_DEC_N]))
 
 
 @njit(cache=True)
@@ -76,7 +76,7 @@ def outcome_nb(st, p):
 
 
 @njit(cache=True)
-def policy_decision_nb(st, rng, sids, sp, nets, on_net, p, kind, n, T, F, mem_copy, alive):
+def policy_decision_nb(st, rng, sids, sp, nets, margins, on_net, p, kind, n, T, F, mem_copy, alive):
     """Seat p's own choice at a kept decision, the features of its options and the network's
     candidates among them (read on a copy of her memory, as the network reads them): (index,
     features, candidates)."""
@@ -86,7 +86,7 @@ def policy_decision_nb(st, rng, sids, sp, nets, on_net, p, kind, n, T, F, mem_co
         mem_copy[j] = st[m + j]
     k = decision_features_nb(kind, st[OPTS:OPTS + n], n, st[PUB:PUB + PUB_SIZE], st[b:b + PRIV_SIZE], mem_copy, p,
                              T, F)
-    return decide_nb(st, rng, sids, sp, nets, on_net, p, kind, n), k, candidates_nb(kind, F, n, alive)
+    return decide_nb(st, rng, sids, sp, nets, margins, on_net, p, kind, n), k, candidates_nb(kind, F, n, alive)
 
 
 @njit(cache=True)
@@ -108,7 +108,7 @@ def rival_nb(alive, c, i, xrng):
 
 
 @njit(nogil=True, cache=True, nrt=True)
-def dmc_block_nb(lo, hi, seed, first, rules, sids, sp, nets, on_net, keep, orders, obs_out, opt_out, val_out,
+def dmc_block_nb(lo, hi, seed, first, rules, sids, sp, nets, margins, on_net, keep, orders, obs_out, opt_out, val_out,
                  seat_out, counts, results):
     """Games ``first + lo .. first + hi - 1``, seat p playing the network ``nets[p]`` where
     ``on_net[p]``, else strategy ``sids[p]``/``sp[p]``.  A decision the network covers is kept with
@@ -145,13 +145,13 @@ def dmc_block_nb(lo, hi, seed, first, rules, sids, sp, nets, on_net, keep, order
             if kept and kind == MODE and must_be_active(st[PUB:PUB + PUB_SIZE], p):
                 kept = False
             if not kept:
-                apply_nb(st, rng, decide_nb(st, rng, sids, sp, nets, on_net, p, kind, n))
+                apply_nb(st, rng, decide_nb(st, rng, sids, sp, nets, margins, on_net, p, kind, n))
                 continue
             for q in range(BASE_SIZE):  # the branch: the state and streams as they are now
                 alt[q] = st[q]
             for q in range(N_RNG):
                 alt_rng[q] = rng[q]
-            i, k, c = policy_decision_nb(st, rng, sids, sp, nets, on_net, p, kind, n, T, F, mem_copy, alive)
+            i, k, c = policy_decision_nb(st, rng, sids, sp, nets, margins, on_net, p, kind, n, T, F, mem_copy, alive)
             a = rival_nb(alive, c, i, xrng)
             if a < 0:  # no other candidate: nothing to compare
                 apply_nb(st, rng, i)
@@ -161,7 +161,7 @@ def dmc_block_nb(lo, hi, seed, first, rules, sids, sp, nets, on_net, keep, order
             encode_option_nb(kind, st[OPTS + i], F, i, k, opt_out[j, d, 1])
             seat_out[j, d] = p
             apply_nb(alt, alt_rng, a)
-            play_out_nb(alt, alt_rng, sids, sp, nets, on_net)
+            play_out_nb(alt, alt_rng, sids, sp, nets, margins, on_net)
             val_out[j, d, 0], val_out[j, d, 1] = outcome_nb(alt, p)
             d += 1
             apply_nb(st, rng, i)
@@ -185,6 +185,7 @@ class DmcTask:
     sids: np.ndarray
     sp: np.ndarray
     nets: np.ndarray
+    margins: np.ndarray
     on_net: np.ndarray
     keep: float
     orders: np.ndarray
@@ -234,7 +235,8 @@ def play_task(task: DmcTask) -> Samples:
     counts = np.zeros(g, np.int64)
     results = np.zeros((g, N_RESULT), np.int16)
     run_blocks(dmc_block_nb, g, np.int64(task.seed), np.int64(task.first), task.rules, task.sids, sp,
-               np.ascontiguousarray(task.nets, np.float32), task.on_net.astype(np.int64), float(task.keep),
+               np.ascontiguousarray(task.nets, np.float32), np.asarray(task.margins, np.float64),
+               task.on_net.astype(np.int64), float(task.keep),
                task.orders, obs, opt, val, seat, counts, results)
     mask = np.arange(DECISIONS_PER_GAME)[None, :] < counts[:, None]
     game = np.broadcast_to(np.arange(g)[:, None], mask.shape)[mask]

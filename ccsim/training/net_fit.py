@@ -1,6 +1,6 @@
 """Fitting the value network to branched outcomes: minibatch Adam on a hand-written NumPy backward pass.
 
-The network is small (``strategies.neural_net``: ~25,000 weights), so three matrix products a
+The network is small (``strategies.neural.model``: ~25,000 weights), so three matrix products a
 layer on BLAS are all a step costs; no deep-learning library (and none of its gigabytes) is
 needed.  Each kept decision (``ccsim.training.dmc``) teaches two things: the difference of two
 options' ratings, against the difference of the outcomes they led to in the same deal with the
@@ -16,17 +16,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from ccsim.training.dmc import V_ALT, V_ALT_MARGIN, V_OWN, V_OWN_MARGIN
-from strategies.neural_inputs import N_OPT, OBS_SCALE, Y_KIND, STATE_KIND
-from strategies.neural_net import N_WEIGHTS, unpack
+from strategies.neural.inputs import N_OPT, OBS_SCALE, Y_KIND, STATE_KIND
+from strategies.neural.model import N_WEIGHTS, unpack
 
 
 @dataclass(frozen=True)
 class FitConfig:
     epochs: int = 3
-    batch: int = 2048
+    batch: int = 4096
     rate: float = 1e-3
-    margin_weight: float = 0.1
+    margin_weight: float = 1.0  # the VP margin's difference: a finer signal than the win's (corr 0.7)
     decay: float = 1e-5   # L2 on the weights (not the biases)
+    final_share: float = 0.3  # the last epoch's rate, a share of ``rate``: it settles the noise of the steps
     seed: int = 0
 
 
@@ -121,7 +122,8 @@ def fit(w0: np.ndarray, obs, opt, val, cfg: FitConfig, progress=None) -> tuple[n
     vel = np.zeros_like(w)
     beta1, beta2, t = 0.9, 0.999, 0
     history = []
-    for _ in range(cfg.epochs):
+    for e in range(cfg.epochs):
+        rate = cfg.rate * (cfg.final_share if e == cfg.epochs - 1 and cfg.epochs > 1 else 1.0)
         order = rng.permutation(len(obs))
         losses = []
         for a in range(0, len(order), cfg.batch):
@@ -130,7 +132,7 @@ def fit(w0: np.ndarray, obs, opt, val, cfg: FitConfig, progress=None) -> tuple[n
             t += 1
             mom = beta1 * mom + (1 - beta1) * g
             vel = beta2 * vel + (1 - beta2) * g * g
-            w -= (cfg.rate * (mom / (1 - beta1 ** t)) / (np.sqrt(vel / (1 - beta2 ** t)) + 1e-8)).astype(np.float32)
+            w -= (rate * (mom / (1 - beta1 ** t)) / (np.sqrt(vel / (1 - beta2 ** t)) + 1e-8)).astype(np.float32)
             losses.append(loss)
             if progress is not None:
                 progress(len(idx))

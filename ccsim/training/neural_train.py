@@ -26,13 +26,15 @@ from ccsim.runner.config import RunConfig
 from ccsim.training.dmc import DmcTask, Samples, play_task, scores
 from ccsim.training.net_fit import FitConfig, fit, held_out
 from ccsim.kernel.layout import MAX_PARAMS
-from strategies.neural_net import N_WEIGHTS, initial_weights
+from strategies.neural import read_weights, write_weights
+from strategies.neural.model import N_WEIGHTS, initial_weights
 
 STRIDE = 10_000_000          # games of one generation: deals g * STRIDE .. of the seed
 EVAL_SALT = 0x0E7A1          # the evaluation's deals: a seed no training game uses
 TASK_GAMES = 10_000          # games per task (progress, and what a Ctrl-C may lose)
 HEURISTICS = ("majority", "trickster", "oracle", "counter", "defender", "greedy")
 NEURAL = "neural"
+MARGINS = (0.0, 0.02, 0.03, 0.05, 0.1, 0.2)  # the rating margins over the tactician's choice a generation may play with
 
 
 class TrainNetworkError(UsageError):
@@ -42,11 +44,11 @@ class TrainNetworkError(UsageError):
 @dataclass(frozen=True)
 class NetworkTrainConfig:
     seed: int = 1
-    generations: int = 4
-    games: int = 400_000      # branched games a generation
-    keep: float = 0.03        # share of the network's decisions branched
-    epochs: int = 3
-    eval_deals: int = 5_000   # deals (each played twice, seats swapped) scoring a generation
+    generations: int = 3
+    games: int = 500_000      # branched games a generation
+    keep: float = 0.06        # share of the network's decisions branched
+    epochs: int = 4
+    eval_deals: int = 2_000   # deals (each played twice, seats swapped) scoring a generation
     pool_share: float = 0.25  # share of a generation's games against the pool
 
     def validated(self) -> "NetworkTrainConfig":
@@ -68,6 +70,7 @@ class Generation:
     seconds: float
     score: float
     ci95: tuple
+    margin: float = 0.0
     fit: dict = field(default_factory=dict)
 
 
@@ -95,14 +98,15 @@ def task_of(seed, first, games, pair, pool, rules, orders, keep) -> DmcTask:
     sids = np.zeros(2, np.int64)
     sp = np.zeros((2, MAX_PARAMS), np.float64)
     nets = np.zeros((2, N_WEIGHTS), np.float32)
+    margins = np.zeros(2, np.float64)
     on = np.zeros(2, np.int64)
     for p, who in enumerate(pair):
         if isinstance(who, str):
             sids[p], sp[p] = resolve(who)
         else:
             sids[p], on[p] = resolve(NEURAL)[0], 1
-            nets[p] = pool[who]
-    return DmcTask(seed, first, games, rules, sids, sp, nets, on, keep, orders)
+            nets[p], margins[p] = pool[who]
+    return DmcTask(seed, first, games, rules, sids, sp, nets, margins, on, keep, orders)
 
 
 def generation_data(cfg: NetworkTrainConfig, g: int, pool: list, progress=None) -> Samples:
@@ -121,18 +125,26 @@ def generation_data(cfg: NetworkTrainConfig, g: int, pool: list, progress=None) 
     return Samples.concat(parts)
 
 
-def score_against_tactician(w: np.ndarray, seed: int, deals: int) -> tuple[float, tuple]:
-    """(score, 95% interval) of the weights ``w`` against `tactician` on ``deals`` deals of ``seed``,
-    each played twice with the seats swapped (a draw counts half)."""
+def score_against_tactician(w: np.ndarray, margin: float, seed: int, deals: int) -> tuple[float, tuple]:
+    """(score, 95% interval) of the weights ``w`` with rating margin ``margin`` against `tactician` on
+    ``deals`` deals of ``seed``, each played twice with the seats swapped (a draw counts half)."""
     rules, orders = game_setup()
     per_game = []
     for seat in (0, 1):
         pair = (0, "tactician") if seat == 0 else ("tactician", 0)
-        s = play_task(task_of(seed, 0, deals, pair, [w], rules, orders, 0.0))
+        s = play_task(task_of(seed, 0, deals, pair, [(w, margin)], rules, orders, 0.0))
         per_game.append(scores(s, np.full(deals, seat)))
     x = np.concatenate(per_game)
     half = 1.96 * x.std(ddof=1) / np.sqrt(len(x))
     return float(x.mean()), (float(x.mean() - half), float(x.mean() + half))
+
+
+def tuned_margin(cfg: NetworkTrainConfig, g: int, w: np.ndarray) -> tuple[float, float, tuple]:
+    """(margin, score, interval): the rating margin of MARGINS that scores best against `tactician` on
+    generation g's evaluation deals (so the score is the tuned one: strength is measured elsewhere,
+    on fresh deals)."""
+    tried = [(m, *score_against_tactician(w, m, eval_seed(cfg, g), cfg.eval_deals)) for m in MARGINS]
+    return max(tried, key=lambda t: t[1])
 
 
 def eval_seed(cfg: NetworkTrainConfig, g: int) -> int:
@@ -151,10 +163,8 @@ def saved_generation(out: Path, g: int):
     wpath, hpath = out / f"gen{g}.npz", out / f"gen{g}.json"
     if not (wpath.is_file() and hpath.is_file()):
         return None
-    with np.load(wpath) as f:
-        w = np.asarray(f["weights"], np.float32)
     h = json.loads(hpath.read_text())
-    return w, Generation(**{**h, "ci95": tuple(h["ci95"])})
+    return read_weights(wpath), Generation(**{**h, "ci95": tuple(h["ci95"])})
 
 
 def train_network(cfg: NetworkTrainConfig, out, log=lambda msg: None, progress=None) -> list[Generation]:
@@ -163,7 +173,7 @@ def train_network(cfg: NetworkTrainConfig, out, log=lambda msg: None, progress=N
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
-    pool, gens = [], []
+    pool, gens = [], []  # pool: (weights, margin) of each generation
     w = initial_weights(cfg.seed)
     for g in range(cfg.generations):
         done = saved_generation(out, g)
@@ -171,14 +181,14 @@ def train_network(cfg: NetworkTrainConfig, out, log=lambda msg: None, progress=N
             t0 = time.perf_counter()
             data = generation_data(cfg, g, pool, progress)
             w, fitted = fit_generation(cfg, g, data, w)
-            score, ci = score_against_tactician(w, eval_seed(cfg, g), cfg.eval_deals)
-            gen = Generation(g, cfg.games, len(data.seat), time.perf_counter() - t0, score, ci, fitted)
-            np.savez(out / f"gen{g}.npz", weights=w)
+            margin, score, ci = tuned_margin(cfg, g, w)
+            gen = Generation(g, cfg.games, len(data.seat), time.perf_counter() - t0, score, ci, margin, fitted)
+            write_weights(out / f"gen{g}.npz", w, margin)
             (out / f"gen{g}.json").write_text(json.dumps(asdict(gen), indent=1))
         else:
-            w, gen = done
+            (w, margin), gen = done
         gens.append(gen)
-        pool.append(w)
+        pool.append((w, margin))
         log(f"generation {g}: {gen.decisions:,} decisions, {gen.seconds:.0f} s, score vs tactician "
             f"{gen.score:.1%} [{gen.ci95[0]:.1%}, {gen.ci95[1]:.1%}]")
         best = max(gens, key=lambda x: x.score)
@@ -186,7 +196,7 @@ def train_network(cfg: NetworkTrainConfig, out, log=lambda msg: None, progress=N
             log(f"generation {g} gained nothing over generation {best.generation}: stopping")
             break
     best = max(gens, key=lambda x: x.score)
-    np.savez(out / "neural.npz", weights=pool[best.generation])
+    write_weights(out / "neural.npz", *pool[best.generation])
     return gens
 
 

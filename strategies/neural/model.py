@@ -1,7 +1,7 @@
 """The value network: a small MLP, one flat float32 vector of weights, and its compiled forward.
 
 ``Q(observation, option) -> (win logit, VP margin)``: two hidden layers of rectified units over
-the inputs of ``strategies.neural_inputs``.  The first layer is split the way a decision uses it:
+the inputs of ``strategies.neural.inputs``.  The first layer is split the way a decision uses it:
 the observation's part is computed once per decision (``obs_layer_nb``), each option then adds
 its own columns (``option_value_nb``), so a decision of 30 options costs one observation and 30
 small option passes.  Both parts skip zero inputs (most of them: counts of cards that are not
@@ -15,7 +15,7 @@ import numpy as np
 
 from ccsim.kernel import slots
 from ccsim.toolchain.jit import njit
-from strategies.neural_inputs import N_OBS, N_OPT, N_INPUTS, OBS_SCALE
+from strategies.neural.inputs import N_OBS, N_OPT, N_INPUTS, OBS_SCALE
 
 H1 = 64  # hidden units of the first layer
 H2 = 32  # ... and of the second
