@@ -35,6 +35,19 @@ ALL_VARIANTS = sum(R.VARIANTS.values())
 SUMMARY = []  # lines the tests want shown at the end of the run (end-reason counts, timings)
 
 
+# Two tiers (README "Tests"): `pytest -m "not slow"` answers in minutes. A test that asks for the
+# big kernels (``compiled``, and every fixture built on it), a Dask cluster or a whole study played
+# (test_report_wording's ``tiny``) is slow, whichever file it is in; the others that play many
+# games or compile in a fresh cache say so themselves.
+SLOW_FIXTURES = {"compiled", "cluster", "client", "tiny"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_terminal_summary(terminalreporter):
     if SUMMARY:
         terminalreporter.section("ccsim random-play summary")

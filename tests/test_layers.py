@@ -41,6 +41,20 @@ def test_every_module_has_a_layer():
     assert homeless == []  # ccsim/__init__ is the package's door (Game, the cache) and stands above all
 
 
+def test_every_module_imports():
+    # the fast tier (`pytest -m "not slow"`) reaches every module at least this far: no compile
+    # happens at import, so a module that no longer imports shows here in seconds
+    import importlib
+    failed = {}
+    for module, _ in _modules():
+        if not module.endswith("__main__"):  # (importing it runs the command line)
+            try:
+                importlib.import_module(module)
+            except Exception as e:  # noqa: BLE001 - every failure is listed, not just the first
+                failed[module] = repr(e)
+    assert failed == {}
+
+
 def test_imports_run_one_way_down_the_layers():
     upward = []
     for module, path in _modules():
