@@ -186,6 +186,34 @@ def targets(args) -> None:
                                        f"--master-deals {args.master_deals} --seed {args.seed}"})
 
 
+# --------------------------------------------------------------------- network ---
+def speed(a: str, b: str, deals: int, seed: int) -> float:
+    """Games/s of ``a`` against ``b`` (seats swapped), 2 threads, this process warm."""
+    return match(a, b, deals, seed)["games_per_s"]
+
+
+def network(args) -> None:
+    """Issue 35's figures on fresh seeds: `neural` against `tactician` and `expert`, `neural-search`
+    against `master`, and their speeds, all measured in this one run."""
+    rows = []
+    for a, b, deals, seed in (("neural", "tactician", args.tactician_deals, args.seed),
+                              ("neural", "expert", args.expert_deals, args.seed + 1),
+                              ("neural-search", "master", args.master_deals, args.seed + 2)):
+        m = match(a, b, deals, seed)
+        rows.append({"a": a, "b": b, **_brief(m), "seed": seed})
+        print(f"{a} vs {b}: {m['score']:.1%} [{m['ci95'][0]:.1%}, {m['ci95'][1]:.1%}] ({m['games']:,} games)",
+              file=sys.stderr)
+    speeds = {"neural mirror": speed("neural", "neural", 20_000, args.seed + 3),
+              "learned mirror": speed("learned", "learned", 20_000, args.seed + 3),
+              "neural-search vs tactician": speed("neural-search", "tactician", args.speed_deals, args.seed + 4),
+              "master vs tactician": speed("master", "tactician", args.speed_deals, args.seed + 4)}
+    print(f"speeds (games/s): {speeds}", file=sys.stderr)
+    _write("network.json", {"rows": rows, "games_per_s": speeds, "machine": _machine(),
+                            "command": f"python scripts/strength.py network --tactician-deals {args.tactician_deals} "
+                                       f"--expert-deals {args.expert_deals} --master-deals {args.master_deals} "
+                                       f"--speed-deals {args.speed_deals} --seed {args.seed}"})
+
+
 # --------------------------------------------------------------------- headroom --
 def headroom(args) -> None:
     m = match("expert", "expert-seer", args.games // 2, args.seed)
@@ -219,13 +247,20 @@ def main(argv=None):
     p.add_argument("--learned-deals", type=int, default=5000)
     p.add_argument("--master-deals", type=int, default=500)
     p.add_argument("--seed", type=int, default=2026120405)
+    p = sub.add_parser("network")
+    p.add_argument("--tactician-deals", type=int, default=10_000)
+    p.add_argument("--expert-deals", type=int, default=200)
+    p.add_argument("--master-deals", type=int, default=500)
+    p.add_argument("--speed-deals", type=int, default=100)
+    p.add_argument("--seed", type=int, default=2026120501)
     sub.add_parser("report")
     args = ap.parse_args(argv)
     if args.part == "report":
         from strength_report import write_report
         write_report(OUT)
     else:
-        {"ladder": ladder, "trace": trace, "exploit": exploit, "headroom": headroom, "targets": targets}[args.part](args)
+        {"ladder": ladder, "trace": trace, "exploit": exploit, "headroom": headroom, "targets": targets,
+         "network": network}[args.part](args)
 
 
 if __name__ == "__main__":
