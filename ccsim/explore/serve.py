@@ -1,0 +1,68 @@
+"""Running the page: a uvicorn server on a socket of our own (a free port unless one is asked for),
+the address printed, the browser opened, the kernel warmed, and Ctrl-C stopping it all cleanly."""
+from __future__ import annotations
+
+import socket
+import threading
+import webbrowser
+
+import uvicorn
+
+from ccsim.errors import UsageError
+from ccsim.explore.compute import Plan, answer
+from ccsim.explore.form import read_question
+from ccsim.explore.server import create_app
+
+__all__ = ["listen", "serve", "address_of"]
+
+LOOPBACK = "127.0.0.1"
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (0: a free port); UsageError (one line) if it cannot be."""
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port must be 0 (a free port) .. 65535, got {port}")
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(64)
+    except (OSError, OverflowError) as e:
+        raise UsageError(f"--host {host} --port {port}: cannot listen there ({getattr(e, 'strerror', None) or e})"
+                         ) from None
+    return sock
+
+
+def address_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def _warm() -> None:
+    """Load (or compile) the kernel and the default level before the first question: one chunk."""
+    answer(read_question({}), lambda snap: None, plan=Plan(chunk=200, cap=200))
+
+
+def serve(host: str = LOOPBACK, port: int = 0, browser: bool = True, say=print) -> None:
+    """Serve the page until Ctrl-C (uvicorn's own handler: open streams end, then the server); a
+    Ctrl-C is how it is meant to stop, so it returns normally (exit status 0)."""
+    sock = listen(host, port)
+    url = address_of(sock)
+    app = create_app()
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="off")
+    server = uvicorn.Server(config)
+    threading.Thread(target=_warm, name="ccsim-explore-warm", daemon=True).start()
+    say(f"ccsim explore: {url}  (Ctrl-C stops it)")
+    if host not in (LOOPBACK, "localhost", "::1"):
+        say(f"ccsim explore: listening on {host}, not only this machine: the page has no login")
+    if browser:
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn hands the Ctrl-C it stopped on back to the process's handler: stopping is the point
+    finally:
+        app.state.pages.cancel_all()
+        sock.close()
+    say("ccsim explore: stopped")
