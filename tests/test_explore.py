@@ -8,7 +8,9 @@ import json
 import threading
 import tomllib
 import warnings
+from urllib.parse import parse_qs
 
+import numpy as np
 import pytest
 
 pytest.importorskip("starlette", reason="ccsim explore needs the explore extra: pip install '.[explore]'")
@@ -18,8 +20,9 @@ with warnings.catch_warnings():  # Starlette 1.x asks for httpx2 beside httpx; e
 
 from ccsim.analyses.levels import default_level  # noqa: E402
 from ccsim.analyses.whatif import load_changes_data, whatif  # noqa: E402
-from ccsim.explore import compute  # noqa: E402
+from ccsim.explore import compute, fair  # noqa: E402
 from ccsim.explore.form import FormError, read_question  # noqa: E402
+from ccsim.explore.memory import Memory  # noqa: E402
 from ccsim.explore.server import Pages, create_app  # noqa: E402
 from ccsim.runner.ruleset import rules_vector  # noqa: E402
 
@@ -90,6 +93,32 @@ def test_the_answer_narrows_and_stops_at_the_target():
     assert len(final["history"]) == len(snaps) - 1  # one point of the edge's plot a chunk
 
 
+def test_games_played_before_are_not_played_again_and_give_the_same_figures():
+    memory = Memory()
+    plan = compute.Plan(chunk=500, cap=1_000, target=0.0)
+    standard = read_question({"level": ["greedy"]})
+    change = read_question({"level": ["greedy"], "orgies": ["3"]})
+    alone = compute.answer(change, lambda s: None, plan=plan)  # a memory of its own: plays both arms
+    compute.answer(standard, lambda s: None, plan=plan, memory=memory)
+    after = compute.answer(change, lambda s: None, plan=plan, memory=memory)
+    again = compute.answer(change, lambda s: None, plan=plan, memory=memory)
+    assert (alone["played"], after["played"], again["played"]) == (2_000, 1_000, 0)  # only the change's games
+    for snap in (after, again):
+        assert snap["diff"] == alone["diff"] and snap["arms"] == alone["arms"]
+        assert snap["history"] == alone["history"] and snap["margins"] == alone["margins"]
+
+
+def test_memory_forgets_the_least_recently_used_chunks_first():
+    m = Memory(limit=3 * 800)
+    rows = np.zeros((100, 4), np.int16)  # 800 bytes a chunk
+    for k in "abcd":
+        m.put(k, rows)
+        m.get("a")  # "a" stays in use
+    assert "a" in m and "b" not in m and "c" in m and "d" in m
+    with pytest.raises(ValueError):
+        m.get("a")[0, 0] = 1  # what later questions read cannot be changed
+
+
 @pytest.mark.parametrize("query, field, message", [
     ("hand_size=9", "hand_size", "rules.hand_size: must be 1..6, got 9"),
     ("hand_size=four", "hand_size", "rules.hand_size: must be an integer 1..6, got 'four'"),
@@ -156,6 +185,29 @@ def test_pages_compute_one_question_each_and_a_bounded_number_at_once():
     assert pages.start("b") is not None and pages.start("c") is None
     pages.finish("a", a2)
     assert a2.is_set() and pages.start("c") is not None
+
+
+def test_a_fair_search_from_the_page_reports_its_steps_and_forms_to_fill(client, monkeypatch):
+    monkeypatch.setattr(fair, "BUDGET", 30_000)
+    monkeypatch.setattr(fair, "REMEASURE", 2_000)
+    with client.stream("GET", "/api/fair?page=f&level=greedy&action_count.caesar.veto=3") as r:
+        got = events(r)
+    assert got[0]["state"] == "running" and got[0]["line"].startswith("balance: ")
+    done = got[-1]
+    assert done["state"] == "done" and 0 < done["games"] <= 30_000
+    for setting in done["recommended"]:  # each a form the page can open
+        q = read_question({k: v for k, v in parse_qs(setting["query"]).items()})
+        assert q.level == "greedy" and q.words() == setting["words"]
+    space = fair.space_around(read_question({"level": ["greedy"], "action_count.caesar.veto": ["3"]}))
+    assert {p["name"]: p["values"] for p in space["param"]} == {
+        "action_count.caesar.veto": [2, 3, 4], "action_count.caesar.assassination": [4, 5]}
+
+
+def test_a_fair_search_at_a_search_level_is_refused_at_the_field(client):
+    with client.stream("GET", "/api/fair?page=f&level=expert") as r:
+        got = events(r)
+    assert got == [{"state": "refused", "errors": {
+        "level": "the fair search plays 400,000 games: choose a fast level, not expert"}}]
 
 
 def test_the_change_downloads_as_toml_that_whatif_reads(client):

@@ -12,6 +12,9 @@ The arms: the standard rules and the changed rules, both with the form's deck or
 plays them); a change of deck orders alone is paired with shuffled decks under the standard rules
 (there is no rule to compare); a form that changes nothing plays the standard rules alone.
 
+A chunk of an arm played before (the standard rules, every time; a change tried again) is not
+played again: its rows come from the page's ``Memory``, and the figures are the same.
+
 It stops when Cleopatra's edge under the changed rules, and its difference to the standard, are
 known within ``target`` (±0.5 points), at the cap of deals, or when ``cancel`` is set (a new request
 from the page) — between two chunks, so a chunk is tallied whole or not at all.
@@ -34,9 +37,10 @@ from ccsim.runner.ruleset import rules_vector
 from ccsim.analyses.metrics import INDEX, METRICS, MetricSums, game_values
 from ccsim.analyses.stats import Moments, ratio_difference
 from ccsim.analyses.whatif import BASE, Arm, Change, arms_for
+from ccsim.explore.memory import Memory, chunk_key
 from strategies.registry import search_players
 
-__all__ = ["Plan", "plan_for", "arms_of", "answer", "Cancelled", "SHOWN", "TARGET"]
+__all__ = ["Plan", "plan_for", "arms_of", "answer", "chunks", "Cancelled", "TakingTurns", "SHOWN", "TARGET"]
 
 #: the figures the page shows, each with its interval: Cleopatra's edge (R10.5 score - 50%), draws,
 #: game length, decisiveness (docs/metrics.md)
@@ -92,6 +96,7 @@ class Tally:
     margins: np.ndarray | None = None
     history: list = field(default_factory=list)
     deals: int = 0
+    played: int = 0     # games played for this question (the others came from memory)
 
     def __post_init__(self):
         self.sums = [MetricSums() for _ in self.arms]
@@ -139,58 +144,110 @@ def _finite(x) -> float | None:
     return x if np.isfinite(x) else None
 
 
-def _tasks(q, arms, plan: Plan) -> list[GridTask]:
+@dataclass(eq=False)
+class Chunk:
+    """Deals ``first .. first + deals - 1`` of every arm: ``task`` plays the arms ``played`` (None
+    when every arm's rows are in memory)."""
+    first: int
+    deals: int
+    played: tuple
+    task: GridTask | None
+
+
+def chunks(q, arms, plan: Plan, memory: Memory) -> list[Chunk]:
+    """The question's chunks in deal order, each playing only the arms whose rows are not in memory."""
     builder = GridBuilder()
     for a in arms:
         builder.add((q.level, a.orders[0]), (q.level, a.orders[1]), a.rules)
     grid = builder.build()
-    return [GridTask(int(q.seed), grid, np.array([(c, 0, d0, min(plan.chunk, plan.cap - d0))
-                                                  for c in range(len(arms))], np.int64))
-            for d0 in range(0, plan.cap, plan.chunk)]
+    out = []
+    for d0 in range(0, plan.cap, plan.chunk):
+        n = min(plan.chunk, plan.cap - d0)
+        played = tuple(k for k, a in enumerate(arms) if chunk_key(q.level, a, q.seed, d0, n) not in memory)
+        task = GridTask(int(q.seed), grid, np.array([(k, 0, d0, n) for k in played], np.int64)) if played else None
+        out.append(Chunk(d0, n, played, task))
+    return out
 
 
-_PLAYING = threading.Lock()  # one chunk at a time in this process: the pages share the cores, and
-                             # numba's thread pool takes one parallel call at a time
+class TakingTurns(LocalBackend):
+    """This process's backend, one task at a time across every page and search of the server (the
+    pages share the cores, and numba's thread pool takes one parallel call at a time); ``cancel``
+    stops it before the next task (``Cancelled`` out of the drive)."""
+
+    _turn = threading.Lock()
+
+    def __init__(self, cancel: threading.Event | None = None):
+        self.cancel = cancel or threading.Event()
+
+    def warm(self, fn, task):
+        with self._turn:
+            fn(task)
+
+    def map(self, fn, tasks):
+        for task in tasks:
+            if self.cancel.is_set():
+                raise Cancelled
+            with self._turn:
+                result = fn(task)
+            yield task, result
 
 
-def _play(task: GridTask) -> np.ndarray:
-    with _PLAYING:
-        return play_task(task)
+def _play(chunk: Chunk) -> np.ndarray | None:
+    return None if chunk.task is None else play_task(chunk.task)
+
+
+def _rows(q, arms, chunk: Chunk, played, memory: Memory) -> np.ndarray:
+    """Every arm's rows of a chunk, arm after arm: the ones just played (kept for later questions)
+    and the ones in memory."""
+    fresh = {} if played is None else dict(zip(chunk.played, played.reshape(len(chunk.played), chunk.deals, -1)))
+    out = []
+    for k, a in enumerate(arms):
+        key = chunk_key(q.level, a, q.seed, chunk.first, chunk.deals)
+        if k in fresh:
+            memory.put(key, fresh[k])
+            out.append(fresh[k])
+        else:
+            out.append(memory.get(key))
+    return np.concatenate(out)
 
 
 def snapshot(q, arms, tally: Tally, seconds: float, state: str) -> dict:
     """What the page shows now (JSON-ready)."""
     f = tally.figures()
-    return dict(state=state, deals=tally.deals, games=tally.deals * len(arms), seconds=round(seconds, 3),
+    return dict(state=state, deals=tally.deals, games=tally.deals * len(arms), played=tally.played,
+                seconds=round(seconds, 3),
                 arms=[dict(name=a.name, rules=a.name if a.kind == "base" else q.words(), orders=list(a.orders),
                            figures=figures) for a, figures in zip(arms, f["arms"])],
                 diff=f["diff"], history=tally.history, margins=tally.margins.tolist(), margin_span=MARGIN_SPAN)
 
 
 def answer(q, emit: Callable[[dict], None], cancel: threading.Event | None = None,
-           plan: Plan | None = None) -> dict:
+           plan: Plan | None = None, memory: Memory | None = None) -> dict:
     """Play ``q`` chunk by chunk, handing each chunk's ``snapshot`` to ``emit``; the last snapshot's
-    ``state`` says why it stopped: ``target``, ``cap`` or ``cancelled``."""
+    ``state`` says why it stopped: ``target``, ``cap`` or ``cancelled``.  ``memory``: the chunks
+    played before (a fresh one: none)."""
     plan = plan or plan_for(q.level)
     cancel = cancel or threading.Event()
+    memory = Memory() if memory is None else memory
     arms = arms_of(q)
-    tasks = _tasks(q, arms, plan)
+    work = chunks(q, arms, plan, memory)
     tally = Tally(arms)
     t0 = time.perf_counter()
 
-    def add(task, rows) -> int:
-        if cancel.is_set():
-            raise Cancelled
-        tally.add(rows)
+    def add(chunk, played) -> int:
+        tally.add(_rows(q, arms, chunk, played, memory))
+        tally.played += 0 if played is None else len(played)
         done = tally.precision() <= plan.target
         emit(snapshot(q, arms, tally, time.perf_counter() - t0, "running"))
         if done:
             raise _Stop
-        return task.games
+        return chunk.deals * len(chunk.played)
 
+    first = next((c for c in work if c.task is not None), None)  # one game of it loads the kernel
+    warm = Chunk(first.first, 1, first.played[:1], warm_task(first.task)) if first is not None else None
     state = "cap"
     try:
-        drive(LocalBackend(), _play, tasks, add, warm=warm_task(tasks[0]))
+        drive(TakingTurns(cancel), _play, work, add, warm=warm)
     except _Stop:
         state = "target"
     except Cancelled:

@@ -13,7 +13,7 @@ from ccsim.explore.compute import Plan, answer
 from ccsim.explore.form import read_question
 from ccsim.explore.server import create_app
 
-__all__ = ["listen", "serve", "address_of"]
+__all__ = ["listen", "serve", "address_of", "serve_in_thread"]
 
 LOOPBACK = "127.0.0.1"
 
@@ -66,3 +66,20 @@ def serve(host: str = LOOPBACK, port: int = 0, browser: bool = True, say=print) 
         app.state.pages.cancel_all()
         sock.close()
     say("ccsim explore: stopped")
+
+
+def serve_in_thread(app=None, host: str = LOOPBACK):
+    """The page served from a thread of this process on a free port, for tests and scripts:
+    (its address, a function that stops it)."""
+    sock = listen(host, 0)
+    app = app or create_app()
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, kwargs=dict(sockets=[sock]), name="ccsim-explore", daemon=True)
+    thread.start()
+
+    def stop():
+        app.state.pages.cancel_all()
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+    return address_of(sock), stop

@@ -9,6 +9,9 @@ Routes (every ``/api`` route reads the form from its query string, ``ccsim.explo
 * ``GET /api/answer?page=ID&…`` the answer as server-sent events, one JSON snapshot a chunk, the
   last with ``state`` ``target``, ``cap`` or ``cancelled``; a new answer for the same page cancels
   the running one (one computation per page) and at most ``MAX_PAGES`` pages compute at once;
+* ``GET /api/fair?page=ID&…`` a fair search around the form (``ccsim.explore.fair``) as server-sent
+  events: its progress lines, then its recommended settings (each with the page's query); it is the
+  page's one computation too;
 * ``GET /api/sample?game=K&arm=changed|standard&…`` a sample game narrated turn by turn;
 * ``GET /api/change.toml?…`` the change as a ``[[change]]`` file to download.
 """
@@ -19,15 +22,18 @@ import json
 import re
 import threading
 from importlib import resources
+from typing import Callable
 
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ccsim.explore.compute import answer, arms_of, plan_for
+from ccsim.explore.compute import Cancelled, answer, arms_of, plan_for
+from ccsim.explore.fair import fair_search
 from ccsim.explore.form import FormError, Question, form_spec, read_question
 from ccsim.explore.keep import TOML_NAME, change_toml, query_of, whatif_line
+from ccsim.explore.memory import Memory
 from ccsim.explore.sample import MAX_GAME, sample_game
 
 __all__ = ["create_app", "Pages", "ASSETS", "MAX_PAGES"]
@@ -146,61 +152,90 @@ async def sample(request: Request) -> Response:
     return JSONResponse(await asyncio.to_thread(sample_game, q, game, arm))
 
 
-def _events(q: Question, pages: Pages, page_id: str, flag: threading.Event):
-    """The answer's snapshots as server-sent events; the computation runs in a thread of its own and
-    stops when the page goes away or asks again."""
+def _stream(app, page_id: str, flag: threading.Event, work: Callable[[Callable[[dict], None]], None]):
+    """Server-sent events of what ``work(put)`` puts, ``work`` running in a thread of its own; its end
+    is an event too (``cancelled``, ``refused`` with ``errors``, ``failed`` with a message).  The work
+    stops when the page goes away or asks again (``flag``)."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue()
 
-    def emit(snap: dict) -> None:
-        snap.update(_kept(q, snap["deals"]))
-        loop.call_soon_threadsafe(queue.put_nowait, snap)
-
-    def work() -> None:
+    def put(item) -> None:
         try:
-            answer(q, emit, flag, plan_for(q.level))
-        except Exception as e:  # a kernel or backend failure: the page says it, the server goes on
-            loop.call_soon_threadsafe(queue.put_nowait, {"state": "failed", "message": str(e).splitlines()[0]})
-        finally:
-            loop.call_soon_threadsafe(queue.put_nowait, None)
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+        except RuntimeError:  # the server has stopped (its loop is closed): stop playing too
+            flag.set()
 
-    threading.Thread(target=work, name=f"ccsim-explore-{page_id}", daemon=True).start()
-
-    async def stream():
+    def run() -> None:
         try:
-            while (snap := await queue.get()) is not None:
-                yield f"data: {json.dumps(snap, separators=(',', ':'))}\n\n"
-        finally:
-            pages.finish(page_id, flag)
-
-    return stream()
-
-
-def _answer_route(pages: Pages):
-    async def answer_route(request: Request) -> Response:
-        try:
-            q = read_question(_form_fields(request))
+            work(put)
+        except Cancelled:
+            put({"state": "cancelled"})
         except FormError as e:
-            return _refused(e)
-        page_id = request.query_params.get("page", "")
-        if not _PAGE_ID.fullmatch(page_id):
-            return _refused(FormError({"page": "page must be 1..64 letters, digits, - or _"}))
-        flag = pages.start(page_id)
-        if flag is None:
-            return JSONResponse({"errors": {"page": f"{pages.limit} pages are computing: try again soon"}},
-                                status_code=429)
-        return StreamingResponse(_events(q, pages, page_id, flag), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    return answer_route
+            put({"state": "refused", "errors": e.errors})
+        except Exception as e:  # a kernel or backend failure: the page says it, the server goes on
+            put({"state": "failed", "message": (str(e) or type(e).__name__).splitlines()[0]})
+        finally:
+            put(None)
+
+    threading.Thread(target=run, name=f"ccsim-explore-{page_id}", daemon=True).start()
+
+    async def events():
+        try:
+            while (item := await queue.get()) is not None:
+                yield f"data: {json.dumps(item, separators=(',', ':'))}\n\n"
+        finally:
+            app.state.pages.finish(page_id, flag)
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _start(request: Request, q: Question, work) -> Response:
+    """One computation for the request's page (its previous one cancelled), streamed."""
+    page_id = request.query_params.get("page", "")
+    if not _PAGE_ID.fullmatch(page_id):
+        return _refused(FormError({"page": "page must be 1..64 letters, digits, - or _"}))
+    pages = request.app.state.pages
+    flag = pages.start(page_id)
+    if flag is None:
+        return JSONResponse({"errors": {"page": f"{pages.limit} pages are computing: try again soon"}},
+                            status_code=429)
+    return _stream(request.app, page_id, flag, lambda put: work(put, flag))
+
+
+async def answer_route(request: Request) -> Response:
+    try:
+        q = read_question(_form_fields(request))
+    except FormError as e:
+        return _refused(e)
+    memory = request.app.state.memory
+
+    def work(put, flag):
+        answer(q, lambda snap: put({**snap, **_kept(q, snap["deals"])}), flag, plan_for(q.level), memory)
+    return _start(request, q, work)
+
+
+async def fair_route(request: Request) -> Response:
+    try:
+        q = read_question(_form_fields(request))
+    except FormError as e:
+        return _refused(e)
+
+    def work(put, flag):  # (a form the search cannot start from is refused in the stream, at its field)
+        found = fair_search(q, lambda line: put({"state": "running", "line": line}), flag)
+        put({"state": "done", **found})
+    return _start(request, q, work)
 
 
 def create_app(pages: Pages | None = None) -> Starlette:
-    """The application; ``pages`` (for tests) holds the running computations."""
+    """The application; ``pages`` (for tests) holds the running computations, its ``Memory`` the
+    chunks played for any page."""
     pages = pages or Pages()
     app = Starlette(routes=[
         Route("/", page), Route("/static/{name}", static), Route("/api/form", form), Route("/api/check", check),
-        Route("/api/answer", _answer_route(pages)), Route("/api/sample", sample),
+        Route("/api/answer", answer_route), Route("/api/fair", fair_route), Route("/api/sample", sample),
         Route("/api/change.toml", change_file),
     ])
     app.state.pages = pages
+    app.state.memory = Memory()
     return app

@@ -105,6 +105,7 @@ function showErrors(errors) {
 
 function changed() {
   markChanged();
+  if (fair) { fair.close(); fair = null; $("fair-message").textContent = "stopped: the form changed"; }
   clearTimeout(timer);
   timer = setTimeout(ask, 250);  // while a number is typed, ask once
 }
@@ -165,8 +166,8 @@ const FIGURES = [
 
 function num(x, kind, signed) {
   if (x === null || x === undefined) return "n/a";
-  if (kind === "count") return (signed && x >= 0 ? "+" : "") + x.toFixed(1);
-  const v = 100 * x;
+  const v = (Math.round((kind === "count" ? x : 100 * x) * 10) / 10) || 0;  // no "-0.0"
+  if (kind === "count") return (signed && v >= 0 ? "+" : "") + v.toFixed(1);
   return (signed || kind === "points" ? (v >= 0 ? "+" : "−") + Math.abs(v).toFixed(1) : v.toFixed(1) + "%");
 }
 
@@ -178,6 +179,7 @@ function show(snap) {
   const two = snap.arms.length === 2, last = snap.arms[snap.arms.length - 1].figures.seat_advantage;
   $("edge").textContent = num(last.value, "points");
   $("edge").dataset.half = ((last.hi - last.lo) / 2 * 100).toFixed(2);
+  $("edge").dataset.query = snap.query;  // which form the figure answers (the form may have moved on)
   $("edge-ci").textContent = `[${num(last.lo, "points")}, ${num(last.hi, "points")}]`;
   const d = two ? snap.diff.seat_advantage : null;
   $("edge-diff").innerHTML = two
@@ -185,8 +187,12 @@ function show(snap) {
     : "the standard rules: change something to compare";
   const why = {running: "playing…", target: "done: known within ±0.5 points", cap: "done: the cap of deals",
                cancelled: "stopped: a new question"}[snap.state];
-  $("status").textContent = `${snap.deals.toLocaleString()} deals × ${snap.arms.length} rules = ${snap.games.toLocaleString()} games in ${snap.seconds.toFixed(1)} s · ${why}`;
+  const kept = snap.games - snap.played;
+  $("status").textContent = `${snap.deals.toLocaleString()} deals × ${snap.arms.length} rules = ${snap.games.toLocaleString()} games`
+    + (kept ? ` (${kept.toLocaleString()} already played before)` : "") + ` in ${snap.seconds.toFixed(1)} s · ${why}`;
   $("status").className = "status";
+  $("mini").innerHTML = `Cleopatra's edge <b>${num(last.value, "points")}</b> ${$("edge-ci").textContent}`
+    + (two ? ` · ${num(d.value, "points", true)} against the standard` : "") + ` · ${snap.deals.toLocaleString()} deals`;
   $("col-changed").textContent = two ? (snap.arms[1].name === "these deck orders" ? "these decks" : "changed") : "";
   const rows = FIGURES.map(([m, label, kind]) => {
     const cells = snap.arms.map((a) => `<td>${withCi(a.figures[m], kind)}</td>`);
@@ -207,7 +213,7 @@ function keep(body, q) {
 
 // --- plots: small SVGs drawn here ---------------------------------------------------------------
 
-const W = 420, H = 220, L = 46, R = 10, T = 10, B = 30;
+const W = 420, H = 220, L = 46, R = 22, T = 18, B = 30;
 const COLORS = ["var(--std)", "var(--chg)"];
 
 function svgEl(tag, attrs) {
@@ -238,6 +244,16 @@ function axes(svg, x0, x1, y0, y1, xlabel, yfmt) {
   return [sx, sy];
 }
 
+function legend(svg, snap) {
+  snap.arms.forEach((a, k) => {
+    const x = W - R - 150 + 80 * k;
+    svg.append(svgEl("rect", {x: x, y: 3, width: 10, height: 10, fill: COLORS[k], "fill-opacity": 0.6}));
+    const t = svgEl("text", {x: x + 14, y: 12});
+    t.textContent = k === 0 ? "standard" : (a.name === "these deck orders" ? "these decks" : "changed");
+    svg.append(t);
+  });
+}
+
 function plotEdge(snap) {
   const hist = snap.history, n = snap.arms.length;
   if (!hist.length) return;
@@ -253,6 +269,7 @@ function plotEdge(snap) {
     $("plot-edge").append(svgEl("polygon", {points: top.concat(bottom.reverse()).join(" "), fill: COLORS[a],
                                             "fill-opacity": 0.25, stroke: COLORS[a], "stroke-width": 1}));
   }
+  legend($("plot-edge"), snap);
 }
 
 function plotMargins(snap) {
@@ -265,6 +282,53 @@ function plotMargins(snap) {
     const pts = s.map((v, k) => `${sx(k - span - 0.5)},${sy(v)} ${sx(k - span + 0.5)},${sy(v)}`);
     svg.append(svgEl("polyline", {points: pts.join(" "), fill: "none", stroke: COLORS[a], "stroke-width": 1.6}));
   });
+  legend(svg, snap);
+}
+
+// --- the fair search ---------------------------------------------------------------------------
+
+let fair = null;
+
+function searchFair() {
+  if (fair) fair.close();
+  stop();  // the page's one computation is now the search
+  $("fair-log").hidden = false;
+  $("fair-log").textContent = "";
+  $("fair-message").textContent = "";
+  $("fair-found").replaceChildren();
+  const es = new EventSource("/api/fair?page=" + PAGE + "&" + query());
+  fair = es;
+  es.onmessage = (ev) => {
+    const m = JSON.parse(ev.data);
+    if (m.state === "running") $("fair-log").textContent += m.line + "\n";
+    else if (m.state === "done") showFair(m);
+    else if (m.state === "refused") $("fair-message").textContent = Object.values(m.errors)[0];
+    else if (m.state === "failed") $("fair-message").textContent = "failed: " + m.message;
+    else if (m.state === "cancelled") $("fair-message").textContent = "stopped: the form changed";
+    if (m.state !== "running") { es.close(); if (fair === es) fair = null; }
+  };
+  es.onerror = () => {  // refused before it started (HTTP 400): ask the check for the message
+    es.close();
+    if (fair === es) fair = null;
+    fetch("/api/check?" + query()).then((r) => r.json()).then((b) => {
+      if (b.errors) $("fair-message").textContent = Object.values(b.errors)[0];
+    });
+  };
+}
+
+function showFair(m) {
+  $("fair-log").textContent += `${m.games.toLocaleString()} games in ${m.seconds.toFixed(0)} s\n`;
+  if (!m.recommended.length) {
+    $("fair-message").textContent = `no setting of this space is fair within ±${(100 * m.tolerance).toFixed(0)} points`;
+    return;
+  }
+  for (const r of m.recommended) {
+    const lv = r.levels[0];
+    const use = el("button", {type: "button", text: "Put it in the form"});
+    use.addEventListener("click", () => { location.search = "?" + r.query; });
+    $("fair-found").append(el("li", {}, el("b", {text: r.words}), ` — ${r.verdict}: edge ${num(lv.seat_advantage, "points")} `
+      + `[${num(lv.ci95[0], "points")}, ${num(lv.ci95[1], "points")}] on ${lv.deals.toLocaleString()} fresh deals`, use));
+  }
 }
 
 // --- the sample game ---------------------------------------------------------------------------
@@ -304,6 +368,7 @@ async function main() {
   $("sample-game").addEventListener("change", loadSample);
   $("turn-prev").addEventListener("click", () => { turn--; showTurn(); });
   $("turn-next").addEventListener("click", () => { turn++; showTurn(); });
+  $("fair-start").addEventListener("click", searchFair);
   ask();
 }
 
