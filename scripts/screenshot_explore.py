@@ -45,7 +45,8 @@ def shoot(url: str, width: int, turn: int, path: Path) -> None:
             for _ in range(turn):
                 driver.find_element(By.ID, "turn-next").click()
             height = driver.execute_script("return document.documentElement.scrollHeight")
-            driver.set_window_size(width, height + 100)  # the whole page in one picture
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",  # the whole page in one picture
+                                   dict(width=width, height=height, deviceScaleFactor=1, mobile=False))
             driver.execute_script("window.scrollTo(0, 0)")
             time.sleep(0.5)
             driver.save_screenshot(str(path))

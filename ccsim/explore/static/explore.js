@@ -222,20 +222,29 @@ function svgEl(tag, attrs) {
   return e;
 }
 
+function ticks(lo, hi) {
+  // round numbers for an axis: a step of 1, 2 or 5 times a power of ten, about five ticks
+  const raw = (hi - lo) / 4 || 1, p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  const out = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) out.push(Math.round(t / step) * step);
+  return out;
+}
+
 function axes(svg, x0, x1, y0, y1, xlabel, yfmt) {
   svg.replaceChildren();
   const sx = (x) => L + (x - x0) / (x1 - x0 || 1) * (W - L - R);
   const sy = (y) => H - B - (y - y0) / (y1 - y0 || 1) * (H - T - B);
   svg.append(svgEl("line", {x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#bbb"}));
   svg.append(svgEl("line", {x1: L, y1: T, x2: L, y2: H - B, stroke: "#bbb"}));
-  for (let k = 0; k <= 4; k++) {
-    const y = y0 + (y1 - y0) * k / 4, t = svgEl("text", {x: L - 4, y: sy(y) + 4, "text-anchor": "end"});
+  for (const y of ticks(y0, y1)) {
+    const t = svgEl("text", {x: L - 4, y: sy(y) + 4, "text-anchor": "end"});
     t.textContent = yfmt(y);
     svg.append(t, svgEl("line", {x1: L, y1: sy(y), x2: W - R, y2: sy(y), stroke: "#eee"}));
   }
-  for (let k = 0; k <= 4; k++) {
-    const x = x0 + (x1 - x0) * k / 4, t = svgEl("text", {x: sx(x), y: H - B + 14, "text-anchor": "middle"});
-    t.textContent = Math.round(x).toLocaleString();
+  for (const x of ticks(x0, x1)) {
+    const t = svgEl("text", {x: sx(x), y: H - B + 14, "text-anchor": "middle"});
+    t.textContent = x.toLocaleString();
     svg.append(t);
   }
   const lab = svgEl("text", {x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle"});
@@ -262,7 +271,7 @@ function plotEdge(snap) {
   lo = Math.min(lo, 0); hi = Math.max(hi, 0);
   const pad = (hi - lo) * 0.05 || 0.01;
   const [sx, sy] = axes($("plot-edge"), 0, hist[hist.length - 1][0], lo - pad, hi + pad, "deals played",
-                        (y) => (100 * y).toFixed(1));
+                        (y) => (100 * y).toFixed(Math.abs(hi - lo) < 0.04 ? 1 : 0));
   $("plot-edge").append(svgEl("line", {x1: L, x2: W - R, y1: sy(0), y2: sy(0), stroke: "#999", "stroke-dasharray": "3 3"}));
   for (let a = 0; a < n; a++) {
     const top = hist.map((h) => `${sx(h[0])},${sy(h[a + 1][1])}`), bottom = hist.map((h) => `${sx(h[0])},${sy(h[a + 1][0])}`);
