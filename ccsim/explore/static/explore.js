@@ -107,7 +107,7 @@ function changed() {
   markChanged();
   if (fair) { fair.close(); fair = null; $("fair-message").textContent = "stopped: the form changed"; }
   clearTimeout(timer);
-  timer = setTimeout(ask, 250);  // while a number is typed, ask once
+  timer = setTimeout(ask, 150);  // while a number is typed, ask once
 }
 
 async function ask() {
