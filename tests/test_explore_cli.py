@@ -1,5 +1,6 @@
 """``ccsim explore`` on the command line (issue 38): one line and exit 2 without the extra or with a
 port it cannot use; the address printed, the page served on loopback, Ctrl-C stopping it cleanly."""
+import json
 import os
 import signal
 import subprocess
@@ -18,7 +19,8 @@ def test_without_the_extra_one_line_says_how_to_install(monkeypatch, capsys):
     for name in [m for m in sys.modules if m.split(".")[0] in ("starlette", "uvicorn")
                  or m in ("ccsim.explore.serve", "ccsim.explore.server")]:
         monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "starlette", None)  # as if it were not installed
+    monkeypatch.setitem(sys.modules, "starlette", None)  # as if they were not installed
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
     with pytest.raises(SystemExit) as e:
         main(["explore", "--no-browser"])
     assert e.value.code == 2
@@ -50,10 +52,15 @@ def test_it_serves_on_loopback_and_ctrl_c_stops_it_cleanly():
         url = line.split()[2]
         with urllib.request.urlopen(url, timeout=30) as r:
             assert b"ccsim explore" in r.read()
-        proc.send_signal(signal.SIGINT)
+        # at the default level, which the server loads as it starts
+        with urllib.request.urlopen(url + "api/answer?page=t&hand_size=4", timeout=120) as stream:
+            assert stream.readline().startswith(b"data: ")  # a computation is streaming when Ctrl-C comes
+            proc.send_signal(signal.SIGINT)
+            last = [line for line in stream.read().decode().splitlines() if line.startswith("data: ")][-1]
         rest = proc.communicate(timeout=30)[1]
     finally:
         if proc.poll() is None:
             proc.kill()
+    assert json.loads(last[6:])["state"] == "cancelled"  # the stream ended, not cut
     assert proc.returncode == 0 and rest.strip().endswith("ccsim explore: stopped")
-    assert "Traceback" not in rest
+    assert "Traceback" not in rest and "ERROR" not in rest

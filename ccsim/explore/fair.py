@@ -11,8 +11,6 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
-import matplotlib.pyplot as plt
-
 from ccsim.runner.orderings import SHUFFLED
 from ccsim.runner.parameters import change_words, parameter
 from ccsim.runner.ruleset import flat_items
@@ -79,6 +77,7 @@ def fair_search(q: Question, say: Callable[[str], None], cancel: threading.Event
         say(line)
 
     b = balance(space_from_data(space_around(q), "the page's space"), backend=TakingTurns(cancel), log=log)
+    import matplotlib.pyplot as plt  # (here: the server starts without matplotlib, seconds sooner)
     plt.close(b.figure)  # the search draws its figure; the page has its own
     if b.info["interrupted"]:
         raise Cancelled

@@ -44,14 +44,27 @@ def _warm() -> None:
     answer(read_question({}), lambda snap: None, plan=Plan(chunk=200, cap=200))
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server that, told to stop (Ctrl-C), first cancels every page's computation: their
+    streams then end by themselves, before uvicorn's grace period runs out."""
+
+    def __init__(self, config: uvicorn.Config, pages):
+        super().__init__(config)
+        self.pages = pages
+
+    def handle_exit(self, sig, frame) -> None:
+        self.pages.cancel_all()
+        super().handle_exit(sig, frame)
+
+
 def serve(host: str = LOOPBACK, port: int = 0, browser: bool = True, say=print) -> None:
     """Serve the page until Ctrl-C (uvicorn's own handler: open streams end, then the server); a
     Ctrl-C is how it is meant to stop, so it returns normally (exit status 0)."""
     sock = listen(host, port)
     url = address_of(sock)
     app = create_app()
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="off")
-    server = uvicorn.Server(config)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5, lifespan="off")
+    server = _Server(config, app.state.pages)
     threading.Thread(target=_warm, name="ccsim-explore-warm", daemon=True).start()
     say(f"ccsim explore: {url}  (Ctrl-C stops it)")
     if host not in (LOOPBACK, "localhost", "::1"):

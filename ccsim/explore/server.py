@@ -44,6 +44,7 @@ ASSETS = {"index.html": "text/html; charset=utf-8", "explore.css": "text/css; ch
 MAX_PAGES = 8                       # pages computing at once (their chunks take turns on the cores)
 _PAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _OWN_FIELDS = ("page", "game", "arm")  # a route's own query fields, not the form's
+POLL_S = 0.25                       # how soon a cancelled stream ends while its chunk is still playing
 
 
 class Pages:
@@ -152,6 +153,10 @@ async def sample(request: Request) -> Response:
     return JSONResponse(await asyncio.to_thread(sample_game, q, game, arm))
 
 
+def _event(item: dict) -> str:
+    return f"data: {json.dumps(item, separators=(',', ':'))}\n\n"
+
+
 def _stream(app, page_id: str, flag: threading.Event, work: Callable[[Callable[[dict], None]], None]):
     """Server-sent events of what ``work(put)`` puts, ``work`` running in a thread of its own; its end
     is an event too (``cancelled``, ``refused`` with ``errors``, ``failed`` with a message).  The work
@@ -180,9 +185,20 @@ def _stream(app, page_id: str, flag: threading.Event, work: Callable[[Callable[[
     threading.Thread(target=run, name=f"ccsim-explore-{page_id}", daemon=True).start()
 
     async def events():
+        last: dict = {}
         try:
-            while (item := await queue.get()) is not None:
-                yield f"data: {json.dumps(item, separators=(',', ':'))}\n\n"
+            while True:
+                try:
+                    item = await asyncio.wait_for(queue.get(), POLL_S)
+                except asyncio.TimeoutError:
+                    if flag.is_set():  # a new question, or the server stopping: end now, not after the chunk
+                        yield _event({**last, "state": "cancelled"})
+                        return
+                    continue
+                if item is None:
+                    return
+                last = item
+                yield _event(item)
         finally:
             app.state.pages.finish(page_id, flag)
 

@@ -30,9 +30,12 @@ function parameterField(p) {
 
 function buildForm() {
   for (const l of spec.levels) {
-    $("f-level").append(el("option", {value: l.name, text: l.name + (l.name === spec.default_level ? " (strongest fast)" : "")}));
+    const note = l.name === spec.default_level ? " (strongest fast)" : (l.cost.startsWith("search") ? " (search: slow)" : "");
+    $("f-level").append(el("option", {value: l.name, text: l.name + note}));
   }
   $("f-level").value = spec.default_level;
+  const cost = () => { const l = spec.levels.find((x) => x.name === $("f-level").value); $("level-cost").textContent = l ? l.cost : ""; };
+  $("f-level").addEventListener("change", cost);
   for (const o of spec.orders) $("order-names").append(el("option", {value: o.name, label: o.words}));
   for (const p of spec.players) {
     const name = p + "_order";
@@ -144,7 +147,9 @@ function start(q) {
   es.onmessage = (ev) => {
     if (source !== es) return;
     const snap = JSON.parse(ev.data);
-    if (snap.state === "failed") {
+    if (!snap.arms && snap.state === "cancelled") {
+      // ended before its first figure: nothing to show
+    } else if (snap.state === "failed") {
       $("status").textContent = "failed: " + snap.message;
       $("status").className = "status failed";
     } else {
@@ -369,6 +374,7 @@ async function main() {
   spec = await (await fetch("/api/form")).json();
   buildForm();
   fill(new URLSearchParams(location.search));
+  $("f-level").dispatchEvent(new Event("change"));  // (its cost line; the form's own listeners come after)
   $("form").addEventListener("input", changed);
   $("form").addEventListener("change", changed);
   $("reset").addEventListener("click", () => { history.replaceState(null, "", "?"); location.reload(); });
@@ -378,6 +384,7 @@ async function main() {
   $("turn-prev").addEventListener("click", () => { turn--; showTurn(); });
   $("turn-next").addEventListener("click", () => { turn++; showTurn(); });
   $("fair-start").addEventListener("click", searchFair);
+  markChanged();
   ask();
 }
 
