@@ -147,11 +147,13 @@ def _finite(x) -> float | None:
 @dataclass(eq=False)
 class Chunk:
     """Deals ``first .. first + deals - 1`` of every arm: ``task`` plays the arms ``played`` (None
-    when every arm's rows are in memory)."""
+    when every arm's rows were in memory), ``kept`` holds the others' rows (taken when the question
+    was planned: memory may forget them meanwhile)."""
     first: int
     deals: int
     played: tuple
     task: GridTask | None
+    kept: dict = field(default_factory=dict)
 
 
 def chunks(q, arms, plan: Plan, memory: Memory) -> list[Chunk]:
@@ -163,9 +165,11 @@ def chunks(q, arms, plan: Plan, memory: Memory) -> list[Chunk]:
     out = []
     for d0 in range(0, plan.cap, plan.chunk):
         n = min(plan.chunk, plan.cap - d0)
-        played = tuple(k for k, a in enumerate(arms) if chunk_key(q.level, a, q.seed, d0, n) not in memory)
+        kept = {k: memory.get(chunk_key(q.level, a, q.seed, d0, n)) for k, a in enumerate(arms)}
+        kept = {k: rows for k, rows in kept.items() if rows is not None}
+        played = tuple(k for k in range(len(arms)) if k not in kept)
         task = GridTask(int(q.seed), grid, np.array([(k, 0, d0, n) for k in played], np.int64)) if played else None
-        out.append(Chunk(d0, n, played, task))
+        out.append(Chunk(d0, n, played, task, kept))
     return out
 
 
@@ -198,17 +202,11 @@ def _play(chunk: Chunk) -> np.ndarray | None:
 
 def _rows(q, arms, chunk: Chunk, played, memory: Memory) -> np.ndarray:
     """Every arm's rows of a chunk, arm after arm: the ones just played (kept for later questions)
-    and the ones in memory."""
+    and the ones from memory."""
     fresh = {} if played is None else dict(zip(chunk.played, played.reshape(len(chunk.played), chunk.deals, -1)))
-    out = []
-    for k, a in enumerate(arms):
-        key = chunk_key(q.level, a, q.seed, chunk.first, chunk.deals)
-        if k in fresh:
-            memory.put(key, fresh[k])
-            out.append(fresh[k])
-        else:
-            out.append(memory.get(key))
-    return np.concatenate(out)
+    for k, rows in fresh.items():
+        memory.put(chunk_key(q.level, arms[k], q.seed, chunk.first, chunk.deals), rows)
+    return np.concatenate([fresh[k] if k in fresh else chunk.kept[k] for k in range(len(arms))])
 
 
 def snapshot(q, arms, tally: Tally, seconds: float, state: str) -> dict:
