@@ -82,6 +82,15 @@ def test_a_change_and_an_ordering_give_whatifs_figures(small, client):
                                 f"--seed 7 --caesar-order VVASCRAWASCRA")  # the preset, in letters
 
 
+def test_a_deck_order_alone_is_paired_with_shuffled_decks(small, client):
+    final = answer_of(client, "cleopatra_order=veto-first&level=greedy")[-1]
+    assert [(a["name"], a["orders"]) for a in final["arms"]] == [
+        ("RULES.md", ["shuffled", "shuffled"]), ("these deck orders", ["VVASCRAWASCRA", "shuffled"])]
+    assert final["diff"]["seat_advantage"]["value"] is not None
+    assert final["command"] is None and final["toml"] is None  # whatif compares rules, not decks
+    assert final["words"] == "Cleopatra's action deck in the order VVASCRAWASCRA"
+
+
 def test_the_answer_narrows_and_stops_at_the_target():
     q = read_question({"level": ["greedy"], "action_count.cleopatra.veto": ["1"]})
     snaps = []
