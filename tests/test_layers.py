@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # lowest first: a module may import its own layer and the layers below it, never above
 LAYERS = ["ccsim.errors", "ccsim.toolchain", "ccsim.kernel", "strategies", "ccsim.runner", "ccsim.play",
-          "ccsim.analyses", "ccsim.training", "ccsim.report", "ccsim.cli"]
+          "ccsim.analyses", "ccsim.training", "ccsim.report", "ccsim.explore", "ccsim.cli"]
 
 
 def _modules():

@@ -5,8 +5,8 @@ Each document's commands run in order in one fresh copy of the root (so a comman
 read what an earlier one of the same document wrote, as `ccsim replay games.jsonl` after
 `ccsim run --record games.jsonl`), with the installed `ccsim` entry (which imports the
 package from its install, not from the copy).  Left out: lines with a placeholder
-(`[--json]`, `…`), cluster lines (`--backend dask`, `tcp://`) and `ccsim play`
-(interactive).
+(`[--json]`, `…`), cluster lines (`--backend dask`, `tcp://`), `ccsim play`
+(interactive) and `ccsim explore` (a server, until Ctrl-C: tests/test_explore_cli.py runs it).
 """
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def runnable(path: Path) -> list[str]:
     seen = set(bash_lines(ROOT / "README.md")) if path.name != "README.md" else set()
     cmds = []
     for line in bash_lines(path):
-        if any(s in line for s in SKIP) or line.startswith("ccsim play") or line in seen:
+        if any(s in line for s in SKIP) or line.startswith(("ccsim play", "ccsim explore")) or line in seen:
             continue
         for part in line.split("&&"):
             cmds.append(shrink(part.strip()))

@@ -31,12 +31,13 @@ def cli():
     """ccsim — simulate and analyse Caesar & Cleopatra."""
 
 
-from ccsim.cli import analyses, batch, orderings, report, train  # noqa: E402  (their commands join the group)
+from ccsim.cli import analyses, batch, explore, orderings, report, train  # noqa: E402  (their commands join the group)
 from ccsim.play import terminal  # noqa: E402
 
 for _command in (batch.run_cmd, batch.replay_cmd, batch.strategies_cmd, batch.compile_cmd, orderings.orderings_group,
                  analyses.tournament_cmd, analyses.whatif_cmd, analyses.balance_cmd, analyses.metrics_cmd,
-                 terminal.play_cmd, report.report_cmd, train.train_cmd, train.train_neural_cmd):
+                 terminal.play_cmd, report.report_cmd, train.train_cmd, train.train_neural_cmd,
+                 explore.explore_cmd):
     cli.add_command(_command)
 
 

@@ -1,0 +1,222 @@
+"""The page's form: what it offers (drawn from the table of rules parameters) and how a filled form
+becomes a ``Question``, checked by the very validators of the command line.
+
+A filled form is a query string — the page's URL and every API call carry it — of text fields:
+
+    action_count.cleopatra.veto=1&variant=two_orgies&cleopatra_order=veto-first&level=learned&seed=1
+
+each rules parameter by its dotted key (``ccsim.runner.parameters``), ``variant`` repeated, the two
+action-deck orders, the level of play and the run seed.  A field left out is its standard value.
+The server never trusts the page: ``read_question`` checks every field again and refuses the form
+with one line per bad field, the line the command line prints for the same value
+(``ccsim.runner.ruleset``, ``ccsim.runner.orderings``, ``--strategy``, ``--seed``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ccsim.errors import UsageError
+from ccsim.kernel import rules as R
+from ccsim.runner.checks import check_seed
+from ccsim.runner.orderings import PRESETS, SHUFFLED, OrderingError, parse_ordering
+from ccsim.runner.parameters import PARAMETERS, VARIANT_WORDS, change_words
+from ccsim.runner.ruleset import RulesError, action_counts, rules_block, rules_vector
+from ccsim.analyses.levels import default_level, default_levels
+from strategies.registry import available, search_players, strategy_id
+
+__all__ = ["FormError", "Question", "form_spec", "read_question", "ORDER_FIELDS", "FIELDS"]
+
+ORDER_FIELDS = ("cleopatra_order", "caesar_order")
+PARAMETER_KEYS = tuple(p.key for p in PARAMETERS)
+FIELDS = frozenset((*PARAMETER_KEYS, "variant", *ORDER_FIELDS, "level", "seed"))
+#: the form's sections, in a designer's order: (title, key prefixes, shown open); a parameter goes in
+#: the first section one of whose prefixes its key starts with
+SECTIONS = (
+    ("Action cards", ("action_count.",), True),
+    ("Hand and board", ("hand_size", "side_limit", "group_limit"), True),
+    ("Vote deck and bonus card", ("orgies", "vp_bonus", "bonus_threshold"), True),
+    ("Patricians", ("group_size.",), False),
+    ("Influence decks", ("deck_count.",), False),
+    ("Scoring", ("vp_",), False),
+    ("Safety cap", ("max_turns",), False),
+)
+_INTEGER = re.compile(r"[+-]?\d{1,9}")
+
+
+class FormError(UsageError):
+    """A form that cannot run: ``errors`` maps each bad field to its one-line message."""
+
+    def __init__(self, errors: dict[str, str]):
+        super().__init__(next(iter(errors.values())))
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class Question:
+    """A checked form: what changes (a flat rules block of the settings that differ from the
+    standard, and variants), the two decks, the level (one strategy in mirror games) and the seed."""
+    block: dict
+    variants: tuple = ()
+    orders: tuple = (SHUFFLED, SHUFFLED)
+    level: str = ""
+    seed: int = 1
+
+    @property
+    def rules(self):
+        return rules_vector(self.block, self.variants)
+
+    @property
+    def changes_rules(self) -> bool:
+        return bool(self.block or self.variants)
+
+    def words(self) -> str:
+        """The change in plain words (the parameters table's), deck orders included."""
+        said = [change_words(self.block)] if self.block else []
+        said += [VARIANT_WORDS[v] for v in self.variants]
+        said += [f"{p.capitalize()}'s action deck in the order {o}" for p, o in zip(R.PLAYERS, self.orders)
+                 if o != SHUFFLED]
+        return "; ".join(said) or "the standard rules"
+
+
+# --- what the page offers ---------------------------------------------------------------------
+
+def _section_of(key: str) -> int:
+    return next(i for i, (_, prefixes, _) in enumerate(SECTIONS) if key.startswith(prefixes))
+
+
+def _levels() -> list[dict]:
+    """Every registered strategy as a level of mirror games, the strongest fast level first, each
+    with what it costs (the search players play a few games a second)."""
+    search = search_players()
+    fast = list(default_levels()) + sorted(s["name"] for s in available()
+                                           if s["name"] not in default_levels() and s["name"] not in search)
+    out = [dict(name=n, cost="fast: thousands of games a second") for n in fast]
+    out += [dict(name=n, cost="search: a few games a second, an answer takes minutes") for n in sorted(search)]
+    return out
+
+
+def form_spec() -> dict:
+    """What the page draws its form from (JSON-ready)."""
+    sections = [dict(title=t, open=o, parameters=[]) for t, _, o in SECTIONS]
+    for p in PARAMETERS:
+        sections[_section_of(p.key)]["parameters"].append(
+            dict(key=p.key, label=p.label, standard=p.standard, lo=p.lo, hi=p.hi, rule=p.rule,
+                 words=p.words))
+    return dict(sections=sections,
+                variants=[dict(name=v, words=VARIANT_WORDS[v]) for v in R.VARIANTS],
+                orders=[dict(name=SHUFFLED, letters="", words="a fresh shuffle every game (R1.4)")]
+                + [dict(name=n, letters=s, words=w) for n, (s, w) in PRESETS.items()],
+                levels=_levels(), default_level=default_level(), players=list(R.PLAYERS))
+
+
+# --- reading a filled form --------------------------------------------------------------------
+
+def _number(text: str):
+    """A field's text as an int when it is one; else the text, for the validator to refuse in its words."""
+    text = text.strip()
+    return int(text) if _INTEGER.fullmatch(text) else text
+
+
+def _one(fields: dict, name: str, default: str) -> str:
+    values = fields.get(name) or [default]
+    if len(values) != 1:
+        raise FormError({name: f"{name}: given {len(values)} times"})
+    return values[0]
+
+
+def _field_of(message: str, block: dict) -> str:
+    """The field a ruleset message names (``rules.<key>: ...``), or the player's action cards for a
+    player's total; the variants when it names no field (a variant the changed rules cannot take)."""
+    m = re.match(r"rules\.([\w.]+):", message)
+    name = m.group(1) if m else ""
+    if name in block or name.startswith("action_count."):
+        return name
+    return name if name in FIELDS else "variant"
+
+
+def _rules(fields: dict) -> tuple[dict, tuple, dict]:
+    """(flat block of the settings that differ from the standard, variants, errors): every bad setting
+    marked at its field, by ``rules_vector`` (asked again without each refused field)."""
+    std = {p.key: p.standard for p in PARAMETERS}
+    block, errors = {}, {}
+    for key in PARAMETER_KEYS:
+        if key in fields:
+            try:
+                value = _number(_one(fields, key, ""))
+            except FormError as e:
+                errors.update(e.errors)
+                continue
+            if value != std[key]:
+                block[key] = value
+    variants = tuple(dict.fromkeys(fields.get("variant", [])))
+    try:
+        rules_vector(None, variants)
+    except RulesError as e:
+        errors["variant"], variants = str(e), ()
+    for _ in range(len(block) + 1):
+        try:
+            rules_vector(block, variants)
+            break
+        except RulesError as e:
+            name = _field_of(str(e), block)
+            errors.setdefault(name, str(e))
+            dropped = [k for k in block if k == name or k.startswith(name + ".")]
+            for k in dropped or list(block):  # a message naming no field: the block as a whole
+                del block[k]
+    return block, variants, errors
+
+
+def _orders(fields: dict, vec, check_standard: bool) -> tuple[tuple, dict]:
+    """Both decks' orders in canonical form, each checked against its player's action cards under the
+    changed rules and (when both rules are played with it, as ``ccsim whatif`` does) the standard's."""
+    out, errors = [], {}
+    for p, name in enumerate(ORDER_FIELDS):
+        try:
+            text = _one(fields, name, SHUFFLED)
+            order = parse_ordering(text, action_counts(vec, p))
+            if check_standard and order != SHUFFLED:
+                parse_ordering(text, R.ACTION_COUNTS)
+        except (OrderingError, FormError) as e:
+            errors[name] = e.errors[name] if isinstance(e, FormError) else str(e)
+            order = SHUFFLED
+        out.append(order)
+    return tuple(out), errors
+
+
+def _level(fields: dict) -> str:
+    name = _one(fields, "level", default_level()).strip()
+    try:
+        strategy_id(name)
+    except KeyError as e:
+        raise FormError({"level": f"--strategy: {e.args[0]}"}) from None
+    return name
+
+
+def _seed(fields: dict) -> int:
+    return check_seed(_number(_one(fields, "seed", "1")), lambda m: FormError({"seed": m}))
+
+
+def read_question(fields: dict[str, list[str]]) -> Question:
+    """The ``Question`` of a filled form (field -> its values, as a query string parses); ``FormError``
+    with every bad field's one-line message, and nothing runs."""
+    errors = {k: f"unknown field {k!r}" for k in fields if k not in FIELDS}
+    block, variants, rule_errors = _rules(fields)
+    errors.update(rule_errors)
+    vec = rules_vector(block, variants)
+    orders, order_errors = _orders(fields, vec, bool(block or variants))
+    errors.update(order_errors)
+    q = dict(block=block, variants=variants, orders=orders)
+    for name, read in (("level", _level), ("seed", _seed)):
+        try:
+            q[name] = read(fields)
+        except FormError as e:
+            errors.update(e.errors)
+    if errors:
+        raise FormError(errors)
+    return Question(**q)
+
+
+def nested_block(q: Question) -> dict:
+    """The change's rules block in the record's nested form (GAME_RECORD.md), for TOML and records."""
+    return rules_block(q.rules)

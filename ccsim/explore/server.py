@@ -1,0 +1,257 @@
+"""The web application of ``ccsim explore``: the page, its assets, and a small JSON API (Starlette).
+
+Routes (every ``/api`` route reads the form from its query string, ``ccsim.explore.form``):
+
+* ``GET /`` the page; ``GET /static/<name>`` its assets, by name from a fixed list (no path is
+  ever joined from a request, so no other file can be served);
+* ``GET /api/form`` what the form offers; ``GET /api/check`` a form checked: its plain words, the
+  TOML and its query, or HTTP 400 with ``errors`` (field -> the CLI's one-line message);
+* ``GET /api/answer?page=ID&…`` the answer as server-sent events, one JSON snapshot a chunk, the
+  last with ``state`` ``target``, ``cap`` or ``cancelled``; a new answer for the same page cancels
+  the running one (one computation per page) and at most ``MAX_PAGES`` pages compute at once;
+* ``GET /api/fair?page=ID&…`` a fair search around the form (``ccsim.explore.fair``) as server-sent
+  events: its progress lines, then its recommended settings (each with the page's query); it is the
+  page's one computation too;
+* ``GET /api/sample?game=K&arm=changed|standard&…`` a sample game narrated turn by turn;
+* ``GET /api/change.toml?…`` the change as a ``[[change]]`` file to download.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+from importlib import resources
+from typing import Callable
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from ccsim.explore.compute import Cancelled, answer, arms_of, plan_for
+from ccsim.explore.fair import fair_search
+from ccsim.explore.form import FormError, Question, form_spec, read_question
+from ccsim.explore.keep import TOML_NAME, change_toml, query_of, whatif_line
+from ccsim.explore.memory import Memory
+from ccsim.explore.sample import MAX_GAME, sample_game
+
+__all__ = ["create_app", "Pages", "ASSETS", "MAX_PAGES"]
+
+#: the only files served: name -> media type (they ship in the package, ``ccsim/explore/static``)
+ASSETS = {"index.html": "text/html; charset=utf-8", "explore.css": "text/css; charset=utf-8",
+          "explore.js": "text/javascript; charset=utf-8"}
+MAX_PAGES = 8                       # pages computing at once (their chunks take turns on the cores)
+_PAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_OWN_FIELDS = ("page", "game", "arm")  # a route's own query fields, not the form's
+POLL_S = 0.25                       # how soon a cancelled stream ends while its chunk is still playing
+
+
+class Pages:
+    """The running computation of each page: starting one cancels the page's previous one."""
+
+    def __init__(self, limit: int = MAX_PAGES):
+        self._lock = threading.Lock()
+        self._running: dict[str, threading.Event] = {}
+        self.limit = limit
+
+    def start(self, page: str) -> threading.Event | None:
+        """The new computation's cancel flag, the page's previous one set; None when ``limit``
+        other pages are computing."""
+        with self._lock:
+            old = self._running.pop(page, None)
+            if old is not None:
+                old.set()
+            if len(self._running) >= self.limit:
+                return None
+            self._running[page] = flag = threading.Event()
+            return flag
+
+    def finish(self, page: str, flag: threading.Event) -> None:
+        flag.set()
+        with self._lock:
+            if self._running.get(page) is flag:
+                del self._running[page]
+
+    def cancel_all(self) -> None:
+        with self._lock:
+            for flag in self._running.values():
+                flag.set()
+            self._running.clear()
+
+
+def _asset(name: str) -> bytes:
+    return resources.files("ccsim.explore").joinpath("static", name).read_bytes()
+
+
+def _form_fields(request: Request) -> dict[str, list[str]]:
+    """The query's form fields (each with all its values), without the route's own."""
+    q = request.query_params
+    return {k: q.getlist(k) for k in q.keys() if k not in _OWN_FIELDS}
+
+
+def _refused(e: FormError) -> JSONResponse:
+    return JSONResponse({"errors": e.errors}, status_code=400)
+
+
+def _kept(q: Question, deals: int | None = None) -> dict:
+    return dict(words=q.words(), query=query_of(q), toml=change_toml(q) if q.changes_rules else None,
+                command=whatif_line(q, deals) if deals else None)
+
+
+async def page(request: Request) -> Response:
+    return Response(_asset("index.html"), media_type=ASSETS["index.html"])
+
+
+async def static(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in ASSETS:
+        return PlainTextResponse("not found", status_code=404)
+    return Response(_asset(name), media_type=ASSETS[name])
+
+
+async def form(request: Request) -> Response:
+    return JSONResponse(form_spec())
+
+
+async def check(request: Request) -> Response:
+    try:
+        q = read_question(_form_fields(request))
+    except FormError as e:
+        return _refused(e)
+    return JSONResponse(_kept(q))
+
+
+async def change_file(request: Request) -> Response:
+    try:
+        q = read_question(_form_fields(request))
+    except FormError as e:
+        return _refused(e)
+    if not q.changes_rules:
+        return _refused(FormError({"variant": "no rule changes: there is no [[change]] to keep"}))
+    return PlainTextResponse(change_toml(q), media_type="application/toml",
+                             headers={"Content-Disposition": f'attachment; filename="{TOML_NAME}"'})
+
+
+def _sample_args(request: Request) -> tuple[int, str]:
+    game, arm = request.query_params.get("game", "0"), request.query_params.get("arm", "changed")
+    if not re.fullmatch(r"\d{1,3}", game) or int(game) > MAX_GAME:
+        raise FormError({"game": f"game must be 0..{MAX_GAME}, got {game!r}"})
+    if arm not in ("changed", "standard"):
+        raise FormError({"arm": f"arm must be changed or standard, got {arm!r}"})
+    return int(game), arm
+
+
+async def sample(request: Request) -> Response:
+    try:
+        q = read_question(_form_fields(request))
+        game, which = _sample_args(request)
+    except FormError as e:
+        return _refused(e)
+    arms = arms_of(q)
+    arm = arms[-1] if which == "changed" else arms[0]
+    return JSONResponse(await asyncio.to_thread(sample_game, q, game, arm))
+
+
+def _event(item: dict) -> str:
+    return f"data: {json.dumps(item, separators=(',', ':'))}\n\n"
+
+
+def _stream(app, page_id: str, flag: threading.Event, work: Callable[[Callable[[dict], None]], None]):
+    """Server-sent events of what ``work(put)`` puts, ``work`` running in a thread of its own; its end
+    is an event too (``cancelled``, ``refused`` with ``errors``, ``failed`` with a message).  The work
+    stops when the page goes away or asks again (``flag``)."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue = asyncio.Queue()
+
+    def put(item) -> None:
+        try:
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+        except RuntimeError:  # the server has stopped (its loop is closed): stop playing too
+            flag.set()
+
+    def run() -> None:
+        try:
+            work(put)
+        except Cancelled:
+            put({"state": "cancelled"})
+        except FormError as e:
+            put({"state": "refused", "errors": e.errors})
+        except Exception as e:  # a kernel or backend failure: the page says it, the server goes on
+            put({"state": "failed", "message": (str(e) or type(e).__name__).splitlines()[0]})
+        finally:
+            put(None)
+
+    threading.Thread(target=run, name=f"ccsim-explore-{page_id}", daemon=True).start()
+
+    async def events():
+        last: dict = {}
+        try:
+            while True:
+                try:
+                    item = await asyncio.wait_for(queue.get(), POLL_S)
+                except asyncio.TimeoutError:
+                    if flag.is_set():  # a new question, or the server stopping: end now, not after the chunk
+                        yield _event({**last, "state": "cancelled"})
+                        return
+                    continue
+                if item is None:
+                    return
+                last = item
+                yield _event(item)
+        finally:
+            app.state.pages.finish(page_id, flag)
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _start(request: Request, q: Question, work) -> Response:
+    """One computation for the request's page (its previous one cancelled), streamed."""
+    page_id = request.query_params.get("page", "")
+    if not _PAGE_ID.fullmatch(page_id):
+        return _refused(FormError({"page": "page must be 1..64 letters, digits, - or _"}))
+    pages = request.app.state.pages
+    flag = pages.start(page_id)
+    if flag is None:
+        return JSONResponse({"errors": {"page": f"{pages.limit} pages are computing: try again soon"}},
+                            status_code=429)
+    return _stream(request.app, page_id, flag, lambda put: work(put, flag))
+
+
+async def answer_route(request: Request) -> Response:
+    try:
+        q = read_question(_form_fields(request))
+    except FormError as e:
+        return _refused(e)
+    memory = request.app.state.memory
+
+    def work(put, flag):
+        answer(q, lambda snap: put({**snap, **_kept(q, snap["deals"])}), flag, plan_for(q.level), memory)
+    return _start(request, q, work)
+
+
+async def fair_route(request: Request) -> Response:
+    try:
+        q = read_question(_form_fields(request))
+    except FormError as e:
+        return _refused(e)
+
+    def work(put, flag):  # (a form the search cannot start from is refused in the stream, at its field)
+        found = fair_search(q, lambda line: put({"state": "running", "line": line}), flag)
+        put({"state": "done", **found})
+    return _start(request, q, work)
+
+
+def create_app(pages: Pages | None = None) -> Starlette:
+    """The application; ``pages`` (for tests) holds the running computations, its ``Memory`` the
+    chunks played for any page."""
+    pages = pages or Pages()
+    app = Starlette(routes=[
+        Route("/", page), Route("/static/{name}", static), Route("/api/form", form), Route("/api/check", check),
+        Route("/api/answer", answer_route), Route("/api/fair", fair_route), Route("/api/sample", sample),
+        Route("/api/change.toml", change_file),
+    ])
+    app.state.pages = pages
+    app.state.memory = Memory()
+    return app

@@ -1,0 +1,76 @@
+"""Screenshots of ``ccsim explore``'s page in headless Chromium, for the README and docs/designer.md.
+
+    python scripts/screenshot_explore.py [--out docs/img] [--query "action_count.cleopatra.veto=1"]
+
+Serves the page from this process, opens it with the form in ``--query`` (the page's own URL state),
+waits for the answer to finish, opens the sample game at turn ``--turn``, and saves the whole page
+at 1280 and 800 pixels wide as ``explore-1280.png`` and ``explore-800.png``.  Needs the explore extra,
+selenium and Debian's chromium and chromium-driver.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from ccsim.explore.serve import serve_in_thread
+
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars")
+
+
+def chromium(width: int, profile: str) -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in FLAGS + (f"--user-data-dir={profile}", f"--window-size={width},900"):
+        options.add_argument(flag)
+    return webdriver.Chrome(options=options, service=webdriver.ChromeService(shutil.which("chromedriver")))
+
+
+def shoot(url: str, width: int, turn: int, path: Path) -> None:
+    with tempfile.TemporaryDirectory(prefix="ccsim-chromium-") as profile:
+        driver = chromium(width, profile)
+        try:
+            driver.get(url)
+            WebDriverWait(driver, 300, 0.2).until(
+                lambda d: d.find_element(By.ID, "status").text.split(" · ")[-1].startswith("done"))
+            driver.find_element(By.CSS_SELECTOR, "#sample-box summary").click()
+            WebDriverWait(driver, 60, 0.2).until(lambda d: d.find_element(By.ID, "sample-opening").text)
+            for _ in range(turn):
+                driver.find_element(By.ID, "turn-next").click()
+            height = driver.execute_script("return document.documentElement.scrollHeight")
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",  # the whole page in one picture
+                                   dict(width=width, height=height, deviceScaleFactor=1, mobile=False))
+            driver.execute_script("window.scrollTo(0, 0)")
+            time.sleep(0.5)
+            driver.save_screenshot(str(path))
+        finally:
+            driver.quit()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="docs/img")
+    ap.add_argument("--query", default="action_count.cleopatra.veto=1")
+    ap.add_argument("--turn", type=int, default=6, help="the sample game's turn shown (0: the first)")
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    url, stop = serve_in_thread()
+    try:
+        for width in (1280, 800):
+            path = out / f"explore-{width}.png"
+            shoot(f"{url}?{args.query}", width, args.turn, path)
+            print(f"{path}: {width} px wide")
+    finally:
+        stop()
+
+
+if __name__ == "__main__":
+    main()

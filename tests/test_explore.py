@@ -1,0 +1,253 @@
+"""``ccsim explore``'s server (issue 38): the page's API through Starlette's test client.
+
+The figures are ``ccsim whatif``'s own on the same seed and deals; a bad field is refused with the
+command line's one-line message and nothing runs; a second question from the same page cancels the
+first; no file outside the page's assets is served.
+"""
+import json
+import threading
+import tomllib
+import warnings
+from urllib.parse import parse_qs
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette", reason="ccsim explore needs the explore extra: pip install '.[explore]'")
+with warnings.catch_warnings():  # Starlette 1.x asks for httpx2 beside httpx; either drives the client
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from ccsim.analyses.levels import default_level  # noqa: E402
+from ccsim.analyses.whatif import load_changes_data, whatif  # noqa: E402
+from ccsim.explore import compute, fair  # noqa: E402
+from ccsim.explore.form import FormError, read_question  # noqa: E402
+from ccsim.explore.memory import Memory  # noqa: E402
+from ccsim.explore.server import Pages, create_app  # noqa: E402
+from ccsim.runner.ruleset import rules_vector  # noqa: E402
+
+DEALS = 2_000
+
+
+@pytest.fixture
+def small(monkeypatch):
+    """Every answer plays two chunks of 1,000 deals and never stops early."""
+    plan = compute.Plan(chunk=1_000, cap=DEALS, target=0.0)
+    monkeypatch.setattr(compute, "plan_for", lambda level: plan)
+    monkeypatch.setattr("ccsim.explore.server.plan_for", lambda level: plan)
+    return plan
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def events(response) -> list[dict]:
+    return [json.loads(line[5:]) for line in response.iter_lines() if line.startswith("data:")]
+
+
+def answer_of(client, query: str, page: str = "p1") -> list[dict]:
+    with client.stream("GET", f"/api/answer?page={page}&{query}") as r:
+        assert r.status_code == 200
+        return events(r)
+
+
+def whatif_figures(w, metric: str) -> dict:
+    """whatif's value, interval and paired difference of one metric of its one change."""
+    row = w.metrics[(w.metrics["kind"] == "change") & (w.metrics["metric"] == metric)].iloc[0]
+    return dict(value=row.value, lo=row.ci_lo, hi=row.ci_hi, base=row.base, diff=row["diff"], diff_lo=row.diff_lo,
+                diff_hi=row.diff_hi)
+
+
+def page_figures(snap: dict, metric: str) -> dict:
+    arm, base, diff = snap["arms"][1]["figures"][metric], snap["arms"][0]["figures"][metric], snap["diff"][metric]
+    return dict(value=arm["value"], lo=arm["lo"], hi=arm["hi"], base=base["value"], diff=diff["value"],
+                diff_lo=diff["lo"], diff_hi=diff["hi"])
+
+
+def test_a_change_and_an_ordering_give_whatifs_figures(small, client):
+    level = default_level()
+    query = f"action_count.cleopatra.veto=1&hand_size=4&caesar_order=veto-first&level={level}&seed=7"
+    snaps = answer_of(client, query)
+    final = snaps[-1]
+    assert final["state"] == "cap" and final["deals"] == DEALS
+    assert [s["deals"] for s in snaps[:-1]] == [1_000, 2_000]  # the figures came chunk by chunk
+    changes, _ = load_changes_data(tomllib.loads(final["toml"]), "the page's change.toml")
+    w = whatif([level], games=DEALS, seed=7, variants=(), changes=changes, caesar_order="veto-first")
+    for metric in compute.SHOWN:
+        assert page_figures(final, metric) == pytest.approx(whatif_figures(w, metric), rel=1e-9, abs=1e-12)
+    assert final["command"] == (f"ccsim whatif --no-variants --rules change.toml --strategy {level} --games {DEALS} "
+                                f"--seed 7 --caesar-order VVASCRAWASCRA")  # the preset, in letters
+
+
+def test_a_deck_order_alone_is_paired_with_shuffled_decks(small, client):
+    final = answer_of(client, "cleopatra_order=veto-first&level=greedy")[-1]
+    assert [(a["name"], a["orders"]) for a in final["arms"]] == [
+        ("RULES.md", ["shuffled", "shuffled"]), ("these deck orders", ["VVASCRAWASCRA", "shuffled"])]
+    assert final["diff"]["seat_advantage"]["value"] is not None
+    assert final["command"] is None and final["toml"] is None  # whatif compares rules, not decks
+    assert final["words"] == "Cleopatra's action deck in the order VVASCRAWASCRA"
+
+
+def test_the_answer_narrows_and_stops_at_the_target():
+    q = read_question({"level": ["greedy"], "action_count.cleopatra.veto": ["1"]})
+    snaps = []
+    final = compute.answer(q, snaps.append, plan=compute.Plan(chunk=500, cap=20_000, target=0.03))
+    halves = [s["arms"][1]["figures"]["seat_advantage"] for s in snaps]
+    halves = [(f["hi"] - f["lo"]) / 2 for f in halves]
+    assert final["state"] == "target" and final["deals"] < 20_000
+    assert halves[-1] < halves[0] and halves[-1] <= 0.03
+    assert len(final["history"]) == len(snaps) - 1  # one point of the edge's plot a chunk
+
+
+def test_games_played_before_are_not_played_again_and_give_the_same_figures():
+    memory = Memory()
+    plan = compute.Plan(chunk=500, cap=1_000, target=0.0)
+    standard = read_question({"level": ["greedy"]})
+    change = read_question({"level": ["greedy"], "orgies": ["3"]})
+    alone = compute.answer(change, lambda s: None, plan=plan)  # a memory of its own: plays both arms
+    compute.answer(standard, lambda s: None, plan=plan, memory=memory)
+    after = compute.answer(change, lambda s: None, plan=plan, memory=memory)
+    again = compute.answer(change, lambda s: None, plan=plan, memory=memory)
+    assert (alone["played"], after["played"], again["played"]) == (2_000, 1_000, 0)  # only the change's games
+    for snap in (after, again):
+        assert snap["diff"] == alone["diff"] and snap["arms"] == alone["arms"]
+        assert snap["history"] == alone["history"] and snap["margins"] == alone["margins"]
+
+
+def test_memory_forgets_the_least_recently_used_chunks_first():
+    m = Memory(limit=3 * 800)
+    rows = np.zeros((100, 4), np.int16)  # 800 bytes a chunk
+    for k in "abcd":
+        m.put(k, rows)
+        m.get("a")  # "a" stays in use
+    assert "a" in m and "b" not in m and "c" in m and "d" in m
+    with pytest.raises(ValueError):
+        m.get("a")[0, 0] = 1  # what later questions read cannot be changed
+
+
+@pytest.mark.parametrize("query, field, message", [
+    ("hand_size=9", "hand_size", "rules.hand_size: must be 1..6, got 9"),
+    ("hand_size=four", "hand_size", "rules.hand_size: must be an integer 1..6, got 'four'"),
+    ("cleopatra_order=VVASCRAWASCR", "cleopatra_order",
+     "ordering 'VVASCRAWASCR': has 12 letters, needs 13 (has A=3 S=2 C=2 R=2 W=1 V=2, needs A=4 S=2 C=2 R=2 W=1 V=2)"),
+    ("caesar_order=veto-middle", "caesar_order", "ordering 'veto-middle': unknown letters 'E' 'T' 'O' 'M' 'I' 'D' 'L' (use A S C R W V)"),
+    ("level=nobody", "level", "--strategy: unknown strategy 'nobody'"),
+    ("seed=-1", "seed", "--seed must be an integer in 0 .. 2**63-1, got -1"),
+    ("variant=three_orgies", "variant", "unknown variant 'three_orgies'"),
+    ("orgies=0&variant=two_orgies", "orgies", "rules.orgies: two_orgies boxes a plain orgy, so it needs orgies >= 1"),
+    ("side_limit=3", "group_limit", "rules.group_limit: must be 2..2 * side_limit = 6, got 8"),
+    ("stray=1", "stray", "unknown field 'stray'"),
+])
+def test_bad_fields_are_refused_with_the_clis_message(client, query, field, message):
+    for route in ("/api/check", "/api/answer?page=p1&", "/api/sample", "/api/change.toml"):
+        r = client.get(route + ("&" if "?" in route else "?") + query)
+        assert r.status_code == 400, route
+        assert r.json()["errors"][field].startswith(message)
+
+
+def test_the_message_is_the_command_lines_own():
+    # the same value through the command line's validator gives the very line the page shows
+    with pytest.raises(FormError) as page:
+        read_question({"action_count.caesar.spy": ["12"]})
+    with pytest.raises(ValueError) as cli:
+        rules_vector({"action_count": {"caesar": {"spy": 12}}})
+    assert page.value.errors == {"action_count.caesar.spy": str(cli.value)}
+
+
+def test_every_bad_field_is_marked_at_once():
+    with pytest.raises(FormError) as e:
+        read_question({"hand_size": ["0"], "orgies": ["99"], "cleopatra_order": ["xyz"], "seed": ["s"]})
+    assert set(e.value.errors) == {"hand_size", "orgies", "cleopatra_order", "seed"}
+
+
+def test_a_second_question_cancels_the_first(client, monkeypatch):
+    quick = compute.Plan(chunk=1_000, cap=DEALS, target=0.0)  # the second question: two chunks
+    monkeypatch.setattr("ccsim.explore.server.plan_for", lambda level: quick if level == "greedy" else compute.FAST)
+    pages = client.app.state.pages
+    first: list[dict] = []
+    opened = threading.Event()
+
+    def ask_first():
+        with client.stream("GET", "/api/answer?page=same&level=tactician&hand_size=4") as r:
+            for line in r.iter_lines():
+                if line.startswith("data:"):
+                    first.append(json.loads(line[5:]))
+                    opened.set()
+
+    t = threading.Thread(target=ask_first)
+    t.start()
+    assert opened.wait(120)
+    snaps = answer_of(client, "level=greedy&hand_size=3", page="same")  # the same page asks again
+    t.join(60)
+    assert not t.is_alive()
+    assert first[-1]["state"] == "cancelled" and first[-1]["deals"] < compute.FAST.cap
+    assert snaps[-1]["state"] == "cap" and snaps[-1]["words"].startswith("a hand refills to 3")
+    assert pages._running == {}  # nothing left running
+
+
+def test_pages_compute_one_question_each_and_a_bounded_number_at_once():
+    pages = Pages(limit=2)
+    a = pages.start("a")
+    a2 = pages.start("a")
+    assert a.is_set() and not a2.is_set()
+    assert pages.start("b") is not None and pages.start("c") is None
+    pages.finish("a", a2)
+    assert a2.is_set() and pages.start("c") is not None
+
+
+def test_a_fair_search_from_the_page_reports_its_steps_and_forms_to_fill(client, monkeypatch):
+    monkeypatch.setattr(fair, "BUDGET", 30_000)
+    monkeypatch.setattr(fair, "REMEASURE", 2_000)
+    with client.stream("GET", "/api/fair?page=f&level=greedy&action_count.caesar.veto=3") as r:
+        got = events(r)
+    assert got[0]["state"] == "running" and got[0]["line"].startswith("balance: ")
+    done = got[-1]
+    assert done["state"] == "done" and 0 < done["games"] <= 30_000
+    for setting in done["recommended"]:  # each a form the page can open
+        q = read_question({k: v for k, v in parse_qs(setting["query"]).items()})
+        assert q.level == "greedy" and q.words() == setting["words"]
+    space = fair.space_around(read_question({"level": ["greedy"], "action_count.caesar.veto": ["3"]}))
+    assert {p["name"]: p["values"] for p in space["param"]} == {
+        "action_count.caesar.veto": [2, 3, 4], "action_count.caesar.assassination": [4, 5]}
+
+
+def test_a_fair_search_at_a_search_level_is_refused_at_the_field(client):
+    with client.stream("GET", "/api/fair?page=f&level=expert") as r:
+        got = events(r)
+    assert got == [{"state": "refused", "errors": {
+        "level": "the fair search plays 400,000 games: choose a fast level, not expert"}}]
+
+
+def test_the_change_downloads_as_toml_that_whatif_reads(client):
+    r = client.get("/api/change.toml?action_count.cleopatra.veto=1&group_size.censor=5&variant=two_orgies")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    changes, _ = load_changes_data(tomllib.loads(r.text), "change.toml")
+    assert changes[0].variants == ("two_orgies",)
+    assert (rules_vector(changes[0].block, changes[0].variants)
+            == rules_vector({"action_count.cleopatra.veto": 1, "group_size.censor": 5}, ("two_orgies",))).all()
+    body = client.get("/api/check?action_count.cleopatra.veto=1&level=greedy&seed=3").json()
+    assert body["query"] == "action_count.cleopatra.veto=1&level=greedy&seed=3"
+
+
+def test_a_sample_game_is_narrated_turn_by_turn(client):
+    r = client.get("/api/sample?level=greedy&hand_size=4&game=3")
+    assert r.status_code == 200
+    game = r.json()
+    assert "rules: hand_size 4" in game["opening"] and game["game"] == 3
+    assert game["turns"][0].startswith("Turn 1:") and "End:" in game["turns"][-1]
+    assert client.get("/api/sample?level=greedy&game=100").status_code == 400
+
+
+def test_only_the_pages_own_assets_are_served(client):
+    assert client.get("/").headers["content-type"].startswith("text/html")
+    for name in ("explore.js", "explore.css", "index.html"):
+        assert client.get(f"/static/{name}").status_code == 200
+    for path in ("/static/..%2Fserver.py", "/static/server.py", "/static/../../pyproject.toml", "/static/%2e%2e/form.py"):
+        assert client.get(path).status_code == 404
+    spec = client.get("/api/form").json()
+    assert spec["default_level"] == default_level() and spec["levels"][0]["name"] == default_level()
+    keys = [p["key"] for s in spec["sections"] for p in s["parameters"]]
+    assert "action_count.cleopatra.veto" in keys and len(keys) == len(set(keys))

@@ -1,0 +1,81 @@
+"""``ccsim explore`` in a real browser (issue 38): headless Chromium, the system's, driven by Selenium
+through the system's chromedriver (Debian's ``chromium`` and ``chromium-driver``; ``.ci/run``
+installs them).  The page opens, Cleopatra's vetoes go from 2 to 1, the edge's figure changes and
+its interval narrows; a bad ordering shows the command line's message at its field."""
+import shutil
+import tempfile
+
+import pytest
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+if not (CHROMIUM and DRIVER):
+    pytest.skip("no Chromium here (apt-get install -y chromium chromium-driver; CI's .ci/run installs them)",
+                allow_module_level=True)
+pytest.importorskip("uvicorn", reason="ccsim explore needs the explore extra: pip install '.[explore]'")
+webdriver = pytest.importorskip("selenium.webdriver", reason="the browser test drives Chromium with selenium")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from ccsim.explore import compute  # noqa: E402
+from ccsim.explore.serve import serve_in_thread  # noqa: E402
+from ccsim.runner.orderings import OrderingError, parse_ordering  # noqa: E402
+from ccsim.runner.ruleset import action_counts, rules_vector  # noqa: E402
+
+#: a quiet, offline browser with a profile of its own (as root it needs --no-sandbox)
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage")
+
+
+@pytest.fixture
+def page(monkeypatch):
+    # a smaller cap keeps the machine free after the test; the figures still come chunk by chunk
+    plan = compute.Plan(chunk=compute.FAST.chunk, cap=40_000)
+    monkeypatch.setattr("ccsim.explore.server.plan_for", lambda level: plan)
+    url, stop = serve_in_thread()
+    profile = tempfile.TemporaryDirectory(prefix="ccsim-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS + (f"--user-data-dir={profile.name}", "--window-size=1280,1000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+    try:
+        driver.get(url)
+        yield driver
+    finally:
+        driver.quit()
+        stop()
+        profile.cleanup()
+
+
+def edge(driver) -> tuple[str, float]:
+    """The edge's figure as shown, and its half-interval in points (None before the first figure)."""
+    e = driver.find_element(By.ID, "edge")
+    half = e.get_attribute("data-half")
+    return e.text, float(half) if half else None
+
+
+def test_a_change_of_vetoes_is_answered_and_a_bad_ordering_is_refused(page):
+    wait = WebDriverWait(page, 120, poll_frequency=0.1)
+    wait.until(lambda d: edge(d)[1] is not None)
+    standard, _ = edge(page)
+
+    veto = page.find_element(By.ID, "f-action_count.cleopatra.veto")
+    veto.clear()
+    veto.send_keys("1")
+    wait.until(lambda d: "Cleopatra has 1 veto card" in d.find_element(By.ID, "words").text)
+    wait.until(lambda d: "changed rules" in d.find_element(By.ID, "edge-diff").text)
+    first, first_half = edge(page)
+    assert first != standard  # one veto fewer moves Cleopatra's edge by about ten points
+    wait.until(lambda d: edge(d)[1] < first_half)  # and its interval narrows as games come in
+    assert page.find_element(By.ID, "command").text.startswith("ccsim whatif --no-variants --rules change.toml")
+
+    order = page.find_element(By.ID, "f-cleopatra_order")
+    order.clear()
+    order.send_keys("AASCRV")
+    message = page.find_element(By.ID, "m-cleopatra_order")
+    wait.until(lambda d: message.text)
+    with pytest.raises(OrderingError) as cli:  # the command line's line for the same deck under the same rules
+        parse_ordering("AASCRV", action_counts(rules_vector({"action_count.cleopatra.veto": 1}), 0))
+    assert message.text == str(cli.value)
+    assert page.find_element(By.ID, "status").text.startswith("nothing runs")
