@@ -117,8 +117,15 @@ async function ask() {
   const q = query();
   history.replaceState(null, "", "?" + q.toString());
   $("link").href = location.href;
-  const res = await fetch("/api/check?" + q);
-  const body = await res.json();
+  let res, body;
+  try {
+    res = await fetch("/api/check?" + q);
+    body = await res.json();
+  } catch (e) {
+    $("status").textContent = "the server does not answer: is ccsim explore still running?";
+    $("status").className = "status failed";
+    return;
+  }
   if (q.toString() !== query().toString()) return;  // the form moved on meanwhile
   if (!res.ok) {
     stop();
