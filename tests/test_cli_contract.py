@@ -19,7 +19,7 @@ UPDATE = os.environ.get("CCSIM_UPDATE_GOLDEN") == "1"
 ROOT = Path(__file__).resolve().parents[1]
 
 COMMANDS = ["", "run", "replay", "strategies", "compile", "play", "metrics", "tournament", "whatif", "balance", "report",
-            "train", "explore",
+            "train", "train-neural", "explore",
             "orderings", "orderings compare", "orderings search", "orderings positions", "orderings presets"]
 
 # cheap runs of every command that answers in JSON
