@@ -37,9 +37,9 @@ SUMMARY = []  # lines the tests want shown at the end of the run (end-reason cou
 
 # Two tiers (README "Tests"): `pytest -m "not slow"` answers in minutes. A test that asks for the
 # big kernels (``compiled``, and every fixture built on it), a Dask cluster or a whole study played
-# (test_report_wording's ``tiny``) is slow, whichever file it is in; the others that play many
-# games or compile in a fresh cache say so themselves.
-SLOW_FIXTURES = {"compiled", "cluster", "client", "tiny"}
+# (test_report_wording's ``tiny``, test_study's ``tiny_search``) is slow, whichever file it is in;
+# the others that play many games or compile in a fresh cache say so themselves.
+SLOW_FIXTURES = {"compiled", "cluster", "client", "tiny", "tiny_search"}
 
 
 def pytest_collection_modifyitems(items):

@@ -33,6 +33,7 @@ def tiny_search():
 
 # --- compare ----------------------------------------------------------------------
 
+@pytest.mark.slow  # plays a study's games
 def test_self_comparison_is_exactly_zero():
     df = study.compare(["balanced", "veto-first", "shuffled"], baseline="balanced", games=400, seed=5)
     me = df.set_index("label").loc["balanced"]
@@ -43,12 +44,14 @@ def test_self_comparison_is_exactly_zero():
     assert sh["diff"][0] == 0.0 and (sh["diff_lo"][0], sh["diff_hi"][0]) == (0.0, 0.0)
 
 
+@pytest.mark.slow  # plays a study's games
 def test_self_comparison_until_decided_says_no_difference():
     df = study.compare(["veto-first"], baseline="veto-first", games=4000, until_decided=True)
     assert df["decision"][0] == "no_difference"
     assert df["diff"][0] == 0.0 and df["games"][0] < 4000
 
 
+@pytest.mark.slow  # plays a study's games
 def test_compare_json_shape_and_canonical_form(capsys):
     code, out, err = run_cli(capsys, "orderings", "compare", "veto_first", " vaas-rcaw sarcv ", "--baseline",
                              "shuffled", "--games", "300", "--json")
@@ -64,6 +67,7 @@ def test_compare_json_shape_and_canonical_form(capsys):
         assert len(r["ordering"]) == LENGTH
 
 
+@pytest.mark.slow  # plays a study's games
 def test_compare_text_and_forest_plot(capsys, tmp_path):
     png = tmp_path / "forest.png"
     code, out, err = run_cli(capsys, "orderings", "compare", "balanced", "veto-last", "--games", "200",
@@ -134,6 +138,7 @@ def test_best_and_worst_differ_and_sequential_test_decides_sooner(tiny_search):
     assert seq["games"][0] <= fixed["games"][0] // 4
 
 
+@pytest.mark.slow  # plays a study's games
 def test_search_cli_saves_parquet_plot_and_json(capsys, tmp_path):
     code, out, err = run_cli(capsys, "orderings", "search", "--budget", "6000", "--top", "3", "--out", tmp_path,
                              "--json", "--quiet")
@@ -174,6 +179,7 @@ def test_position_fit_recovers_an_additive_model():
     assert np.abs(eff - raw).max() < 0.15  # model-free conditional means agree up to sampling noise
 
 
+@pytest.mark.slow  # plays a study's games
 def test_positions_table_and_heatmap(capsys, tmp_path):
     code, out, err = run_cli(capsys, "orderings", "positions", "--games", "3000", "--opponent", "random",
                              "--out", tmp_path, "--quiet")
@@ -192,6 +198,7 @@ def test_positions_table_and_heatmap(capsys, tmp_path):
 
 # --- config files -----------------------------------------------------------------
 
+@pytest.mark.slow  # plays a study's games
 def test_config_file_gives_the_same_result_as_the_flags(capsys, tmp_path):
     """`--config`: the flags as TOML keys; the command line still wins."""
     cfg = tmp_path / "study.toml"
