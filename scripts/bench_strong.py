@@ -1,4 +1,4 @@
-"""The strong players' speed: games/s of `learned` and the search players (issue 25's targets).
+"""The strong players' speed: games/s of `learned`, `neural` and the search players (issues 25 and 35).
 
     python scripts/bench_strong.py [--markdown results/BENCHMARKS.md] [--repeats 3]
 
@@ -26,7 +26,11 @@ MATCHUPS = (  # (cleopatra, caesar, games a run, threads)
     ("learned", "learned", 40_000, 2),
     ("learned", "learned", 20_000, 1),
     ("learned", "tactician", 40_000, 2),
+    ("neural", "neural", 20_000, 2),
+    ("neural", "neural", 10_000, 1),
+    ("neural", "tactician", 20_000, 2),
     ("master", "tactician", 120, 2),
+    ("neural-search", "tactician", 120, 2),
     ("expert", "tactician", 40, 2),
     ("expert-b256", "tactician", 12, 2),
 )
@@ -53,7 +57,8 @@ def markdown(rows, meta) -> str:
              f"`{meta['command']}` on {meta['date']} ({meta['machine']}): games/s of each matchup, the median of "
              f"{meta['repeats']} runs of fresh games in one process, compiled and warmed first. The targets of "
              f"issue 25: `learned` ≥ 2,000 games/s in its mirror on 2 threads; `master` ≥ 20 games/s against "
-             f"`tactician`.", "",
+             f"`tactician`; of issue 35: `neural` ≥ 2,000 games/s in its mirror on 2 threads; `neural-search` "
+             f"≥ 3 times `master`'s games/s against `tactician` (both in this run).", "",
              "| cleopatra | caesar | threads | games a run | games/s |", "|---|---|---:|---:|---:|"]
     for a, b, n, th, gps in rows:
         lines.append(f"| `{a}` | `{b}` | {th} | {n:,} | {gps:,.1f} |")

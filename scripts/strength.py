@@ -188,8 +188,11 @@ def targets(args) -> None:
 
 # --------------------------------------------------------------------- network ---
 def speed(a: str, b: str, deals: int, seed: int) -> float:
-    """Games/s of ``a`` against ``b`` (seats swapped), 2 threads, this process warm."""
-    return match(a, b, deals, seed)["games_per_s"]
+    """Games/s of ``a`` against ``b`` (seats swapped; a mirror too), 2 threads, this process warm."""
+    from ccsim.analyses.run import run
+    from ccsim.runner.config import RunConfig
+    summary, _ = run(RunConfig(games=deals, seed=seed, cleopatra=a, caesar=b, swap_seats=True))
+    return summary["games_per_s"]
 
 
 def network(args) -> None:
