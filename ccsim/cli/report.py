@@ -20,7 +20,7 @@ from ccsim.cli.options import backend_options, cli_backend, writable_folder
 @click.argument("study", type=click.Path(dir_okay=False))
 @click.option("--out", required=True, metavar="DIR", help="Folder of the report (and of its finished parts).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written and the claims as one JSON object.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
+@click.option("--progress/--no-progress", default=None, help="Progress on stderr: a bar on a terminal, else a line every 10 s [on].")
 @click.option("--replicate", type=int, default=None, metavar="SEED",
               help="Then rerun every claim's command on this fresh seed and write replication.md: does each agree?")
 @backend_options
@@ -34,7 +34,7 @@ def report_cmd(study, out, as_json, progress, replicate, backend, scheduler, wor
     from ccsim.runner.config import ConfigError
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
-        rep = run_study(study, folder, progress=sys.stderr.isatty() if progress is None else progress, backend=be)
+        rep = run_study(study, folder, progress=True if progress is None else progress, backend=be)
     except StudyInterrupted as e:
         click.echo(f"ccsim: {e}", err=True)
         sys.exit(130)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -18,8 +19,41 @@ from typing import Any, Callable, Iterable
 
 from ccsim.runner.backends import BackendError
 
+#: seconds between two progress lines where stderr is no terminal (a log file, a pipe, a CI job)
+LINE_EVERY = 10.0
+
+
+class ProgressLines:
+    """Progress where stderr is no terminal (issue 37: never a silent half minute in a log): a plain
+    line every ``LINE_EVERY`` seconds at most, when games are counted, instead of a bar redrawn in place."""
+
+    def __init__(self, total: int, desc: str | None = None, stream=None, every: float = LINE_EVERY):
+        self.total, self.desc, self.every, self.n = total, desc, every, 0
+        self.stream = stream
+        self.t0 = self.last = time.perf_counter()
+
+    def update(self, n: int) -> None:
+        self.n += n
+        now = time.perf_counter()
+        if now - self.last >= self.every:
+            self.last = now
+            head = f"{self.desc}: " if self.desc else ""
+            print(f"{head}{self.n:,} of {self.total:,} games ({100 * self.n / self.total:.0f}%), "
+                  f"{now - self.t0:.0f} s", file=self.stream or sys.stderr, flush=True)
+
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        """What is being played now (a study's part), named in the next line."""
+        self.desc = text
+
+    def close(self) -> None:
+        """Nothing to clear: each line stands."""
+
+
 def progress_bar(total: int, **options):
-    """A tqdm bar counting games on stderr (it leaves no line behind unless asked)."""
+    """A tqdm bar counting games on stderr (it leaves no line behind unless asked); where stderr is no
+    terminal, ``ProgressLines``."""
+    if not sys.stderr.isatty():
+        return ProgressLines(total, options.get("desc"))
     from tqdm import tqdm
     settings = dict(unit="game", unit_scale=True, smoothing=0.1, dynamic_ncols=True, leave=False)
     return tqdm(total=total, **{**settings, **options})
