@@ -93,3 +93,22 @@ def test_the_report_of_an_example_study_speaks_plain_words(tmp_path, compiled):
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style).*?</\1>", " ", html, flags=re.S))
     assert dotted_keys(text) == [] and "RULES.md" not in text
     assert "a hand refills to 4 cards (standard: 5)" in text
+
+
+def test_progress_in_a_log_is_a_line_every_few_seconds_however_long_a_task():
+    """Issue 37: under a non-terminal stderr a long task no longer leaves the log silent."""
+    import io
+    import time
+    from ccsim.runner.driver import ProgressLines, progress_bar
+    log = io.StringIO()
+    bar = ProgressLines(1000, "round 2", log, every=0.05)
+    time.sleep(0.2)  # a task still playing: no update yet
+    bar.update(250)
+    time.sleep(0.1)
+    bar.close()
+    lines = log.getvalue().splitlines()
+    assert len(lines) >= 3 and lines[0].startswith("round 2: 0 of 1,000 games")
+    assert "250 of 1,000 games (25%)" in lines[-1]
+    other = progress_bar(10)
+    other.close()
+    assert isinstance(other, ProgressLines)  # pytest's stderr is no terminal
