@@ -112,3 +112,14 @@ def test_progress_in_a_log_is_a_line_every_few_seconds_however_long_a_task():
     other = progress_bar(10)
     other.close()
     assert isinstance(other, ProgressLines)  # pytest's stderr is no terminal
+
+
+def test_a_figure_knows_its_precision():
+    """Issue 37: fair only inside the band; an interval wider than the band says how many games would do."""
+    from ccsim.analyses.precision import games_needed, inside, precision_warning, too_wide
+    # designer.md's old example: ±1.4 points from 5,000 deals against a ±1-point band
+    assert too_wide(-0.031, -0.003, 0.01) and not inside(-0.031, -0.003, 0.01)
+    assert games_needed(-0.031, -0.003, 5000, 0.01) == 40_000  # (1.4 / 0.5)^2 x 5,000 = 39,200, rounded up
+    line = precision_warning("at tactician, 5,000 deals", -0.031, -0.003, 0.01, 5000, "deals")
+    assert line.startswith("warning: ") and "±1.4 points" in line and "40,000 deals" in line
+    assert precision_warning("x", 0.002, 0.009, 0.01, 100_000) is None and inside(0.002, 0.009, 0.01)
