@@ -1,8 +1,7 @@
-"""ccsim — reference simulator and analysis workbench for Caesar & Cleopatra."""
-from ccsim.toolchain.cache import configure as _configure_cache
+"""ccsim — reference simulator and analysis workbench for Caesar & Cleopatra.
 
-NUMBA_CACHE = _configure_cache()  # before any compiled function is defined
-
+Importing ccsim leaves numba's own settings alone: ccsim's compiled functions cache in ccsim's
+folders (``ccsim.toolchain.cache``), every other library's where numba puts them."""
 __version__ = "0.1.0"
 
 

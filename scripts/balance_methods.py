@@ -7,7 +7,7 @@ at its first level) are taken as the truth, and games are drawn from it: each de
 is a Cleopatra win, draw or loss with that candidate's probabilities (its measured draw rate,
 wins set by its seat advantage), independently of every other candidate (no common random numbers,
 which would only help the methods that compare candidates on the same deals).  Each method spends
-the budget (millions of games) on the space through ``ccsim.analyses.balance_race.race``, then
+the budget (millions of games) on the space through ``ccsim.analyses.balance.race.race``, then
 recommends as ``ccsim balance`` does and re-measures the recommended on ``--fresh`` fresh deals:
 
 * ``uniform``: every candidate gets the same deals (one round: an exhaustive grid);
@@ -30,9 +30,9 @@ import pandas as pd
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from ccsim.analyses.balance_estimates import COLUMNS, ONE, SCORE  # noqa: E402
+from ccsim.analyses.balance.estimates import COLUMNS, ONE, SCORE  # noqa: E402
 from ccsim.analyses.balance import recommend  # noqa: E402
-from ccsim.analyses.balance_race import RacePlan, RoundResult, pareto_layers, race  # noqa: E402
+from ccsim.analyses.balance.race import RacePlan, RoundResult, pareto_layers, race  # noqa: E402
 from ccsim.analyses.stats import Moments, wilson_interval  # noqa: E402
 
 TOLERANCE = 0.01

@@ -29,11 +29,13 @@ the options): the worlds are built from it alone.  Parameters (a TOML file
 with ``family = "expert"`` sets them; ``strategies/params/expert-*.toml``):
 ``budget``, ``rollout`` (a strategy name), ``width``, ``margin``, ``kinds``.
 """
+import math
+
 import numpy as np
 
 from ccsim.toolchain.jit import njit, stack_array
 from ccsim.kernel import slots
-from ccsim.kernel.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_END
+from ccsim.kernel.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_END, step_type
 from ccsim.kernel.layout import (BASE_SIZE, PUB, PUB_SIZE, PRIV_SIZE, MEM_SIZE, OPTS, MAX_OPTIONS, MAX_PARAMS, P_ENTRY,
                           N_RNG, PUB_END, H_SID, H_ACTION_EV, H_BONUS, H_NLOG, H_LOG_CAP, H_REPLAY,
                           priv_at, mem_at)
@@ -42,8 +44,12 @@ from ccsim.kernel.engine.determinize import sample_hidden_nb
 from ccsim.kernel.engine.dispatch import choose_with_nb
 from ccsim.kernel.engine.step import drive_nb, drive_turns_nb, resolve_nb
 from ccsim.kernel.engine.score import winner_nb, vp_nb
+from strategies.layouts import N_ROWS
 from strategies.leaf import N_LEAF, leaf_value_nb
-from strategies.param_files import style_vector
+from strategies.learned import MAX_FEATURES
+from strategies.neural import NET, position_value_nb, rate_options_nb
+from strategies.neural.inputs import N_OBS, kind_column
+from strategies.param_files import PARAMS_DIR, ParamFileError, read_toml, style_id, style_vector
 from strategies.weighted import step_scores
 
 NAME = "expert"
@@ -52,8 +58,7 @@ FAMILY = "search"
 DESCRIPTION = "search: determinized Monte Carlo on the engine, paired worlds, tactician rollouts (budget 64)"
 
 # the parameter vector (float64[MAX_PARAMS]); P_ENTRY, the last slot, is the engine's
-N_ROLLOUT_PARAMS = (P_ENTRY - 11 - N_LEAF) // 2
-SEARCH_TABLE = (
+SEARCH_SCALARS = (
     ("BUDGET", (), "simulations per decision"),
     ("ROLLOUT", (), "the rollout policy's strategy id (both seats of every simulation)"),
     ("ROLLOUT_ENTRY", (), "its compiled entry's address, bit for bit (registry.resolve fills it)"),
@@ -65,6 +70,12 @@ SEARCH_TABLE = (
     ("OPPONENT", (), "1 + the strategy id the simulations play the opponent's seat with (a model of her); 0: the rollout's"),
     ("OPPONENT_ENTRY", (), "that strategy's compiled entry (registry.localized)"),
     ("SEER", (), "1: the search sees the hidden cards (the headroom's measuring device, strategies.seer); 0: it samples them"),
+    ("PRIOR", (), "0: the tactician's scores pick the STEP candidates; 1: the value network's ratings pick every kind's"),
+    ("LEAF_NET", (), "1: the value network's rating of the position judges a cut-off simulation; 0: the logistic leaf"),
+)
+# the slots left after the scalars and the leaf's weights hold two policies' vectors
+N_ROLLOUT_PARAMS = (P_ENTRY - len(SEARCH_SCALARS) - N_LEAF) // 2
+SEARCH_TABLE = SEARCH_SCALARS + (
     ("LEAF", (N_LEAF,), "the leaf value's weights (strategies.leaf.LEAF_FEATURES)"),
     ("ROLLOUT_PARAMS", (N_ROLLOUT_PARAMS,), "the rollout policy's own parameter vector (registry.expert_params)"),
     ("OPPONENT_PARAMS", (N_ROLLOUT_PARAMS,), "the opponent model's parameter vector"),
@@ -83,9 +94,11 @@ P_DEPTH = 7
 P_OPPONENT = 8
 P_OPPONENT_ENTRY = 9
 P_SEER = 10
-P_LEAF = 11
-P_ROLLOUT_PARAMS = 23
-P_OPPONENT_PARAMS = 139
+P_PRIOR = 11
+P_LEAF_NET = 12
+P_LEAF = 13
+P_ROLLOUT_PARAMS = 25
+P_OPPONENT_PARAMS = 140
 # --- end of the slots of search ---
 slots.hold(globals(), SEARCH_SLOTS, "search")
 assert _end <= P_ENTRY
@@ -96,8 +109,14 @@ PRIOR = style_vector("tactician")
 SEARCHED = (1 << MODE) | (1 << STEP) | (1 << VETO) | (1 << SPY_PICK) | (1 << DRAW) | (1 << VETO_DRAW)
 KIND_NAMES = ("placement", "mode", "step", "veto", "spy_pick", "castle", "draw", "veto_draw", "discard")
 
+PRIORS = ("tactician", "neural")          # what picks the candidates (P_PRIOR)
+LEAF_VALUES = ("logistic", "neural")     # what judges a cut-off simulation (P_LEAF_NET)
 DEFAULTS = {"budget": 64, "rollout": "tactician", "width": 6, "margin": 0.1, "z": 1.0, "depth": 0, "opponent": "",
+            "prior": "tactician", "leaf_value": "logistic",
             "kinds": ["mode", "step", "veto", "spy_pick", "draw", "veto_draw"]}
+# the default rollout policy's kernel id (its style file's `id`)
+DEFAULT_ROLLOUT_ID = style_id(PARAMS_DIR / f"{DEFAULTS['rollout']}.toml",
+                              read_toml(PARAMS_DIR / f"{DEFAULTS['rollout']}.toml"))
 
 _state_nb = stack_array(np.int32, (BASE_SIZE,), zeroed=False)
 _seats_nb = stack_array(np.float64, (2, MAX_PARAMS))
@@ -109,17 +128,59 @@ _counts_nb = stack_array(np.int64, (MAX_OPTIONS,))
 _alive_nb = stack_array(np.int64, (MAX_OPTIONS,), zeroed=False)
 _policy_params_nb = stack_array(np.float64, (MAX_PARAMS,))
 _leaf_x_nb = stack_array(np.float64, (N_LEAF,))
+_mem_nb = stack_array(np.int32, (MEM_SIZE,), zeroed=False)
+_ratings_nb = stack_array(np.float32, (MAX_OPTIONS,), zeroed=False)
+_tables_nb = stack_array(np.float64, (N_ROWS, 6), zeroed=False)
+_features_nb = stack_array(np.float64, (MAX_OPTIONS, MAX_FEATURES), zeroed=False)
+_obs_nb = stack_array(np.uint8, (N_OBS,), zeroed=False)
 
 
-def params_of(budget=64, rollout_id=5, width=6, margin=0.1, kinds=SEARCHED, z=1.0, rollout_params=None, depth=0,
-              leaf=None, opponent_id=None, opponent_params=None) -> np.ndarray:
+def search_settings(search: dict, where: str) -> dict:
+    """The settings of a ``[search]`` table (keys of DEFAULTS; the rest keep their defaults), each
+    checked, with ``kinds`` as its bit mask; ParamFileError names a bad key or value.  The rollout
+    and opponent are names for the registry to look up."""
+    cfg = dict(DEFAULTS)
+    for k, v in search.items():
+        if k not in cfg:
+            raise ParamFileError(f"{where}: unknown search parameter {k!r} (known: {', '.join(cfg)})")
+        cfg[k] = v
+    for k, lo in (("budget", 1), ("width", 1), ("depth", 0)):
+        if isinstance(cfg[k], bool) or not isinstance(cfg[k], int) or not lo <= cfg[k] <= (1 << 20):
+            raise ParamFileError(f"{where}: {k} must be an integer {lo} .. {1 << 20}, got {cfg[k]!r}")
+    for k, hi in (("margin", 1), ("z", 10)):
+        if isinstance(cfg[k], bool) or not isinstance(cfg[k], (int, float)) or not 0 <= cfg[k] <= hi:
+            raise ParamFileError(f"{where}: {k} must be a number in 0 .. {hi}, got {cfg[k]!r}")
+    for k, known in (("prior", PRIORS), ("leaf_value", LEAF_VALUES)):
+        if cfg[k] not in known:
+            raise ParamFileError(f"{where}: {k} must be one of {', '.join(known)}, got {cfg[k]!r}")
+    cfg["kinds"] = _kinds_mask(cfg["kinds"], where)
+    return cfg
+
+
+def _kinds_mask(names, where: str) -> int:
+    kinds = 0
+    for name in names:
+        if name not in KIND_NAMES:
+            raise ParamFileError(f"{where}: unknown decision kind {name!r} (known: {', '.join(KIND_NAMES)})")
+        kinds |= 1 << KIND_NAMES.index(name)
+    return kinds
+
+
+assert _kinds_mask(DEFAULTS["kinds"], "DEFAULTS") == SEARCHED
+
+
+def params_of(budget=DEFAULTS["budget"], rollout_id=DEFAULT_ROLLOUT_ID, width=DEFAULTS["width"],
+              margin=DEFAULTS["margin"], kinds=SEARCHED, z=DEFAULTS["z"], rollout_params=None, depth=DEFAULTS["depth"],
+              leaf=None, opponent_id=None, opponent_params=None, network=(False, False)) -> np.ndarray:
     """The search's parameter vector; ``rollout_params``: the rollout policy's own vector (its
     entry slot aside), which every simulation's seats play with; ``depth`` and ``leaf``: turns a
     simulation plays before the leaf value with those weights judges it (0: to the end);
-    ``opponent_id``/``opponent_params``: the strategy the simulations play her seat with."""
+    ``opponent_id``/``opponent_params``: the strategy the simulations play her seat with;
+    ``network``: (the value network picks the candidates, the value network judges the leaves)."""
     v = np.zeros(MAX_PARAMS, np.float64)
     v[P_BUDGET], v[P_ROLLOUT], v[P_WIDTH], v[P_MARGIN], v[P_KINDS], v[P_Z] = budget, rollout_id, width, margin, kinds, z
     v[P_DEPTH] = depth
+    v[P_PRIOR], v[P_LEAF_NET] = (1.0 if x else 0.0 for x in network)
     if leaf is not None:
         v[P_LEAF:P_LEAF + N_LEAF] = leaf
     _put_vector(v, P_ROLLOUT_PARAMS, rollout_params)
@@ -200,7 +261,10 @@ def simulate_nb(root, sim, streams, seats, me, code, world_seed, world, params, 
         drive_nb(sim, streams, seats)
     if sim[PUB_END] < 0:
         return 0.5  # (an engine error: never expected; counted neutral)
-    if sim[PUB_END] == 0:  # cut off: the leaf value
+    if sim[PUB_END] == 0 and params[P_LEAF_NET] != 0.0:  # cut off: the network's value of the position
+        b = priv_at(me)
+        v = 1.0 / (1.0 + math.exp(-position_value_nb(NET, sim[PUB:PUB + PUB_SIZE], sim[b:b + PRIV_SIZE], me)))
+    elif sim[PUB_END] == 0:  # cut off: the leaf value
         v = leaf_value_nb(sim, me, params, P_LEAF, x)
     else:
         w = winner_nb(sim)
@@ -218,15 +282,19 @@ def candidates_nb(params, kind, opts, n, pub, own, mem, me, alive):
     """The options worth a simulation: all of them, or for STEP the ``width`` best by the
     tactician's scores (ending the turn included where legal).  Returns how many."""
     width = int(params[P_WIDTH])
-    if kind != STEP or n <= width:
+    network = params[P_PRIOR] != 0.0 and kind_column(kind) >= 0
+    if n <= width or (kind != STEP and not network):
         for i in range(n):
             alive[i] = i
         return n
     scores = _scores_nb()
-    step_scores(PRIOR, pub, own, mem, me, opts, n, scores)
-    for i in range(n):
-        if (opts[i] & 15) == T_END:
-            scores[i] = 1e17  # always weighed: stopping is often right
+    if network:
+        network_scores_nb(kind, opts, n, pub, own, mem, me, scores)
+    else:
+        step_scores(PRIOR, pub, own, mem, me, opts, n, scores)
+        for i in range(n):
+            if step_type(opts[i]) == T_END:
+                scores[i] = 1e17  # always weighed: stopping is often right
     k = 0
     for _ in range(width):  # a partial selection sort: the best first, ties by index
         best = -1
@@ -239,6 +307,22 @@ def candidates_nb(params, kind, opts, n, pub, own, mem, me, alive):
         scores[best] = -1e19
         k += 1
     return k
+
+
+@njit(cache=True)
+def network_scores_nb(kind, opts, n, pub, own, mem, me, scores):
+    """The value network's rating of its candidates into ``scores``, the other options ruled out
+    (on a copy of her memory: the prior must not change what the player keeps)."""
+    mem_copy = _mem_nb()
+    for j in range(MEM_SIZE):
+        mem_copy[j] = mem[j]
+    q = _ratings_nb()
+    alive = _alive_nb()
+    m = rate_options_nb(NET, kind, opts, n, pub, own, mem_copy, me, _tables_nb(), _features_nb(), _obs_nb(), q, alive)
+    for i in range(n):
+        scores[i] = -1e19
+    for j in range(m):
+        scores[alive[j]] = q[alive[j]]
 
 
 @njit(cache=True)

@@ -10,7 +10,8 @@ import numpy as np
 from ccsim.toolchain.jit import njit, stack_array
 
 from ccsim.kernel.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, DISCARD, PERMS,
-                             T_PLACE_DOWN, T_PLACE_UP, T_END, step_type, step_card, step_group, step_x)
+                             T_PLACE_DOWN, T_PLACE_UP, T_END, step_type, step_card, step_group, step_x,
+                             discard_code_card, discard_code_count)
 from ccsim.kernel.layout import PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PUB_RULES, PUB_ADECKN
 from ccsim.kernel.rules import CARD_VALUE, PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD, N_GROUPS, RP_GROUP_SIZE
 from ccsim.kernel.observe import hand_influence, room
@@ -156,12 +157,12 @@ def discard_choice(opts, n, pub, own, me):
                 break
     for i in range(n):
         code = opts[i]
-        k = code & 7
+        k = discard_code_count(code)
         if k != want.sum():
             continue
         got = _code_counts()
         for j in range(k):
-            got[(code >> (4 + 4 * j)) & 15] += 1
+            got[discard_code_card(code, j)] += 1
         if same_counts(got, want):
             return i
     return 0

@@ -20,7 +20,7 @@ from ccsim.kernel.engine.score import vp_nb
 from ccsim.kernel.layout import MEM_SIZE, PUB, PUB_SIZE, PRIV_SIZE
 from ccsim.toolchain.jit import njit, stack_array
 from strategies.layouts import N_ROWS, R_W, R_E
-from strategies.param_files import style_vector
+from strategies.param_files import ParamFileError, style_vector
 from strategies.tables import fill_groups
 
 TACTICIAN = style_vector("tactician")  # the tables' weights (frozen into the compiled code)
@@ -129,3 +129,15 @@ def leaf_value_nb(st, me, w, first, x):
     return 1.0 / (1.0 + math.exp(-z))
 
 
+def leaf_weights(table: dict, where: str) -> np.ndarray:
+    """The leaf value's weights of a ``[leaf]`` table (by ``LEAF_FEATURES`` name; 0 if not
+    named); ParamFileError names a bad key or value."""
+    names = [f for f, _ in LEAF_FEATURES]
+    w = np.zeros(len(names))
+    for k, v in table.items():
+        if k not in names:
+            raise ParamFileError(f"{where}: [leaf] has no feature {k!r} (known: {', '.join(names)})")
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ParamFileError(f"{where}: [leaf] {k} must be a number, got {v!r}")
+        w[names.index(k)] = float(v)
+    return w

@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from ccsim.kernel import slots
-from ccsim.kernel.decisions import (MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_PLACE_DOWN, T_PLACE_UP, T_END, DRAW_NONE, DRAW_INFLUENCE, DRAW_ACTION)
+from ccsim.kernel.decisions import (MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW, T_PLACE_DOWN, T_PLACE_UP, T_END,
+                                    DRAW_NONE, DRAW_INFLUENCE, DRAW_ACTION, step_card, step_group, step_type)
 from ccsim.kernel.layout import (MAX_OPTIONS, MAX_PARAMS, P_ENTRY, PUB_NPLACED, PUB_ACTION, PUB_HANDN, PUB_REMAIN,
                                  PUB_RULES, PUB_VOC_DECKN, PR_HAND, PR_ADECK, PR_ADECK_TOP,
                                  PUB_ADECKN)
@@ -125,6 +126,91 @@ MAX_FEATURES = N_STEP
 KIND_FEATURES = {STEP: STEP_FEATURES, MODE: MODE_FEATURES, VETO: VETO_FEATURES, DRAW: DRAW_FEATURES,
                  VETO_DRAW: DRAW_FEATURES, SPY_PICK: SPY_FEATURES}
 
+
+def _columns(features, prefix: str) -> dict:
+    """{prefix + NAME: column} of a feature table: an option's vector, one slot a feature."""
+    return slots.place([(name.upper(), (), meaning) for name, meaning in features], prefix)[0]
+
+
+# each feature's column by its name (the compiled code writes F[i, F_STEP_END_PLACED], not F[i, 18])
+STEP_COLUMNS = _columns(STEP_FEATURES, "F_STEP_")
+# --- slots of step features: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
+F_STEP_SCORE = 0
+F_STEP_BLOCKED = 1
+F_STEP_END = 2
+F_STEP_PLACE_DOWN = 3
+F_STEP_PLACE_UP = 4
+F_STEP_ASSASSINATION = 5
+F_STEP_SPY = 6
+F_STEP_CASTLING = 7
+F_STEP_SCOUT = 8
+F_STEP_WRATH = 9
+F_STEP_GAIN = 10
+F_STEP_VALUE = 11
+F_STEP_PHILOSOPHER = 12
+F_STEP_WEIGHT = 13
+F_STEP_VOTE = 14
+F_STEP_MARGIN = 15
+F_STEP_NEXT = 16
+F_STEP_FILLS = 17
+F_STEP_END_PLACED = 18
+F_STEP_END_HAND = 19
+F_STEP_END_BEST = 20
+F_STEP_ACTION_VETO = 21
+F_STEP_ACTION_LATE = 22
+F_STEP_UP_FEAR = 23
+F_STEP_LAST_ROOM = 24
+F_STEP_LEAD = 25
+F_STEP_TACTICIAN = 26
+# --- end of the slots of step features ---
+slots.hold(globals(), STEP_COLUMNS, "step features")
+MODE_COLUMNS = _columns(MODE_FEATURES, "F_MODE_")
+# --- slots of mode features: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
+F_MODE_BIAS = 0
+F_MODE_BEST_SINGLE = 1
+F_MODE_CAN_IMPROVE = 2
+F_MODE_HAND_INFLUENCE = 3
+F_MODE_HAND_FULL = 4
+F_MODE_DECK_MEAN = 5
+F_MODE_MY_ACTIONS = 6
+F_MODE_HER_HAND = 7
+F_MODE_VOC_LEFT = 8
+F_MODE_PROGRESS = 9
+F_MODE_TACTICIAN = 10
+# --- end of the slots of mode features ---
+slots.hold(globals(), MODE_COLUMNS, "mode features")
+VETO_COLUMNS = _columns(VETO_FEATURES, "F_VETO_")
+# --- slots of veto features: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
+F_VETO_BIAS = 0
+F_VETO_DAMAGE = 1
+F_VETO_WORST = 2
+F_VETO_SHARE = 3
+F_VETO_SPARE = 4
+F_VETO_ASSASSINATION = 5
+F_VETO_SPY = 6
+F_VETO_CASTLING = 7
+F_VETO_SCOUT = 8
+F_VETO_WRATH = 9
+F_VETO_TACTICIAN = 10
+# --- end of the slots of veto features ---
+slots.hold(globals(), VETO_COLUMNS, "veto features")
+DRAW_COLUMNS = _columns(DRAW_FEATURES, "F_DRAW_")
+# --- slots of draw features: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
+F_DRAW_NONE = 0
+F_DRAW_INFLUENCE = 1
+F_DRAW_INFLUENCE_HAND = 2
+F_DRAW_INFLUENCE_FULL = 3
+F_DRAW_ACTION = 4
+F_DRAW_ACTION_VALUE = 5
+F_DRAW_ACTION_HAND = 6
+F_DRAW_ACTION_INFLUENCE = 7
+F_DRAW_TACTICIAN = 8
+# --- end of the slots of draw features ---
+slots.hold(globals(), DRAW_COLUMNS, "draw features")
+F_SPY_TACTICIAN = N_SPY - 1  # SPY_FEATURES: a column per card code (F[i, code]), then the tactician's pick
+# the action cards' columns follow action_index's order (assassination, spy, castling, scout, wrath)
+assert F_STEP_WRATH - F_STEP_ASSASSINATION == F_VETO_WRATH - F_VETO_ASSASSINATION == 4
+
 # ---- the parameter vector: one block of weights per decision kind ---------------------------------
 MODEL_TABLE = (
     ("VERSION", (), "1.0 marks a filled vector"),
@@ -220,47 +306,47 @@ def step_features(T, pub, own, mem, me, opts, n, F):
     top = -1e300
     for i in range(n):
         s = twisted_score(w, T, pub, own, me, opts[i], placing, k)
-        F[i, 0] = clip(s * 0.25, -16.0, 16.0)
-        F[i, 1] = 1.0 if s < -1e8 else 0.0
+        F[i, F_STEP_SCORE] = clip(s * 0.25, -16.0, 16.0)
+        F[i, F_STEP_BLOCKED] = 1.0 if s < -1e8 else 0.0
         if s > top:
             top = s
             tac = i
-        t = opts[i] & 15
-        if (t == T_PLACE_DOWN or t == T_PLACE_UP) and s > -1e8 and F[i, 0] > best:
-            best = F[i, 0]
+        t = step_type(opts[i])
+        if (t == T_PLACE_DOWN or t == T_PLACE_UP) and s > -1e8 and F[i, F_STEP_SCORE] > best:
+            best = F[i, F_STEP_SCORE]
     for i in range(n):
         code = opts[i]
-        t = code & 15
-        c = (code >> 4) & 15
-        g = (code >> 8) & 15
-        for j in range(2, N_STEP):
+        t = step_type(code)
+        c = step_card(code)
+        g = step_group(code)
+        for j in range(F_STEP_BLOCKED + 1, N_STEP):
             F[i, j] = 0.0
-        F[i, N_STEP - 1] = 1.0 if i == tac else 0.0
+        F[i, F_STEP_TACTICIAN] = 1.0 if i == tac else 0.0
         if t == T_END:
-            F[i, 2] = 1.0
-            F[i, 18] = npl
-            F[i, 19] = hinf
-            F[i, 20] = best
+            F[i, F_STEP_END] = 1.0
+            F[i, F_STEP_END_PLACED] = npl
+            F[i, F_STEP_END_HAND] = hinf
+            F[i, F_STEP_END_BEST] = best
             continue
         placed = t == T_PLACE_DOWN or t == T_PLACE_UP
         if placed:
-            F[i, 3 if t == T_PLACE_DOWN else 4] = 1.0
-            F[i, 10] = clip(T[R_GAIN + c, g], -4.0, 4.0)
-            F[i, 11] = VAL[c] / 5.0
-            F[i, 12] = 1.0 if c == PHIL else 0.0
-            F[i, 17] = 1.0 if T[R_N, g] + 1 == glim else 0.0
-            F[i, 23] = p_assassin if t == T_PLACE_UP else 0.0
-            F[i, 24] = 1.0 if T[R_ROOM, g] == 1 else 0.0
-            F[i, 25] = 1.0 if T[R_E, g] > 0.0 else 0.0
+            F[i, F_STEP_PLACE_DOWN if t == T_PLACE_DOWN else F_STEP_PLACE_UP] = 1.0
+            F[i, F_STEP_GAIN] = clip(T[R_GAIN + c, g], -4.0, 4.0)
+            F[i, F_STEP_VALUE] = VAL[c] / 5.0
+            F[i, F_STEP_PHILOSOPHER] = 1.0 if c == PHIL else 0.0
+            F[i, F_STEP_FILLS] = 1.0 if T[R_N, g] + 1 == glim else 0.0
+            F[i, F_STEP_UP_FEAR] = p_assassin if t == T_PLACE_UP else 0.0
+            F[i, F_STEP_LAST_ROOM] = 1.0 if T[R_ROOM, g] == 1 else 0.0
+            F[i, F_STEP_LEAD] = 1.0 if T[R_E, g] > 0.0 else 0.0
         else:
-            F[i, 5 + action_index(c)] = 1.0
-            F[i, 21] = T[R_SC, S_PVETO]
-            F[i, 22] = late
+            F[i, F_STEP_ASSASSINATION + action_index(c)] = 1.0
+            F[i, F_STEP_ACTION_VETO] = T[R_SC, S_PVETO]
+            F[i, F_STEP_ACTION_LATE] = late
         if placed or c != SPY:
-            F[i, 13] = clip(T[R_W, g], 0.0, 4.0)
-            F[i, 14] = T[R_E, g]
-            F[i, 15] = clip(T[R_D, g] / 5.0, -2.0, 2.0)
-            F[i, 16] = T[R_NEXT, g]
+            F[i, F_STEP_WEIGHT] = clip(T[R_W, g], 0.0, 4.0)
+            F[i, F_STEP_VOTE] = T[R_E, g]
+            F[i, F_STEP_MARGIN] = clip(T[R_D, g] / 5.0, -2.0, 2.0)
+            F[i, F_STEP_NEXT] = T[R_NEXT, g]
 
 
 @njit(cache=True)
@@ -288,17 +374,17 @@ def mode_features(T, pub, own, me, F):
     for c in range(6, 12):
         acts += own[PR_HAND + c]
     x = F[0]
-    x[0] = 1.0
-    x[1] = clip(best, -4.0, 4.0)
-    x[2] = 1.0 if hand_can_improve(w, T, pub, own, me) else 0.0
-    x[3] = hand_influence(own) / 5.0
-    x[4] = pub[PUB_HANDN + me] / max(pub[PUB_RULES + RP_HAND_SIZE], 1)
-    x[5] = T[R_SC, S_DECKMEAN] / 5.0
-    x[6] = acts / 3.0
-    x[7] = pub[PUB_HANDN + 1 - me] / 5.0
-    x[8] = pub[PUB_VOC_DECKN] / 10.0
-    x[9] = progress(pub)
-    x[10] = tac_passive
+    x[F_MODE_BIAS] = 1.0
+    x[F_MODE_BEST_SINGLE] = clip(best, -4.0, 4.0)
+    x[F_MODE_CAN_IMPROVE] = 1.0 if hand_can_improve(w, T, pub, own, me) else 0.0
+    x[F_MODE_HAND_INFLUENCE] = hand_influence(own) / 5.0
+    x[F_MODE_HAND_FULL] = pub[PUB_HANDN + me] / max(pub[PUB_RULES + RP_HAND_SIZE], 1)
+    x[F_MODE_DECK_MEAN] = T[R_SC, S_DECKMEAN] / 5.0
+    x[F_MODE_MY_ACTIONS] = acts / 3.0
+    x[F_MODE_HER_HAND] = pub[PUB_HANDN + 1 - me] / 5.0
+    x[F_MODE_VOC_LEFT] = pub[PUB_VOC_DECKN] / 10.0
+    x[F_MODE_PROGRESS] = progress(pub)
+    x[F_MODE_TACTICIAN] = tac_passive
     for j in range(N_MODE):
         F[1, j] = 0.0
 
@@ -314,16 +400,16 @@ def veto_features(T, pub, own, me, F):
         if a != card and still_held(pub, me, a) > 0:
             worst = max(worst, veto_damage(w, T, pub, own, me, a))
     x = F[1]
-    x[0] = 1.0
-    x[1] = clip(dmg, 0.0, 4.0)
-    x[2] = clip(worst, 0.0, 4.0)
-    x[3] = clip(dmg / max(worst, 1e-3), 0.0, 2.0)
-    x[4] = 1.0 if own[PR_HAND + VETO_CARD] >= 2 else 0.0
-    for j in range(5):
-        x[5 + j] = 0.0
+    x[F_VETO_BIAS] = 1.0
+    x[F_VETO_DAMAGE] = clip(dmg, 0.0, 4.0)
+    x[F_VETO_WORST] = clip(worst, 0.0, 4.0)
+    x[F_VETO_SHARE] = clip(dmg / max(worst, 1e-3), 0.0, 2.0)
+    x[F_VETO_SPARE] = 1.0 if own[PR_HAND + VETO_CARD] >= 2 else 0.0
+    for j in range(5):  # the five action cards' columns
+        x[F_VETO_ASSASSINATION + j] = 0.0
     if card >= ACTION_BASE and card != VETO_CARD:
-        x[5 + action_index(card)] = 1.0
-    x[10] = 1.0 if worst_threat_veto(w, T, pub, own, me) == 1 else 0.0
+        x[F_VETO_ASSASSINATION + action_index(card)] = 1.0
+    x[F_VETO_TACTICIAN] = 1.0 if worst_threat_veto(w, T, pub, own, me) == 1 else 0.0
     for j in range(N_VETO):
         F[0, j] = 0.0
 
@@ -347,17 +433,17 @@ def draw_features(pub, own, me, opts, n, F):
             F[i, j] = 0.0
         o = opts[i]
         if o == DRAW_NONE:
-            F[i, 0] = 1.0
+            F[i, F_DRAW_NONE] = 1.0
         elif o == DRAW_INFLUENCE:
-            F[i, 1] = 1.0
-            F[i, 2] = hinf
-            F[i, 3] = full
+            F[i, F_DRAW_INFLUENCE] = 1.0
+            F[i, F_DRAW_INFLUENCE_HAND] = hinf
+            F[i, F_DRAW_INFLUENCE_FULL] = full
         elif o == DRAW_ACTION:
-            F[i, 4] = 1.0
-            F[i, 5] = nxt
-            F[i, 6] = acts / 3.0
-            F[i, 7] = hinf
-        F[i, 8] = 1.0 if i == pick else 0.0
+            F[i, F_DRAW_ACTION] = 1.0
+            F[i, F_DRAW_ACTION_VALUE] = nxt
+            F[i, F_DRAW_ACTION_HAND] = acts / 3.0
+            F[i, F_DRAW_ACTION_INFLUENCE] = hinf
+        F[i, F_DRAW_TACTICIAN] = 1.0 if i == pick else 0.0
 
 
 @njit(cache=True)
@@ -367,8 +453,8 @@ def spy_features(pub, own, me, opts, n, F):
     for i in range(n):
         for j in range(N_SPY):
             F[i, j] = 0.0
-        F[i, opts[i]] = 1.0
-        F[i, 12] = 1.0 if i == pick else 0.0
+        F[i, opts[i]] = 1.0  # the card code's column
+        F[i, F_SPY_TACTICIAN] = 1.0 if i == pick else 0.0
 
 
 # ------------------------------------------------------------------ the policy --

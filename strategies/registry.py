@@ -33,14 +33,15 @@ from types import SimpleNamespace
 
 import numba
 import numpy as np
-from numba import cfunc
 from ccsim.toolchain.cache import cache_dir_for, cfunc_on_disk
+from ccsim.toolchain.entry import compile_entry
 from ccsim.toolchain.notice import compiling, strategy_seconds
 from ccsim.toolchain.jit import pointer_array, whole_program
 
 from ccsim.kernel.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at, seat_of
 from ccsim.kernel.engine.dispatch import ENTRY_SIG, PY_STRATEGIES, RANDOM as _RANDOM_ID
-from strategies import expert, leaf, learned, param_files, seer, weighted
+from strategies import expert, learned, param_files, seer, weighted
+from strategies.leaf import leaf_weights
 from strategies.layouts import N_PARAMS
 
 RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.kernel.engine.dispatch)
@@ -57,56 +58,29 @@ file_family = param_files.file_family
 
 
 def expert_params(search: dict, where: str = "expert", leaf: dict | None = None) -> np.ndarray:
-    """The `expert` parameter vector of a ``[search]`` table (keys of expert.DEFAULTS; the rest
-    keep their defaults) and a ``[leaf]`` table (the leaf value's weights by feature name,
-    ``strategies.leaf``); ParamFileError names a bad key or value."""
-    cfg = dict(expert.DEFAULTS)
-    for k, v in search.items():
-        if k not in cfg:
-            raise ParamFileError(f"{where}: unknown search parameter {k!r} (known: {', '.join(cfg)})")
-        cfg[k] = v
-    for k, lo in (("budget", 1), ("width", 1), ("depth", 0)):
-        if isinstance(cfg[k], bool) or not isinstance(cfg[k], int) or not lo <= cfg[k] <= (1 << 20):
-            raise ParamFileError(f"{where}: {k} must be an integer {lo} .. {1 << 20}, got {cfg[k]!r}")
-    if isinstance(cfg["margin"], bool) or not isinstance(cfg["margin"], (int, float)) or not 0 <= cfg["margin"] <= 1:
-        raise ParamFileError(f"{where}: margin must be a number in 0 .. 1, got {cfg['margin']!r}")
-    try:
-        rollout, rollout_params = _lookup(cfg["rollout"])
-    except KeyError as e:
-        raise ParamFileError(f"{where}: rollout: {e.args[0]}") from None
-    if rollout in (EXPERT, SEER):
-        raise ParamFileError(f"{where}: the rollout policy cannot be a search player")
+    """The `expert` parameter vector of a ``[search]`` table (``expert.search_settings``) and a
+    ``[leaf]`` table (the leaf value's weights by feature name, ``strategies.leaf.leaf_weights``);
+    ParamFileError names a bad key or value, or a rollout or opponent that is no plain player."""
+    cfg = expert.search_settings(search, where)
+    rollout, rollout_params = _plain_player(cfg["rollout"], where, "rollout", "the rollout policy")
     opponent = opponent_params = None
     if cfg["opponent"]:
-        try:
-            opponent, opponent_params = _lookup(cfg["opponent"])
-        except KeyError as e:
-            raise ParamFileError(f"{where}: opponent: {e.args[0]}") from None
-        if opponent in (EXPERT, SEER):
-            raise ParamFileError(f"{where}: the opponent model cannot be a search player")
-    kinds = 0
-    for name in cfg["kinds"]:
-        if name not in expert.KIND_NAMES:
-            raise ParamFileError(f"{where}: unknown decision kind {name!r} (known: {', '.join(expert.KIND_NAMES)})")
-        kinds |= 1 << expert.KIND_NAMES.index(name)
-    if isinstance(cfg["z"], bool) or not isinstance(cfg["z"], (int, float)) or not 0 <= cfg["z"] <= 10:
-        raise ParamFileError(f"{where}: z must be a number in 0 .. 10, got {cfg['z']!r}")
-    return expert.params_of(cfg["budget"], rollout, cfg["width"], float(cfg["margin"]), kinds, float(cfg["z"]),
-                            rollout_params, cfg["depth"], leaf_weights(leaf or {}, where), opponent, opponent_params)
+        opponent, opponent_params = _plain_player(cfg["opponent"], where, "opponent", "the opponent model")
+    network = (cfg["prior"] == "neural", cfg["leaf_value"] == "neural")
+    return expert.params_of(cfg["budget"], rollout, cfg["width"], float(cfg["margin"]), cfg["kinds"], float(cfg["z"]),
+                            rollout_params, cfg["depth"], leaf_weights(leaf or {}, where), opponent,
+                            opponent_params, network)
 
 
-def leaf_weights(table: dict, where: str) -> np.ndarray:
-    """The leaf value's weights of a ``[leaf]`` table (by ``strategies.leaf.LEAF_FEATURES`` name; 0 if
-    not named)."""
-    names = [f for f, _ in leaf.LEAF_FEATURES]
-    w = np.zeros(len(names))
-    for k, v in table.items():
-        if k not in names:
-            raise ParamFileError(f"{where}: [leaf] has no feature {k!r} (known: {', '.join(names)})")
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise ParamFileError(f"{where}: [leaf] {k} must be a number, got {v!r}")
-        w[names.index(k)] = float(v)
-    return w
+def _plain_player(name, where: str, key: str, role: str):
+    """(id, parameters) of the player ``name`` a search plays inside its simulations: not a search."""
+    try:
+        sid, params = lookup(name)
+    except KeyError as e:
+        raise ParamFileError(f"{where}: {key}: {e.args[0]}") from None
+    if sid in (EXPERT, SEER):
+        raise ParamFileError(f"{where}: {role} cannot be a search player")
+    return sid, params
 
 
 def load_params(path) -> tuple[np.ndarray, dict]:
@@ -231,7 +205,7 @@ def _compile_entry(sid: int) -> int:
         fn = pytypes.FunctionType(template.__code__, dict(globals(), choose=_CHOOSE[sid]), name)
         fn.__qualname__ = name  # one cache file per strategy
         with whole_program(name), cache_dir_for(__name__), compiling(*_entry_notice(sid, name)):
-            _ENTRY_ADDRESS[sid] = cfunc(ENTRY_SIG, cache=True, _nrt=False)(fn).address
+            _ENTRY_ADDRESS[sid] = compile_entry(ENTRY_SIG, fn)
     return _ENTRY_ADDRESS[sid]
 
 
@@ -263,7 +237,7 @@ def search_players() -> set[str]:
 
 def strategy_id(name: str) -> int:
     """The kernel id of a strategy name; KeyError lists the known names."""
-    return _lookup(name)[0]
+    return lookup(name)[0]
 
 
 def resolve(name: str):
@@ -274,7 +248,7 @@ def resolve(name: str):
 
     KeyError (with a one-line message listing the known names) if unknown.
     """
-    sid, params = _lookup(name)
+    sid, params = lookup(name)
     return sid, localized(sid, params)
 
 
@@ -294,11 +268,11 @@ def player_key(name) -> tuple[int, bytes]:
     """What makes a player: its kernel id and parameter vector (before the entry slots are
     filled in), so two names with one key, such as `weighted` and its `balanced` file, are
     the same player twice (KeyError if unknown)."""
-    sid, params = _lookup(name)
+    sid, params = lookup(name)
     return sid, params.tobytes()
 
 
-def _lookup(name):
+def lookup(name):
     for m, sid, _ in _ENTRIES:
         if m.NAME == name:
             params = np.zeros(MAX_PARAMS, np.float64)

@@ -22,7 +22,8 @@ the gain of each hand card there) and a parameter vector ``w`` (``layouts.P_*``,
 """
 from ccsim.toolchain.jit import njit
 
-from ccsim.kernel.decisions import T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END
+from ccsim.kernel.decisions import (T_PLACE_DOWN, T_PLACE_UP, T_ACTION, T_END, step_card, step_group, step_type, step_x,
+                                    discard_code_card, discard_code_count)
 from ccsim.kernel.layout import (PUB_OUT, PUB_RULES, PUB_NPLACED, PUB_ACTION, PUB_CTX_G1, PUB_CTX_G2,
                                  PUB_CTX_A, PUB_HANDN, PUB_IDECKN, PUB_ADECKN, PUB_QUIET, PUB_REMAIN, PR_HAND,
                                  fd_at, fdn_at, fu_at, siden_at)
@@ -246,20 +247,20 @@ def placement_score(w, T, pub, own, t, c, g):
 @njit(cache=True)
 def step_score(w, T, pub, own, me, code):
     """Score of one STEP option (see the module docstring); T prepared by prepare_step."""
-    t = code & 15
+    t = step_type(code)
     if t == T_END:
         return 0.0
-    c = (code >> 4) & 15
-    g = (code >> 8) & 15
+    c = step_card(code)
+    g = step_group(code)
     if t == T_PLACE_DOWN or t == T_PLACE_UP:
         return placement_score(w, T, pub, own, t, c, g)
-    return action_score(w, T, pub, own, me, c, g, (code >> 12) & 15)
+    return action_score(w, T, pub, own, me, c, g, step_x(code))
 
 
 @njit(cache=True)
 def any_placement(opts, n):
     for i in range(n):
-        t = opts[i] & 15
+        t = step_type(opts[i])
         if t == T_PLACE_DOWN or t == T_PLACE_UP:
             return True
     return False
@@ -283,7 +284,7 @@ def prepare_step(w, pub, own, T, opts, n):
 def option_score(w, T, pub, own, me, code, placing):
     """step_score, except that castling waits until the placements are done (it then
     rearranges the new cards too, and is evaluated once a turn: it is the costly one)."""
-    if placing and (code & 15) == T_ACTION and ((code >> 4) & 15) == CASTLING:
+    if placing and step_type(code) == T_ACTION and step_card(code) == CASTLING:
         return -1e9
     return step_score(w, T, pub, own, me, code)
 
@@ -295,9 +296,9 @@ def best_step(w, T, pub, own, me, opts, n):
     bv = -1e18
     for i in range(n):
         code = opts[i]
-        t = code & 15
+        t = step_type(code)
         if t == T_PLACE_DOWN or t == T_PLACE_UP:
-            v = placement_score(w, T, pub, own, t, (code >> 4) & 15, (code >> 8) & 15)
+            v = placement_score(w, T, pub, own, t, step_card(code), step_group(code))
         elif t == T_END:
             v = 0.0
         else:
@@ -381,12 +382,12 @@ def best_discard(w, T, pub, own, me, opts, n, can_place):
     bv = -1e18
     for i in range(n):
         code = opts[i]
-        k = code & 7
+        k = discard_code_count(code)
         if must and k == 0:
             continue
         v = 0.0
         for j in range(k):
-            c = (code >> (4 + 4 * j)) & 15
+            c = discard_code_card(code, j)
             v += T[R_GAIN + c // 6, c % 6]
         if v > bv:
             bv = v

@@ -9,7 +9,7 @@ memory for the next decision of the same turn, where they still hold (``keep_*``
 import numpy as np
 from ccsim.toolchain.jit import njit, stack_array, f64_view
 
-from ccsim.kernel.decisions import STEP, T_PLACE_DOWN, T_PLACE_UP
+from ccsim.kernel.decisions import STEP, T_PLACE_DOWN, T_PLACE_UP, step_group, step_type
 from ccsim.kernel.layout import (PUB_TURN, PUB_NPLACED, PUB_ACTION, PUB_RULES, PUB_REMAIN, PUB_OUT,
                                  PR_HAND, group_of, fd_at, fdn_at, fu_at, siden_at)
 from ccsim.kernel.rules import PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_SIDE_LIMIT, N_GROUPS, VETO as VETO_CARD_CODE
@@ -279,9 +279,9 @@ def keep_turn_tables(pub, mem, T):
 @njit(cache=True)
 def keep_step_tables(kind, pub, mem, me, T, code):
     """After a STEP decision (T as it decided) that places a card: keep T for the next STEP."""
-    t = code & 15
+    t = step_type(code)
     if kind == STEP and (t == T_PLACE_DOWN or t == T_PLACE_UP):
-        g = group_of((code >> 8) & 15)
+        g = group_of(step_group(code))
         keep_tables(pub, mem, T, pub[PUB_NPLACED] + 1, g, pub[siden_at(g, me)] + 1)
 
 

@@ -21,7 +21,7 @@ import math
 
 from ccsim.toolchain.jit import njit
 
-from ccsim.kernel.decisions import T_ACTION, T_PLACE_UP
+from ccsim.kernel.decisions import T_ACTION, T_PLACE_UP, step_card, step_group, step_type
 from ccsim.kernel.layout import (PUB_RULES, PUB_REMAIN, PUB_VOC_DECKN, PUB_ACTION, PUB_NPLACED, PUB_OUT,
                                  PUB_IDECKN, PUB_HANDN, PR_BONUS, PR_HAND, PR_SPY_SEEN, won_at, disc_at,
                                  action_count_at)
@@ -220,11 +220,11 @@ def twisted_score(w, T, pub, own, me, code, placing, k):
     `fear_face_up` (`counter`): a face-up card may be assassinated."""
     v = option_score(w, T, pub, own, me, code, placing)
     s = int(w[S_STEP])
-    t = code & 15
-    c = (code >> 4) & 15
+    t = step_type(code)
+    c = step_card(code)
     if s == COMBO:
         if k > 0.0 and t == T_ACTION and c == SCOUT:
-            g = (code >> 8) & 15
+            g = step_group(code)
             v += w[P_COMBO] * w[P_SCOUT] * T[R_OPPFD, g] * T[R_W, g] * (1.0 - T[R_SC, S_PVETO])
     elif s == HIDE_PHILOSOPHER:
         if t == T_PLACE_UP and c == PHIL:

@@ -42,57 +42,66 @@ DESCRIPTION = "parametric: scores every option by weighted features; weights fro
 
 # the `balanced` weights (strategies/params/balanced.toml holds the same); also what an
 # all-zero parameter vector falls back to
-BALANCED = np.array([
-    1.0,    # version
-    2.0,    # next
-    2.0,    # soon
-    1.2,    # long
-    2.0,    # noise
-    1.5,    # majority
-    0.03,   # card_cost
-    0.0,    # up_cost
-    0.005,  # value_cost
-    0.0,    # philosopher
-    4.0,    # trigger
-    1.0,    # action
-    0.0,    # action_cost
-    0.05,   # spy
-    0.2,    # scout
-    0.5,    # veto
-    -1.0,   # passive
-    1.0,    # fish
-    2.0,    # draw_influence
-    0.2,    # draw_action
-    0.25,   # place_big
-    2.0,    # place_bonus
-    0.5,    # hidden_phil
-    0.01,   # material
-    3.0,    # castle
-    5.0,    # horizon
-    0.7,    # same_group
-    0.0,    # place_small
+BALANCED_WEIGHTS = {  # by name: strategies.layouts.PARAM_TABLE gives each its slot and meaning
+    "version": 1.0,
+    "next": 2.0,
+    "soon": 2.0,
+    "long": 1.2,
+    "noise": 2.0,
+    "majority": 1.5,
+    "card_cost": 0.03,
+    "up_cost": 0.0,
+    "value_cost": 0.005,
+    "philosopher": 0.0,
+    "trigger": 4.0,
+    "action": 1.0,
+    "action_cost": 0.0,
+    "spy": 0.05,
+    "scout": 0.2,
+    "veto": 0.5,
+    "passive": -1.0,
+    "fish": 1.0,
+    "draw_influence": 2.0,
+    "draw_action": 0.2,
+    "place_big": 0.25,
+    "place_bonus": 2.0,
+    "hidden_phil": 0.5,
+    "material": 0.01,
+    "castle": 3.0,
+    "horizon": 5.0,
+    "same_group": 0.7,
+    "place_small": 0.0,
     # the twists' own weights: the values of the style each comes from
-    1.4,    # guard_lead
-    0.75,   # guard_trail
-    0.1,    # guard_lead_margin
-    -0.4,   # guard_trail_margin
-    1.8,    # focus_open
-    0.5,    # focus_settled
-    0.5,    # focus_bonus
-    1.6,    # trap_spring
-    1.3,    # trap_break
-    0.5,    # shown_philosopher
-    1.5,    # her_turn
-    1.0,    # bad_draw
-    2.0,    # combo
-    0.7,    # threat_share
-    0.05,   # face_up_fear
-    5.0,    # response_cards
-    0.0, 0.0, 0.0, 0.0, 0.0,  # the switches (groups, step, veto, mode, spy): no twist
-])
-assert BALANCED.shape[0] == N_PARAMS
+    "guard_lead": 1.4,
+    "guard_trail": 0.75,
+    "guard_lead_margin": 0.1,
+    "guard_trail_margin": -0.4,
+    "focus_open": 1.8,
+    "focus_settled": 0.5,
+    "focus_bonus": 0.5,
+    "trap_spring": 1.6,
+    "trap_break": 1.3,
+    "shown_philosopher": 0.5,
+    "her_turn": 1.5,
+    "bad_draw": 1.0,
+    "combo": 2.0,
+    "threat_share": 0.7,
+    "face_up_fear": 0.05,
+    "response_cards": 5.0,
+}
+assert set(BALANCED_WEIGHTS) == set(PARAM_NAMES), "name every weight of strategies.layouts.PARAM_TABLE"
+
+
+def _vector(weights: dict) -> np.ndarray:
+    """The parameter vector of every weight by name; the switches 0 (no twist)."""
+    v = np.zeros(N_PARAMS, np.float64)
+    for name, x in weights.items():
+        v[PARAM_NAMES.index(name)] = x
+    return v
+
+
+BALANCED = _vector(BALANCED_WEIGHTS)
 DEFAULT_PARAMS = BALANCED
-assert BALANCED.shape[0] == N_PARAMS
 
 
 # ------------------------------------------------------------------ decisions

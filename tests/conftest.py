@@ -16,9 +16,9 @@ row.
 """
 import time
 
-import numba
 import numpy as np
 import pytest
+from ccsim.toolchain.cache import engine_folder
 from ccsim.toolchain.jit import njit
 
 from ccsim.kernel import rules as R
@@ -33,6 +33,19 @@ STRATEGY_IDS = tuple(dict.fromkeys(sid for _, sid, _ in _ENTRIES))
 STRATEGY_NAMES = {sid: m.NAME for m, sid, _ in reversed(_ENTRIES)}
 ALL_VARIANTS = sum(R.VARIANTS.values())
 SUMMARY = []  # lines the tests want shown at the end of the run (end-reason counts, timings)
+
+
+# Two tiers (README "Tests"): `pytest -m "not slow"` answers in minutes. A test that asks for the
+# big kernels (``compiled``, and every fixture built on it), a Dask cluster or a whole study played
+# (test_report_wording's ``tiny``) is slow, whichever file it is in; the others that play many
+# games or compile in a fresh cache say so themselves.
+SLOW_FIXTURES = {"compiled", "cluster", "client", "tiny"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -142,7 +155,7 @@ def compiled():
     from ccsim.kernel.simulate import simulate_rows  # the production batch kernel
     simulate_rows(1, 0, 2, make_rules(), *make_seats(1, 0), make_orders())
     dt = time.perf_counter() - t0
-    print(f"\n[conftest] kernels ready in {dt:.1f} s (numba cache: {numba.config.CACHE_DIR})")
+    print(f"\n[conftest] kernels ready in {dt:.1f} s (numba cache: {engine_folder()})")
     return dt
 
 

@@ -20,7 +20,7 @@ from ccsim.analyses.run import run, simulate, results_frame
 from ccsim.kernel.simulate import play_specs, simulate_rows, set_threads
 from ccsim.analyses.stats import bradley_terry, holm, mean_ci, nash_average, paired_difference, wilson_interval
 from ccsim.analyses.summary import summarize_frame
-from ccsim.analyses import ordering_study as study
+from ccsim.analyses.orderings import study
 from ccsim.analyses.tournament import (tournament, tournament_json, heatmap, significant_cycles, format_tournament,
                               TournamentError)
 from ccsim.analyses.levels import default_level

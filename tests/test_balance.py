@@ -10,10 +10,10 @@ import pytest
 from ccsim.cli import main
 from ccsim.runner.backends import LocalBackend
 from ccsim.analyses.balance import balance, recommend
-from ccsim.analyses.balance_estimates import deal_columns, level_estimate
-from ccsim.analyses.balance_race import (FINALIST, OUT_HALVED, OUT_UNFAIR, RacePlan, RoundResult, pareto_layers,
+from ccsim.analyses.balance.estimates import deal_columns, level_estimate
+from ccsim.analyses.balance.race import (FINALIST, OUT_HALVED, OUT_UNFAIR, RacePlan, RoundResult, pareto_layers,
                                          race)
-from ccsim.analyses.balance_space import BalanceError, candidates, load_space, space_from_data, with_overrides
+from ccsim.analyses.balance.space import BalanceError, candidates, load_space, space_from_data, with_overrides
 from ccsim.analyses.levels import DEFAULT_LEVELS, default_level, default_levels
 from ccsim.analyses.stats import Moments
 from ccsim.analyses.whatif import load_changes
@@ -275,14 +275,14 @@ class Counting(LocalBackend):
 
 @pytest.fixture(autouse=True)
 def small_tasks(monkeypatch):
-    monkeypatch.setattr("ccsim.analyses.balance_play.TASK_GAMES", 4_000)  # a few tasks a round
+    monkeypatch.setattr("ccsim.analyses.balance.play.TASK_GAMES", 4_000)  # a few tasks a round
 
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory, compiled):
     """The small space searched once without a folder: the reference for the resumed runs."""
     mp = pytest.MonkeyPatch()
-    mp.setattr("ccsim.analyses.balance_play.TASK_GAMES", 4_000)
+    mp.setattr("ccsim.analyses.balance.play.TASK_GAMES", 4_000)
     path = tmp_path_factory.mktemp("space") / "small.toml"
     path.write_text(SMALL)
     be = Counting()

@@ -1,7 +1,12 @@
-"""numba's on-disk cache: the engine's folder does not depend on the strategies (ccsim.toolchain.cache)."""
+"""numba's on-disk cache: the engine's folder does not depend on the strategies, and ccsim's folders hold
+ccsim's functions only (ccsim.toolchain.cache)."""
 import importlib
+import json
+import os
 import pkgutil
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from numba.core.dispatcher import Dispatcher
@@ -69,3 +74,42 @@ def test_every_compiled_function_caches_in_its_own_kind_of_folder():
             assert disp._cache._cache_path.startswith(folder), f"{name}.{disp.__name__}"
             seen[package] += 1
     assert seen["ccsim"] > 20 and seen["strategies"] > 20
+
+
+_THEIRS = "import numba\n\n\n@numba.njit(cache=True)\ndef theirs(x):\n    return x + 1\n"
+_WHERE = """
+import json, sys, numba
+before = numba.config.CACHE_DIR
+import ccsim.kernel.simulate, strategies.registry  # decorates ccsim's compiled functions
+from ccsim.toolchain.cache import engine_folder
+sys.path.insert(0, sys.argv[1])
+import theirs
+print(json.dumps([before, numba.config.CACHE_DIR, engine_folder(), theirs.theirs._cache._cache_path]))
+"""
+
+
+def test_ccsims_folder_is_for_ccsims_functions_only(tmp_path):
+    # issue 36: importing ccsim once set numba's process-wide folder, so other libraries'
+    # functions cached in ccsim's; NUMBA_CACHE_DIR (numba's own variable) holds ccsim's folders too
+    (tmp_path / "theirs.py").write_text(_THEIRS)
+    env = {k: v for k, v in os.environ.items() if k != "CCSIM_CACHE_DIR"}
+    env.update(NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+               PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-c", _WHERE, str(tmp_path)], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    before, after, engine, theirs = json.loads(done.stdout.strip().splitlines()[-1])
+    assert after == before == str(tmp_path / "numba")
+    assert Path(engine).parent == tmp_path / "numba" / "ccsim"
+    assert Path(theirs).is_relative_to(tmp_path / "numba") and not Path(theirs).is_relative_to(Path(engine).parent)
+
+
+def test_which_variable_sets_ccsims_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("CCSIM_CACHE_DIR", str(tmp_path / "mine"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    assert _cache.cache_base() == tmp_path / "mine"
+    monkeypatch.delenv("CCSIM_CACHE_DIR")
+    assert _cache.cache_base() == tmp_path / "numba" / "ccsim"
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert _cache.cache_base() == tmp_path / "xdg" / "ccsim" / "numba"

@@ -89,6 +89,7 @@ def test_the_helper_compiles_the_one_kernel_the_batch_calls_use(compiled):
     assert coldstart.kernel_cached()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the helper needs a second core")
 def test_a_cold_run_loads_the_kernel_the_helper_compiled(tmp_path):
     """End to end, with an empty numba cache: `ccsim run` starts the helper, waits for it and
@@ -107,6 +108,7 @@ _LATE_PARTS = "from ccsim.runner.coldstart import compile_late_parts; compile_la
 _KERNEL = "from ccsim.runner.coldstart import compile_kernel; compile_kernel()"
 
 
+@pytest.mark.slow
 def test_the_late_parts_are_those_the_kernel_compile_finds_in_the_cache(tmp_path):
     """Each late part compiled by one process, with the argument types the kernel calls it
     with, is loaded from the disk cache (as LLVM IR) by the kernel's compile in another."""

@@ -88,6 +88,7 @@ def test_compile_unknown_strategy_is_one_line():
     assert len(lines) == 1 and lines[0].startswith("ccsim: error: ") and "nosuch" in lines[0]
 
 
+@pytest.mark.slow
 def test_tournament_time_excludes_compiling_on_a_cold_cache(tmp_path):
     env = dict(os.environ, CCSIM_CACHE_DIR=str(tmp_path / "numba"))
     t0 = time.perf_counter()

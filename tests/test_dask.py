@@ -23,9 +23,10 @@ from ccsim.runner.backends import (SALT_ENV, BackendError, DaskBackend, LocalBac
                             local_cluster, play_chunk)
 from ccsim.cli import main
 from ccsim.runner.config import RunConfig
-from ccsim.runner.orderings import to_codes, unrank
+from ccsim.analyses.orderings.space import unrank
+from ccsim.runner.orderings import to_codes
 from ccsim.analyses.run import run
-from ccsim.analyses.ordering_study import Matchup
+from ccsim.analyses.orderings.study import Matchup
 
 # the study task below is defined here, and test modules are not importable on the workers
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -77,7 +78,7 @@ def test_run_on_a_cluster_gives_the_local_rows(compiled, cluster):
 
 
 def play_matchup(task):
-    """A study's unit of work (``ccsim.analyses.ordering_study.Matchup.play``: candidate orderings at both
+    """A study's unit of work (``ccsim.analyses.orderings.study.Matchup.play``: candidate orderings at both
     seats on common deals).  The Matchup is built where it runs: its strategy entries
     are addresses in that process."""
     seed, orderings, first, n_deals = task

@@ -122,6 +122,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_a_callee_compiled_to_ir_only_is_cached_as_ir_for_the_next_process(tmp_path):
     """A callee's IR goes to the disk cache: another process compiling another caller loads
     it (no machine code is made for it there either) and the caller computes the same; a

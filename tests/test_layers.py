@@ -41,6 +41,20 @@ def test_every_module_has_a_layer():
     assert homeless == []  # ccsim/__init__ is the package's door (Game, the cache) and stands above all
 
 
+def test_every_module_imports():
+    # the fast tier (`pytest -m "not slow"`) reaches every module at least this far: no compile
+    # happens at import, so a module that no longer imports shows here in seconds
+    import importlib
+    failed = {}
+    for module, _ in _modules():
+        if not module.endswith("__main__"):  # (importing it runs the command line)
+            try:
+                importlib.import_module(module)
+            except Exception as e:  # noqa: BLE001 - every failure is listed, not just the first
+                failed[module] = repr(e)
+    assert failed == {}
+
+
 def test_imports_run_one_way_down_the_layers():
     upward = []
     for module, path in _modules():
@@ -70,6 +84,142 @@ def test_numba_internals_only_in_the_toolchain():
         text = path.read_text(encoding="utf-8")
         found += [f"{path.relative_to(ROOT)}: {n}" for n in needles if n in text]
     assert found == []
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _private_uses(path: Path):
+    """(line, text) of every use of another module's private name: ``from x import _y``, or
+    ``m._y`` where ``m`` was imported from ccsim or strategies (a module or a name in one)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.split(".")[0] in ("ccsim", "strategies"):
+            for a in node.names:
+                if _private(a.name):
+                    yield node.lineno, f"from {node.module} import {a.name}"
+                bound.add(a.asname or a.name)
+        elif isinstance(node, ast.Import):
+            bound.update(a.asname or a.name.split(".")[0] for a in node.names
+                         if a.name.split(".")[0] in ("ccsim", "strategies"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in bound:
+                yield node.lineno, ast.unparse(node)
+
+
+def test_no_import_of_another_modules_private_name():
+    # what the modules of a sub-package share is public inside it (issue 36): a leading
+    # underscore means "this module's own", so no other module may lean on it
+    found = [f"{p.relative_to(ROOT)}:{line} {text}" for p in _sources() for line, text in _private_uses(p)]
+    assert found == []
+
+
+def test_the_private_check_sees_a_private_import(tmp_path):
+    p = tmp_path / "m.py"
+    p.write_text("from ccsim.x import _y, z\nimport strategies.registry as reg\nreg._lookup(1)\nz._w\nself._own = 1\n")
+    assert sorted(line for line, _ in _private_uses(p)) == [1, 3, 4]
+
+
+# numba's own decorators: a keyword of theirs with a leading underscore (cfunc(..., _nrt=False))
+# is a private argument, which a numba release may drop without notice
+NUMBA_CALLS = {"cfunc", "njit", "jit", "vectorize", "guvectorize", "stencil", "intrinsic", "overload",
+               "overload_method", "generated_jit"}
+
+
+def _toolchain_business(path: Path):
+    """(line, what) of each llvmlite import and each private argument to a numba decorator."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        if any(n.split(".")[0] == "llvmlite" for n in names):
+            yield node.lineno, "llvmlite"
+        if isinstance(node, ast.Call):
+            func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if func in NUMBA_CALLS:
+                yield from ((node.lineno, f"{func}({k.arg}=...)") for k in node.keywords if k.arg and k.arg[0] == "_")
+
+
+def test_llvmlite_and_private_numba_arguments_only_in_the_toolchain():
+    found = [f"{p.relative_to(ROOT)}:{line} {what}" for p in _sources()
+             if not p.relative_to(ROOT).as_posix().startswith("ccsim/toolchain/")
+             for line, what in _toolchain_business(p)]
+    assert found == []
+
+
+def test_the_toolchain_check_sees_llvmlite_and_a_private_argument(tmp_path):
+    p = tmp_path / "m.py"
+    p.write_text("from llvmlite import ir\nimport numba\nf = numba.cfunc('i8()', _nrt=False)(g)\nnjit(cache=True)\n")
+    assert [line for line, _ in _toolchain_business(p)] == [1, 3]
+
+
+def _import_graph() -> dict:
+    """Module -> the ccsim and strategies modules it imports (at any depth of the file; not the
+    imports a type checker alone reads, under ``if TYPE_CHECKING:``)."""
+    modules = dict(_modules())
+    graph = {}
+    for module, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                       and "TYPE_CHECKING" in ast.unparse(node.test) for b in node.body for n in ast.walk(b)}
+        graph[module] = {target for node in ast.walk(tree) if id(node) not in typing_only
+                         for target in _imported(node, modules) if target != module}
+    return graph
+
+
+def _imported(node, modules):
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names if a.name in modules]
+    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        subs = [f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in modules]
+        return subs + ([node.module] if len(subs) < len(node.names) and node.module in modules else [])
+    return []
+
+
+def _a_circle(graph: dict) -> list:
+    """One circle of imports (its modules, the first repeated at the end), or []."""
+    state, path = {}, []
+
+    def visit(m):
+        state[m] = "open"
+        path.append(m)
+        for t in sorted(graph.get(m, ())):
+            if state.get(t) == "open":
+                return path[path.index(t):] + [t]
+            if t not in state and (found := visit(t)):
+                return found
+        state[m] = "done"
+        path.pop()
+        return []
+    return next((c for m in sorted(graph) if m not in state and (c := visit(m))), [])
+
+
+def test_no_circle_of_imports():
+    assert _a_circle(_import_graph()) == []
+
+
+def test_the_circle_check_sees_a_circle():
+    assert _a_circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert _a_circle({"a": {"b"}, "b": set()}) == []
+
+
+# no folder a newcomer cannot take in at a glance (issue 36: the rooms by seam)
+MAX_FOLDER_MODULES = 15
+
+
+def test_no_folder_of_more_than_15_modules():
+    folders = {}
+    for top in ("ccsim", "strategies"):
+        for p in (ROOT / top).rglob("*.py"):
+            if p.name != "__init__.py":
+                folders.setdefault(str(p.parent.relative_to(ROOT)), []).append(p.name)
+    assert {f: len(m) for f, m in folders.items() if len(m) > MAX_FOLDER_MODULES} == {}
 
 
 # No file or function too long to read at once, outside tests/ (issue 24: the last ones were split).

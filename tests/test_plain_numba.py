@@ -60,3 +60,13 @@ def test_this_process_runs_the_tested_numba_patched():
     from ccsim.toolchain.cache import TESTED_NUMBA
     tested = ".".join(numba.__version__.split(".")[:2]) in TESTED_NUMBA
     assert ccsim.toolchain.jit.PLAIN == (not tested or os.environ.get("CCSIM_PLAIN_NUMBA", "") not in ("", "0"))
+
+
+def test_the_pin_is_the_tested_release():
+    # pyproject admits only the release the replacements are tested on: a new numba is a
+    # deliberate bump (TESTED_NUMBA and the pin together), never a silent switch to plain numba in CI
+    import tomllib
+    from ccsim.toolchain.cache import TESTED_NUMBA
+    deps = tomllib.loads((Path(ROOT) / "pyproject.toml").read_text())["project"]["dependencies"]
+    pins = [d.split("#")[0].strip() for d in deps if d.startswith("numba")]
+    assert pins == [f"numba=={TESTED_NUMBA[-1]}.*"] and len(TESTED_NUMBA) == 1

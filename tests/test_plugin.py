@@ -37,6 +37,7 @@ def test_the_readme_example_is_a_whole_strategy():
     assert 'NAME = "hoarder"' in source and "ID = 20" in source and "CHOOSE = choose_hoarder_nb" in source
 
 
+@pytest.mark.slow  # compiles the plug-in and its kernels in a fresh cache
 def test_a_plugin_file_is_listed_and_plays_legal_games(plugin_env, tmp_path):
     listed = _ccsim(["strategies", "--json"], plugin_env)
     assert listed.returncode == 0, listed.stderr

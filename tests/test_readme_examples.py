@@ -106,6 +106,7 @@ def ccsim_exe():
     return exe
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [p for p in DOCS if runnable(p)], ids=lambda p: p.name)
 def test_commands_run_as_written(path, tmp_path, ccsim_exe):
     work = tmp_path / "repo"

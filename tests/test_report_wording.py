@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from ccsim.cli import cli, main
 from ccsim.report import StudyError, parse_study, plan_study, run_study
 from ccsim.report.claims import Estimate
-from ccsim.report.convergence import convergence_verdict
+from ccsim.report.sections.convergence import convergence_verdict
 from ccsim.report.render import claim_row
 from ccsim.report.replicate import agreement, plays, with_seed
 from ccsim.report.units import MINUS, UNIT_WORDS

@@ -25,6 +25,8 @@ LAYOUTS = [  # (module, table name, {name: offset})
     (layouts, "memory", layouts.MEMORY_SLOTS),
     (expert, "search", expert.SEARCH_SLOTS),
     (learned, "model", learned.MODEL_SLOTS),
+    *((learned, f"{kind} features", getattr(learned, f"{kind.upper()}_COLUMNS"))
+      for kind in ("step", "mode", "veto", "draw")),
 ]
 
 

@@ -1,4 +1,4 @@
-"""The ordering toolkit: compare, search, positions (ccsim.analyses.ordering_study, `ccsim orderings`).
+"""The ordering toolkit: compare, search, positions (ccsim.analyses.orderings.study, `ccsim orderings`).
 
 Small game counts throughout: the orderings of a tiny search already differ by
 tens of points, so the checks are not close calls.
@@ -9,9 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ccsim.analyses import ordering_study as study
+from ccsim.analyses.orderings import study
+from ccsim.analyses.orderings.search import plan_halving
 from ccsim.cli import main
-from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, PRESETS, parse_ordering, random_orderings
+from ccsim.analyses.orderings.space import random_orderings
+from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, PRESETS, parse_ordering
 
 BAD = "AAXASSCCRRWVV"          # an unknown letter
 WRONG_COUNTS = "AAAAASCCRRWVV"  # five assassinations, one spy
@@ -148,7 +150,7 @@ def test_search_cli_saves_parquet_plot_and_json(capsys, tmp_path):
 
 def test_halving_plan_fits_the_budget():
     for b in (5_000, 100_000, 5_000_000):
-        k, r, m0 = study._plan_halving(b, 32, 8, 1 << 16)
+        k, r, m0 = plan_halving(b, 32, 8, 1 << 16)
         assert k == 32 << r and m0 >= 8 and k * m0 * (r + 2) <= b
 
 

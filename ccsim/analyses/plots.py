@@ -1,4 +1,4 @@
-"""Plots of the ordering studies (ccsim.analyses.ordering_study): PNG files via matplotlib's Agg backend.
+"""Plots of the ordering studies (ccsim.analyses.orderings.study): PNG files via matplotlib's Agg backend.
 
 * ``forest_plot(compare_df, path)``: each compared ordering's win rate and its
   difference to the baseline, with 95% interval bars.

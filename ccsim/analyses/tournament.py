@@ -281,8 +281,8 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
     tally = _Tally(n_pairs)
 
     def add(task, rows) -> int:
-        cs = task.segments[::2, 0]
-        tally.add(rows, cs, int(task.segments[0, 3]), seat=int(cs[0]) in seat_group)
+        cs = task.configs[::2]
+        tally.add(rows, cs, int(task.segment_games[0]), seat=int(cs[0]) in seat_group)
         return len(rows)
 
     done = drive(backend or LocalBackend(), play_task, tasks, add, warm=warm_task(tasks[0]) if tasks else None,

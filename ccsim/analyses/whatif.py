@@ -201,7 +201,7 @@ def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, c
 
     def add(task, rows) -> int:
         nonlocal deals
-        d = int(task.segments[0, 3])
+        d = int(task.segment_games[0])
         rows = rows.reshape(n_cfg, d, -1)
         values = {}
         for c, (s, a) in enumerate(configs):

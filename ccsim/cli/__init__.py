@@ -36,7 +36,7 @@ from ccsim.play import terminal  # noqa: E402
 
 for _command in (batch.run_cmd, batch.replay_cmd, batch.strategies_cmd, batch.compile_cmd, orderings.orderings_group,
                  analyses.tournament_cmd, analyses.whatif_cmd, analyses.balance_cmd, analyses.metrics_cmd,
-                 terminal.play_cmd, report.report_cmd, train.train_cmd):
+                 terminal.play_cmd, report.report_cmd, train.train_cmd, train.train_neural_cmd):
     cli.add_command(_command)
 
 

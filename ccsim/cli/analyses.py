@@ -180,8 +180,8 @@ def balance_cmd(space, out, levels, budget, seed, tolerance, remeasure_games, th
                 scheduler, workers, connect_timeout):
     """Search a space of rules changes for the smallest that makes the game fair (docs/balance.md)."""
     from ccsim.analyses.balance import balance
-    from ccsim.analyses.balance_output import balance_json, format_balance
-    from ccsim.analyses.balance_space import load_space, with_overrides
+    from ccsim.analyses.balance.output import balance_json, format_balance
+    from ccsim.analyses.balance.space import load_space, with_overrides
 
     sp = with_overrides(load_space(space), levels=levels, budget=budget, seed=seed, tolerance=tolerance,
                         remeasure_games=remeasure_games)  # every argument checked before a game

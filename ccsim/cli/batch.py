@@ -142,12 +142,12 @@ def strategies_cmd(as_json):
 def compile_cmd(names, every):
     """Compile the kernel and the named strategies (or --all) ahead of time, into numba's cache."""
     from ccsim.toolchain.cache import engine_folder, strategies_folder
-    from strategies.registry import _lookup, available, resolve
+    from strategies.registry import lookup, available, resolve
 
     names = [s["name"] for s in available()] if every else list(dict.fromkeys(names))
     for name in names:  # every name checked before anything compiles
         try:
-            _lookup(name)
+            lookup(name)
         except KeyError as e:
             _fail(e.args[0])
     from ccsim.runner.coldstart import compile_kernel, kernel_cached

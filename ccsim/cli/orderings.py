@@ -1,6 +1,6 @@
 """`ccsim orderings ...`: the action-deck ordering toolkit (compare, search, positions).
 
-Thin: parse, call ccsim.analyses.ordering_study, print (or ``--json``), save.  Every usage error
+Thin: parse, call ccsim.analyses.orderings.study, print (or ``--json``), save.  Every usage error
 (an invalid ordering, strategy, count or folder) is one line and exit status 2.
 """
 from __future__ import annotations
@@ -126,8 +126,8 @@ def presets_cmd(as_json):
 def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, variants, as_json, wide, backend,
                 scheduler, workers, connect_timeout, games, until_decided, delta, alpha, beta, plot_path):
     """Compare orderings with a baseline on the same deals, seats swapped."""
-    from ccsim.analyses import ordering_study as study
-    from ccsim.analyses.ordering_study import compare
+    from ccsim.analyses.orderings import study
+    from ccsim.analyses.orderings.study import compare
 
     if not candidates:
         raise click.UsageError("give at least one ORDER to compare")
@@ -170,7 +170,7 @@ def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, wide
     """Find strong orderings among all 16,216,200 within a budget of games."""
     import pandas as pd
     from ccsim.analyses.plots import search_progress
-    from ccsim.analyses.ordering_study import search, search_args
+    from ccsim.analyses.orderings.study import search, search_args
 
     search_args(strategy, opponent, opponent_order, budget, seed, top, variants)
     folder = _writable(out)
@@ -220,7 +220,7 @@ def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, w
                   connect_timeout, games, deals_per_ordering, out, quiet):
     """What each card type is worth at each depth of the deck (regression over random orderings)."""
     from ccsim.analyses.plots import positions_heatmap
-    from ccsim.analyses.ordering_study import Matchup, positions, positions_size
+    from ccsim.analyses.orderings.study import Matchup, positions, positions_size
 
     positions_size(games, deals_per_ordering)
     Matchup(strategy, opponent, opponent_order, seed, tuple(variants))

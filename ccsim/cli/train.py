@@ -56,3 +56,54 @@ def train_cmd(out, seed, rounds, games, rate, budget, kinds, lam, eval_deals, in
         click.echo("interrupted: the rounds above are kept")
     click.echo(f"best: round {result.best} -> {Path(folder) / 'learned.toml'}"
                + (" (installed as strategies/weights/learned.toml)" if install else ""))
+
+
+@click.command("train-neural")
+@click.option("--out", default="train-neural-out", show_default=True, help="Folder for each generation's weights "
+              "and score (gen<g>.npz, gen<g>.json), history.json, neural.npz (the best generation) and "
+              "learning-curve.png; a rerun resumes after its finished generations.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Run seed: the same seed, the same weights.")
+@click.option("--generations", default=3, show_default=True, type=int,
+              help="Generations at most (0: games of the heuristics; then self-play); training stops earlier "
+                   "when a generation gains nothing measurable.")
+@click.option("--games", default=500_000, show_default=True, type=COUNT, help="Branched self-play games a generation.")
+@click.option("--keep", default=0.06, show_default=True, type=float,
+              help="Share of the network's decisions branched and kept as training data.")
+@click.option("--epochs", default=4, show_default=True, type=int, help="Passes over a generation's data.")
+@click.option("--eval-deals", default=2000, show_default=True, type=COUNT,
+              help="Deals (each played twice, seats swapped) scoring each generation against tactician.")
+@click.option("--install", is_flag=True, help="Copy the best generation's weights to strategies/weights/neural.npz.")
+@click.option("--json", "as_json", is_flag=True, help="Print the generations as JSON.")
+@click.option("--progress/--no-progress", default=True, help="A progress bar while playing.")
+def train_neural_cmd(out, seed, generations, games, keep, epochs, eval_deals, install, as_json, progress):
+    """Train the value network of the `neural` player (strategies/neural.py) from the outcomes of
+    self-play games: generation 0 from the heuristics' games, then generations of its own; each
+    generation scored against tactician with a 95% interval (docs/learned.md)."""
+    from ccsim.training.neural_train import NetworkTrainConfig, train_network, write_history
+    cfg = NetworkTrainConfig(seed=seed, generations=generations, games=games, keep=keep, epochs=epochs,
+                             eval_deals=eval_deals).validated()
+    folder = writable_folder(out)
+    log = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
+    bar = None
+    if progress and not as_json:
+        from tqdm import tqdm
+        bar = tqdm(total=games * generations, unit="game", file=click.get_text_stream("stderr"), mininterval=2.0)
+    try:
+        gens = train_network(cfg, folder, log=log, progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    write_history(folder, cfg, gens)
+    if install:
+        from strategies.neural import WEIGHTS_FILE
+        shutil.copyfile(folder / "neural.npz", WEIGHTS_FILE)
+    if as_json:
+        click.echo((folder / "history.json").read_text())
+        return
+    click.echo(f"{'generation':>10}  {'games':>9}  {'decisions':>10}  {'minutes':>7}  score vs tactician [95%]")
+    for g in gens:
+        click.echo(f"{g.generation:>10}  {g.games:>9,}  {g.decisions:>10,}  {g.seconds / 60:>7.1f}  "
+                   f"{g.score:6.1%} [{g.ci95[0]:.1%}, {g.ci95[1]:.1%}]")
+    best = max(gens, key=lambda x: x.score)
+    click.echo(f"best: generation {best.generation} -> {Path(folder) / 'neural.npz'}"
+               + (" (installed as strategies/weights/neural.npz)" if install else ""))

@@ -52,6 +52,8 @@ def step_code(t, card, group, x):
     return t | (card << 4) | (group << 8) | (x << 12)
 
 
+# the one decoder of a STEP option code (type | card << 4 | group << 8 | x << 12): nowhere else
+# does code read its bits
 @njit(cache=True)
 def step_type(code):
     return code & 15

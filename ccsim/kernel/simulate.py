@@ -7,7 +7,7 @@ ordering, and a rules vector) and a table of *game specs*: (configuration,
 game index, seat arrangement), where arrangement 1 seats the configuration's
 second entrant as cleopatra (everything of an entrant moves with it: strategy,
 ordering, her action counts).  Each spec is one game of
-``engine.game.play_seeded_nb``, its result row cut to the columns asked for.
+``engine.episode.play_seeded_nb``, its result row cut to the columns asked for.
 
 Specs are split into blocks played on a pool of Python threads; the compiled
 block loop releases the GIL (``nogil``), so the blocks run in parallel.  We
@@ -114,7 +114,7 @@ def run_blocks(kernel, n: int, *args, n_blocks: int | None = None) -> None:
 
 
 def play_specs(seed, specs, tables, cols=None, n_blocks=None) -> np.ndarray:
-    """Result rows (int16, columns ``cols`` of ``engine.game.RESULT_COLUMNS``, all by default) of a
+    """Result rows (int16, columns ``cols`` of ``engine.episode.RESULT_COLUMNS``, all by default) of a
     table of game specs.
 
     ``specs`` is ``(spec_cfg, spec_game, spec_swap)``, int64 arrays of one
@@ -152,7 +152,7 @@ def game_specs(first_game: int, n_games: int, cfg: int = 0, swap: int = 0):
 
 
 def simulate_rows(seed, first_game, n_games, rules, sids, sparams, orders, n_blocks=None) -> np.ndarray:
-    """Result rows (``engine.game.RESULT_COLUMNS``, int16) of games first_game .. first_game + n_games - 1
+    """Result rows (``engine.episode.RESULT_COLUMNS``, int16) of games first_game .. first_game + n_games - 1
     with the seats as given (``sids``, ``sparams`` (2, MAX_PARAMS), ``orders`` (2, L) int8)."""
     assert sparams.shape[-1] == MAX_PARAMS
     return play_specs(seed, game_specs(first_game, n_games), single_tables(rules, sids, sparams, orders),

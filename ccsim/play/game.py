@@ -22,7 +22,8 @@ import numpy as np
 
 from ccsim.kernel import rules as R
 from ccsim.kernel.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTLE, DRAW, VETO_DRAW, DISCARD, KIND_NAMES,
-                             PERMS, T_PLACE_DOWN, T_PLACE_UP, T_END, step_type, step_card, step_group, step_x)
+                             PERMS, T_PLACE_DOWN, T_PLACE_UP, T_END, step_type, step_card, step_group, step_x,
+                             discard_code_card, discard_code_count)
 from ccsim.kernel import layout as L
 from ccsim.kernel.engine.step import PH_PLACEMENT
 from ccsim.errors import UsageError
@@ -63,8 +64,8 @@ def describe_option(kind: int, code: int, p: int, st: np.ndarray) -> dict:
     if kind == MODE:
         return {"e": "turn", "p": who, "n": int(st[L.PUB_TURN]), "mode": "active" if code else "passive"}
     if kind == DISCARD:
-        return {"e": "discard", "p": who, "cards": sorted((R.CARD_NAMES[(code >> (4 + 4 * i)) & 15]
-                                                           for i in range(code & 7)), key=R.CARD_NAMES.index)}
+        cards = (R.CARD_NAMES[discard_code_card(code, i)] for i in range(discard_code_count(code)))
+        return {"e": "discard", "p": who, "cards": sorted(cards, key=R.CARD_NAMES.index)}
     if kind == VETO:
         return {"e": "veto", "p": who} if code else {"e": "no_veto", "p": who}
     if kind == SPY_PICK:

@@ -110,7 +110,7 @@ class Claim:
     list of objects that matches; ``ci_path`` locates its 95% interval ([lo, hi]) there.
     ``kind`` names its smallest effect of interest ``seoi`` (``ccsim.report.kinds``) and
     ``effect`` its class at the stated context; ``convergence`` compares the two strongest
-    levels it was measured at (``ccsim.report.convergence``).
+    levels it was measured at (``ccsim.report.sections.convergence``).
     """
     id: str
     section: str

@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ccsim.report.convergence import Strength, build_convergence
+from ccsim.report.sections.convergence import Strength, build_convergence
 from ccsim.report.parts import Part, PartStore, Result
-from ccsim.report.sec_balance import RECOMMENDED_FILE
+from ccsim.report.sections.balance import RECOMMENDED_FILE
 from ccsim.report.sections import build, changes_toml, plan
 from ccsim.report.spec import SECTIONS, Study, load_study
 from ccsim.report.summary import summary_sentences
@@ -33,7 +33,7 @@ class StudyInterrupted(KeyboardInterrupt):
 @dataclass
 class Report:
     """A built study: its sections (the convergence section last), its claims, the designer's summary
-    sentences (``ccsim.report.summary``) and the levels' order by strength (``ccsim.report.convergence``)."""
+    sentences (``ccsim.report.summary``) and the levels' order by strength (``ccsim.report.sections.convergence``)."""
     study: Study
     sections: list
     claims: list

@@ -78,7 +78,7 @@ def _seat(claims: dict, strength) -> Sentence | None:
 
 
 def _settled(c) -> str:
-    """Whether stronger players would still change the figure, in plain words (``ccsim.report.convergence``)."""
+    """Whether stronger players would still change the figure, in plain words (``ccsim.report.sections.convergence``)."""
     v = c.convergence
     if not v or "diff" not in v:
         return ""

@@ -25,7 +25,8 @@ from ccsim.kernel.layout import MAX_PARAMS
 from ccsim.runner.orderings import SHUFFLED, to_codes
 from ccsim.runner.ruleset import action_counts, swap_players
 
-__all__ = ["Grid", "GridBuilder", "GridTask", "play_task", "warm_task", "segment_tasks", "order_row", "orderings_grid"]
+__all__ = ["Grid", "GridBuilder", "GridTask", "play_task", "warm_task", "segment_tasks", "order_row", "orderings_grid",
+           "SEG_CONFIG", "SEG_ARRANGEMENT", "SEG_FIRST", "SEG_GAMES"]
 
 
 def order_row(ordering: str, counts) -> np.ndarray:
@@ -112,24 +113,45 @@ def orderings_grid(strategy: str, opponent: str, codes: np.ndarray, opponent_cod
                 rules=np.array([[rules, swap_players(rules)]], np.int64))
 
 
+# the columns of GridTask.segments: one row a segment of games
+SEG_CONFIG, SEG_ARRANGEMENT, SEG_FIRST, SEG_GAMES = range(4)
+
+
 @dataclass(eq=False)
 class GridTask:
-    """Games of a grid: ``segments`` rows (configuration, arrangement, first game, games)."""
+    """Games of a grid: ``segments`` rows (configuration, arrangement, first game, games), the
+    columns ``SEG_*``; read them by name through the properties below."""
     seed: int
     grid: Grid
     segments: np.ndarray
     cols: tuple | None = None
 
     @property
+    def configs(self) -> np.ndarray:
+        return self.segments[:, SEG_CONFIG]
+
+    @property
+    def arrangements(self) -> np.ndarray:
+        return self.segments[:, SEG_ARRANGEMENT]
+
+    @property
+    def first_games(self) -> np.ndarray:
+        return self.segments[:, SEG_FIRST]
+
+    @property
+    def segment_games(self) -> np.ndarray:
+        return self.segments[:, SEG_GAMES]
+
+    @property
     def games(self) -> int:
-        return int(self.segments[:, 3].sum())
+        return int(self.segment_games.sum())
 
     def specs(self):
         """The kernel's spec arrays (configuration, game, arrangement), segment after segment."""
-        n = self.segments[:, 3]
-        cfg = np.repeat(self.segments[:, 0], n)
-        swap = np.repeat(self.segments[:, 1], n)
-        start = np.repeat(self.segments[:, 2] - np.cumsum(n) + n, n)
+        n = self.segment_games
+        cfg = np.repeat(self.configs, n)
+        swap = np.repeat(self.arrangements, n)
+        start = np.repeat(self.first_games - np.cumsum(n) + n, n)
         return cfg, start + np.arange(int(n.sum()), dtype=np.int64), swap
 
 
@@ -142,8 +164,9 @@ def play_task(task: GridTask) -> np.ndarray:
 def warm_task(task: GridTask) -> GridTask:
     """One game of ``task``'s first segment: resolves every strategy of its grid and loads (or
     compiles) the kernel, for ``backend.warm`` before a command's clock starts."""
-    c, s, first, _ = (int(x) for x in task.segments[0])
-    return GridTask(task.seed, task.grid, np.array([(c, s, first, 1)], np.int64), task.cols)
+    one = task.segments[:1].copy()
+    one[0, SEG_GAMES] = 1
+    return GridTask(task.seed, task.grid, one, task.cols)
 
 
 def segment_tasks(seed: int, grid: Grid, segments, cols=None, max_games: int = 200_000) -> list[GridTask]:

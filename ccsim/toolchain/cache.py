@@ -12,9 +12,11 @@ cached in a folder keyed by a hash of the sources it can reach:
 The engine imports no strategy (it calls them through their compiled entries,
 ``ccsim.kernel.engine.dispatch``), so adding or editing a strategy starts a fresh
 strategies folder and leaves the engine's cache as it is.  ``ccsim.toolchain.jit.njit``
-picks the folder when it decorates a function; numba fixes a function's cache
-path at that moment.  ``<base>`` is ``$CCSIM_CACHE_DIR``, or
-``$XDG_CACHE_HOME/ccsim/numba``, or ``~/.cache/ccsim/numba``.
+picks the folder when it decorates a function (``cache_dir_for``); numba fixes a function's
+cache path at that moment, so numba's own setting is restored at once and other libraries'
+functions cache where numba puts them.  ``<base>`` is ``$CCSIM_CACHE_DIR``, or
+``$NUMBA_CACHE_DIR/ccsim`` (numba's folder, when one is set), or ``$XDG_CACHE_HOME/ccsim/numba``,
+or ``~/.cache/ccsim/numba``.
 """
 import contextlib
 import hashlib
@@ -37,6 +39,8 @@ _FOLDERS: dict[str, str] = {}
 
 
 def _reaches_kernel(path: Path, text: bytes) -> bool:
+    if path.suffix == ".npz":  # a network's weights, frozen into its compiled player (strategies/neural.py)
+        return path.parent.name == "weights"
     if path.suffix == ".toml":  # a style compiled code freezes (the search's prior, the learned player's
         # tables: tactician.toml); weight, search and learned files are run-time parameters
         return path.parent.name == "params" and b'family = "heuristic"' in text
@@ -52,7 +56,7 @@ def source_hash(roots) -> str:
         root = Path(root)
         if not root.is_dir():
             continue
-        for path in sorted([*root.rglob("*.py"), *root.rglob("*.toml")]):
+        for path in sorted([*root.rglob("*.py"), *root.rglob("*.toml"), *root.rglob("*.npz")]):
             text = path.read_bytes()
             if _reaches_kernel(path, text):
                 h.update(f"{root.name}/{path.relative_to(root)}".encode())
@@ -75,9 +79,12 @@ def plain_numba() -> bool:
 
 
 def cache_base() -> Path:
+    """The folder that holds ccsim's cache folders (the module's docstring: which variable sets it)."""
     env = os.environ.get("CCSIM_CACHE_DIR")
     if env:
         return Path(env)
+    if os.environ.get("NUMBA_CACHE_DIR"):  # the user's folder for numba's caches: ccsim's go in it too
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / "ccsim"
     xdg = os.environ.get("XDG_CACHE_HOME")
     return (Path(xdg) if xdg else Path.home() / ".cache") / "ccsim" / "numba"
 
@@ -126,13 +133,6 @@ def cache_dir_for(module: str):
         yield
     finally:
         numba.config.CACHE_DIR = before
-
-
-def configure() -> Path:
-    """Set numba's default cache folder to the engine's; returns it."""
-    import numba
-    numba.config.CACHE_DIR = engine_folder()
-    return Path(numba.config.CACHE_DIR)
 
 
 def on_disk(dispatcher) -> bool:

@@ -27,3 +27,23 @@ def learning_curve(result, path) -> None:
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def generation_curve(gens, cfg, path) -> None:
+    """Score against `tactician` (95% interval) of each generation of ``ccsim train-neural``."""
+    x = [g.generation for g in gens]
+    y = [100 * g.score for g in gens]
+    lo = [100 * (g.score - g.ci95[0]) for g in gens]
+    hi = [100 * (g.ci95[1] - g.score) for g in gens]
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=120)
+    ax.errorbar(x, y, yerr=[lo, hi], marker="o", capsize=3, color="#1f5fa8")
+    ax.axhline(50, ls="--", lw=0.8, color="#777777")
+    ax.set_xticks(x, ["0 (heuristics' games)" if g == 0 else str(g) for g in x])
+    ax.set_xlabel("generation")
+    ax.set_ylabel("score against tactician (%)")
+    ax.set_title(f"ccsim train-neural: seed {cfg.seed}, {cfg.games:,} branched games a generation, "
+                 f"{cfg.eval_deals:,} deals x 2 each point", fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -2,8 +2,8 @@
 
 A strategy is compiled on its own into a C-callable *entry* (``strategies.registry``),
 whose address travels in the last slot of the seat's parameter vector
-(``layout.P_ENTRY``); ``choose_nb`` calls through it.  The engine therefore
-imports no strategy: it compiles once whatever the strategies, and adding or
+(``layout.P_ENTRY``); ``choose_nb`` calls through it (``ccsim.toolchain.entry``).
+The engine therefore imports no strategy: it compiles once whatever the strategies, and adding or
 editing one never touches the engine's numba cache.  `random` (id 0) needs no
 view of the state and is played inline.
 
@@ -13,10 +13,9 @@ The entry slices the state into the seat's observation (R8.4): the options,
 ``pub``, her own private block, her memory, her own random stream.
 """
 import numba
-from llvmlite import ir
 from numba import types
-from numba.extending import intrinsic
 
+from ccsim.toolchain.entry import call_entry, entry_address
 from ccsim.toolchain.jit import njit
 from ccsim.kernel.layout import OPTS, PUB, PUB_SIZE, PRIV_SIZE, MEM_SIZE, H_SID, P_ENTRY, priv_at, mem_at
 from ccsim.kernel.rng import below_nb
@@ -37,29 +36,6 @@ def observation_views(st, me, n):
     own = priv_at(me)
     mem = mem_at(me)
     return st[OPTS:OPTS + n], st[PUB:PUB + PUB_SIZE], st[own:own + PRIV_SIZE], st[mem:mem + MEM_SIZE]
-
-
-@intrinsic
-def _entry_address(typingctx, slot):
-    """The address stored bit for bit in a float64 ``P_ENTRY`` slot."""
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-    return types.int64(types.float64), codegen
-
-
-@intrinsic
-def _call_entry(typingctx, address, st, rng, params, me, kind, n):
-    """Call the strategy entry at ``address`` (ENTRY_SIG) on these arrays."""
-    def codegen(context, builder, sig, args):
-        i64 = ir.IntType(64)
-        arrays = [context.make_array(t)(context, builder, v) for t, v in zip(sig.args[1:4], args[1:4])]
-        st_a, rng_a, params_a = arrays
-        ints = [context.cast(builder, v, t, types.int64) for t, v in zip(sig.args[4:], args[4:])]
-        fnty = ir.FunctionType(i64, [st_a.data.type, i64, rng_a.data.type, params_a.data.type, i64, i64, i64])
-        fn = builder.inttoptr(args[0], fnty.as_pointer())
-        n_st = builder.extract_value(st_a.shape, 0)
-        return builder.call(fn, [st_a.data, n_st, rng_a.data, params_a.data, *ints])
-    return types.int64(address, st, rng, params, me, kind, n), codegen
 
 
 @njit(cache=True)
@@ -85,10 +61,10 @@ else:
         for seat ``me``: through the entry, from her observation only."""
         if sid == RANDOM:  # needs no view of the state: the fast path of random play
             return below_nb(rng, 1 + me, n)
-        address = _entry_address(params[P_ENTRY])
+        address = entry_address(params[P_ENTRY])
         if address == 0:
             return NO_ENTRY
-        return _call_entry(address, st, rng, params, me, kind, n)
+        return call_entry(address, st, rng, params, me, kind, n)
 
 
 @njit(cache=True)

@@ -14,7 +14,7 @@ the pending decision, applies it and advances to the next decision:
 
 Nothing of a game lives on the call stack between two decisions, so a copy
 of ``st`` and ``rng`` is an independent game (a fork), and anything — the
-batch kernel's strategies (``engine.game``), a record (replay), a search
+batch kernel's strategies (``engine.episode``), a record (replay), a search
 player, the Python ``ccsim.Game``, a person at a terminal — can choose.
 
 The turn, in phases (R3–R5, R9):

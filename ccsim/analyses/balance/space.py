@@ -44,7 +44,7 @@ __all__ = ["SpaceError", "BalanceError", "DEFAULT_SPACE", "Param", "Space", "Can
            "space_from_data", "with_overrides", "candidates", "toml_key", "toml_value", "REFERENCE"]
 
 #: the space ``ccsim balance`` searches when given no file (package data)
-DEFAULT_SPACE = Path(__file__).with_name("balance_default.toml")
+DEFAULT_SPACE = Path(__file__).with_name("default.toml")
 DEFAULT_BUDGET = 4_000_000
 DEFAULT_TOLERANCE = 0.01
 DEFAULT_REMEASURE = 100_000

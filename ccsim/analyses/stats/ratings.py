@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ccsim.analyses.intervals import _out, _z
+from ccsim.analyses.stats.intervals import as_output, z_quantile
 
 __all__ = ["ELO_PER_NAT", "elo_from_score", "score_from_elo", "bradley_terry", "bradley_terry_se",
            "rating_intervals", "nash_average"]
@@ -29,7 +29,7 @@ def elo_from_score(p):
     """
     p = np.asarray(p, dtype=float)
     with np.errstate(divide="ignore"):
-        return _out(400.0 * (np.log10(p) - np.log10(1.0 - p)))
+        return as_output(400.0 * (np.log10(p) - np.log10(1.0 - p)))
 
 
 def score_from_elo(d):
@@ -43,7 +43,7 @@ def score_from_elo(d):
     array([0.09090909, 0.5       ])
     """
     d = np.asarray(d, dtype=float)
-    return _out(1.0 / (1.0 + np.power(10.0, -d / 400.0)))
+    return as_output(1.0 / (1.0 + np.power(10.0, -d / 400.0)))
 
 
 def _bt_inputs(score, games, prior: float):
@@ -182,7 +182,7 @@ def rating_intervals(
     True
     """
     rng = np.random.default_rng(rng)
-    _z(confidence)
+    z_quantile(confidence)
     s, g = _bt_inputs(score, games, 0.0)
     k = s.shape[0]
     iu, ju = np.triu_indices(k, 1)

@@ -31,10 +31,11 @@ import math
 import numpy as np
 import pandas as pd
 
-# the three studies' door: the matchup, search and positions live beside this module (ordering_*)
-from ccsim.analyses.ordering_matchup import Matchup, OrderingStudyError, _codes, _deal_values, _ordering, _positive
-from ccsim.analyses.ordering_positions import REGIONS, PositionFit, positions, positions_size
-from ccsim.analyses.ordering_search import CONFIRM_BASE, _plan_halving, search, search_args  # noqa: F401
+# the three studies' door: the matchup, search and positions live beside this module
+from ccsim.analyses.orderings.matchup import (Matchup, OrderingStudyError, deal_values, kernel_codes, positive_count,
+                                              study_ordering)
+from ccsim.analyses.orderings.positions import REGIONS, PositionFit, positions, positions_size
+from ccsim.analyses.orderings.search import CONFIRM_BASE, search, search_args  # noqa: F401
 from ccsim.analyses.stats import PairedStats, sprt_decide_difference, wilson_interval
 from ccsim.runner.orderings import PRESETS, SHUFFLED
 
@@ -55,10 +56,10 @@ def _candidates(orderings, baseline: str):
         orderings = [orderings]
     if not orderings:
         raise OrderingStudyError("give at least one ordering to compare")
-    base = _ordering(baseline, "--baseline")
+    base = study_ordering(baseline, "--baseline")
     cands, labels = [], []
     for text in orderings:
-        c = _ordering(text, None)
+        c = study_ordering(text, None)
         if c not in cands:
             cands.append(c)
             labels.append(_label(text, c))
@@ -72,7 +73,7 @@ class _Race:
     def __init__(self, m: Matchup, base: str, cands: list, sprt=None):
         self.m, self.base, self.cands, self.sprt = m, base, cands, sprt
         uniq = list(dict.fromkeys([base] + cands))
-        self.codes = np.stack([_codes(o) for o in uniq])
+        self.codes = np.stack([kernel_codes(o) for o in uniq])
         self.idx = {o: i for i, o in enumerate(uniq)}
         self.points = np.zeros(len(uniq))             # summed scores over the deals each one played
         self.played = np.zeros(len(uniq), np.int64)    # deals played
@@ -96,7 +97,7 @@ class _Race:
         """The baseline and every still-open candidate on deals ``first .. first + n - 1``."""
         idx, base = self.idx, self.base
         rows = [idx[base]] + sorted({idx[c] for c in self.active} - {idx[base]})
-        by = dict(zip(rows, _deal_values(self.m.play(self.codes[rows], first, n))))
+        by = dict(zip(rows, deal_values(self.m.play(self.codes[rows], first, n))))
         for r, v in by.items():
             self.points[r] += 2.0 * v.sum()
             self.played[r] += n
@@ -154,7 +155,7 @@ def compare(orderings, baseline: str = SHUFFLED, strategy: str = "greedy", oppon
     ``attrs['baseline']`` holds the baseline's own numbers.
     """
     base, cands, labels = _candidates(orderings, baseline)
-    games = _positive(games, "--games", 2)
+    games = positive_count(games, "--games", 2)
     deals = (games + 1) // 2
     if not 0 < delta < 1:
         raise OrderingStudyError(f"--delta must be in (0, 1), got {delta!r}")
@@ -163,7 +164,7 @@ def compare(orderings, baseline: str = SHUFFLED, strategy: str = "greedy", oppon
     grow = until_decided and chunk is None
     if chunk is None:
         chunk = 100 if until_decided else max(1, min(deals, 50_000))
-    chunk = _positive(chunk, "--chunk")
+    chunk = positive_count(chunk, "--chunk")
     race = _Race(m, base, cands, (delta, alpha, beta) if until_decided else None)
     race.run(deals, chunk, grow, cap=max(chunk, deals // 10))
     df = race.frame(labels, baseline, confidence)

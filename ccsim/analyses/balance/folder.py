@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ccsim.analyses.balance_space import BalanceError, Space
+from ccsim.analyses.balance.space import BalanceError, Space
 
 __all__ = ["TaskStore", "open_folder", "members_digest"]
 

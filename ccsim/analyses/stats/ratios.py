@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ccsim.analyses.intervals import _t_dist, _z
+from ccsim.analyses.stats.intervals import t_dist, z_quantile
 
 __all__ = ["Moments", "ratio_interval", "ratio_difference", "holm"]
 
@@ -82,8 +82,8 @@ class Moments:
 
 
 def _t(confidence: float, n: int) -> float:
-    _z(confidence)
-    return float(_t_dist().ppf(0.5 + confidence / 2.0, max(n - 1, 1)))
+    z_quantile(confidence)
+    return float(t_dist().ppf(0.5 + confidence / 2.0, max(n - 1, 1)))
 
 
 def _delta(m: Moments, grad: np.ndarray, value: float, confidence: float) -> dict:
@@ -96,7 +96,7 @@ def _delta(m: Moments, grad: np.ndarray, value: float, confidence: float) -> dic
         p = 1.0 if value == 0 else (0.0 if math.isfinite(value) else math.nan)
         return dict(value=value, lo=value, hi=value, se=0.0 if se == 0.0 else math.nan, p=p, n=m.n)
     t = _t(confidence, m.n)
-    p = float(2.0 * _t_dist().sf(abs(value) / se, m.n - 1))
+    p = float(2.0 * t_dist().sf(abs(value) / se, m.n - 1))
     return dict(value=value, lo=value - t * se, hi=value + t * se, se=se, p=p, n=m.n)
 
 
@@ -128,7 +128,7 @@ def ratio_difference(m: Moments, a: tuple[int, int], b: tuple[int, int], confide
 
     >>> x = np.array([[1, 1, 0, 1], [0.5, 1, 0.5, 1], [1, 1, 0.5, 1], [0, 1, 0, 1.0]])
     >>> r = ratio_difference(Moments(4).update(x), (0, 1), (2, 3))
-    >>> from ccsim.analyses.intervals import paired_difference
+    >>> from ccsim.analyses.stats.intervals import paired_difference
     >>> p = paired_difference(x[:, 0], x[:, 2])
     >>> bool(np.isclose(r["value"], p["diff"]) and np.isclose(r["lo"], p["lo"]))
     True

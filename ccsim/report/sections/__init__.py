@@ -2,7 +2,7 @@
 from their tables, its tables, figures, claims and conclusions.
 
 Every section rests on games played by the analysis commands' own Python API
-(``ccsim.analyses.run.run``, ``ccsim.analyses.tournament``, ``ccsim.analyses.ordering_study``, ``ccsim.analyses.whatif``), so
+(``ccsim.analyses.run.run``, ``ccsim.analyses.tournament``, ``ccsim.analyses.orderings.study``, ``ccsim.analyses.whatif``), so
 each claim's command line replays the very games it rests on.  A *level* of
 play is a strategy playing both seats (mirror games) unless a section says
 otherwise; a level that is a search player plays at most ``[caps]`` games per
@@ -11,12 +11,12 @@ measurement.
 from __future__ import annotations
 
 from ccsim.report.parts import Part
-from ccsim.report.sec_balance import build_balance, plan_balance
-from ccsim.report.sec_common import SECTION_TITLES, Section
-from ccsim.report.sec_ladder import build_ladder, plan_ladder
-from ccsim.report.sec_mirror import build_game, build_seat, plan_game, plan_seat, seat_statement
-from ccsim.report.sec_orderings import build_orderings, equilibrium, plan_orderings
-from ccsim.report.sec_whatif import build_cards, build_variants, changes_toml, plan_cards, plan_variants
+from ccsim.report.sections.balance import build_balance, plan_balance
+from ccsim.report.sections.common import SECTION_TITLES, Section
+from ccsim.report.sections.ladder import build_ladder, plan_ladder
+from ccsim.report.sections.mirror import build_game, build_seat, plan_game, plan_seat, seat_statement
+from ccsim.report.sections.orderings import build_orderings, equilibrium, plan_orderings
+from ccsim.report.sections.whatif import build_cards, build_variants, changes_toml, plan_cards, plan_variants
 from ccsim.report.spec import Study
 
 __all__ = ["Section", "SECTION_TITLES", "plan", "build", "equilibrium", "seat_statement", "changes_toml"]

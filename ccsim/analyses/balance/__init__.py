@@ -1,8 +1,8 @@
 """Fair rules: the Python API of ``ccsim balance`` (docs/balance.md).
 
-Searches a space of rules changes (``ccsim.analyses.balance_space``) for the smallest change that
+Searches a space of rules changes (``ccsim.analyses.balance.space``) for the smallest change that
 brings Cleopatra's score to 50% at every level of play: a race over the candidates on common deals
-(``ccsim.analyses.balance_race``, played by ``ccsim.analyses.balance_play``), the Pareto set over
+(``ccsim.analyses.balance.race``, played by ``ccsim.analyses.balance.play``), the Pareto set over
 (worst-level |seat advantage|, number of changes, size of change), and the recommended settings
 re-measured on fresh deals (another seed) and marked *fair* where the whole 95% interval of the
 seat advantage lies within ±tolerance of 50% at every level.
@@ -21,14 +21,14 @@ import numpy as np
 import pandas as pd
 
 from ccsim.runner.backends import LocalBackend
-from ccsim.analyses.balance_estimates import level_estimate, worst_level
-from ccsim.analyses.balance_folder import TaskStore, open_folder
-from ccsim.analyses.balance_output import write_outputs
-from ccsim.analyses.balance_plot import balance_plot
-from ccsim.analyses.balance_play import Player
-from ccsim.analyses.balance_race import FINALIST, OUT_BOUND, RacePlan, race, pareto_layers
+from ccsim.analyses.balance.estimates import level_estimate, worst_level
+from ccsim.analyses.balance.folder import TaskStore, open_folder
+from ccsim.analyses.balance.output import write_outputs
+from ccsim.analyses.balance.plot import balance_plot
+from ccsim.analyses.balance.play import Player
+from ccsim.analyses.balance.race import FINALIST, OUT_BOUND, RacePlan, race, pareto_layers
 from ccsim.runner.parameters import STANDARD_RULES
-from ccsim.analyses.balance_space import BalanceError, Space, candidates, load_space, with_overrides
+from ccsim.analyses.balance.space import BalanceError, Space, candidates, load_space, with_overrides
 
 __all__ = ["Balance", "balance", "FRESH_SEED_OFFSET"]
 

@@ -1,4 +1,4 @@
-"""``positions``, the third ordering study (``ccsim.analyses.ordering_study``): what each card
+"""``positions``, the third ordering study (``ccsim.analyses.orderings.study``): what each card
 type is worth at each depth of the deck, by a linear regression of the score on
 type-at-position indicators across many uniformly random orderings, with standard errors."""
 from __future__ import annotations
@@ -9,9 +9,10 @@ import time
 import numpy as np
 import pandas as pd
 
-from ccsim.analyses.ordering_matchup import Matchup, OrderingStudyError, _deal_values, _positive
+from ccsim.analyses.orderings.matchup import Matchup, OrderingStudyError, deal_values, positive_count
 from ccsim.kernel import rules as R
-from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, SHUFFLED, random_orderings
+from ccsim.analyses.orderings.space import random_orderings
+from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, SHUFFLED
 
 __all__ = ["positions", "positions_size", "PositionFit", "REGIONS"]
 
@@ -103,8 +104,8 @@ class PositionFit:
 
 def positions_size(games, deals_per_ordering=1) -> tuple[int, int]:
     """(random orderings, deals each) of a positions study of ``games`` games; OrderingStudyError if too few."""
-    games = _positive(games, "--games", 2)
-    per = _positive(deals_per_ordering, "--deals-per-ordering")
+    games = positive_count(games, "--games", 2)
+    per = positive_count(deals_per_ordering, "--deals-per-ordering")
     n_ord = games // (2 * per)
     if n_ord < 2 * (_N_FEAT + 1):
         raise OrderingStudyError(f"--games {games}: too few for the regression (needs at least "
@@ -147,7 +148,7 @@ def positions(strategy: str = "greedy", opponent: str | None = None, opponent_or
     while done < n_ord:
         k = min(chunk, n_ord - done)
         codes = random_orderings(rng, k)
-        y = _deal_values(m.play(codes, done * per, per, np.arange(k, dtype=np.int64) * per)).mean(axis=1)
+        y = deal_values(m.play(codes, done * per, per, np.arange(k, dtype=np.int64) * per)).mean(axis=1)
         fit.add(codes, y)
         done += k
         log(f"positions: {done:,}/{n_ord:,} orderings [{m.games:,} games, {time.perf_counter() - t0:.0f} s]")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ccsim.analyses.balance_space import toml_key, toml_value
+from ccsim.analyses.balance.space import toml_key, toml_value
 from ccsim.analyses.stats import format_percent, json_number as _num
 from ccsim.analyses.fit import Col, fit_lines, table
 from ccsim.analyses.precision import precision_warning

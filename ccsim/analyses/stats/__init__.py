@@ -10,19 +10,19 @@ importable from here (``from ccsim.analyses.stats import wilson_interval``).
 Contents
 --------
 Proportions, means, paired comparisons (two alternatives played on the same seeds)
-    ``ccsim.analyses.intervals``: :func:`wilson_interval`, :func:`score_rate`,
+    ``ccsim.analyses.stats.intervals``: :func:`wilson_interval`, :func:`score_rate`,
     :func:`mean_ci`, :func:`paired_difference`, :class:`PairedStats`
 Sequential testing (stop as soon as a comparison is decided)
-    ``ccsim.analyses.sequential``: :class:`SPRT`, :func:`sprt_decide_difference`
+    ``ccsim.analyses.stats.sequential``: :class:`SPRT`, :func:`sprt_decide_difference`
 Ratios of means and their paired differences (the designer metrics); multiple comparisons
-    ``ccsim.analyses.ratios``: :class:`Moments`, :func:`ratio_interval`,
+    ``ccsim.analyses.stats.ratios``: :class:`Moments`, :func:`ratio_interval`,
     :func:`ratio_difference`, :func:`holm`
 Ratings
-    ``ccsim.analyses.ratings``: :func:`elo_from_score`, :func:`score_from_elo`,
+    ``ccsim.analyses.stats.ratings``: :func:`elo_from_score`, :func:`score_from_elo`,
     :func:`bradley_terry`, :func:`bradley_terry_se`, :func:`rating_intervals`,
     :func:`nash_average`
 Numbers for people and for JSON
-    ``ccsim.analyses.formatting``: :func:`json_number`, :func:`format_percent`,
+    ``ccsim.analyses.stats.formatting``: :func:`json_number`, :func:`format_percent`,
     :func:`format_percent_ci`
 
 Only numpy and scipy are used.
@@ -33,12 +33,12 @@ from __future__ import annotations
 import numpy as np  # noqa: F401  (the doctests' np: they run in this module's names)
 
 # every name below is importable from here, ELO_PER_NAT and the percent format too (not in __all__)
-from ccsim.analyses.formatting import format_percent, format_percent_ci, json_number  # noqa: F401
-from ccsim.analyses.intervals import PairedStats, mean_ci, paired_difference, score_rate, wilson_interval
-from ccsim.analyses.ratings import ELO_PER_NAT, bradley_terry, bradley_terry_se, elo_from_score  # noqa: F401
-from ccsim.analyses.ratings import nash_average, rating_intervals, score_from_elo
-from ccsim.analyses.ratios import Moments, holm, ratio_difference, ratio_interval
-from ccsim.analyses.sequential import SPRT, sprt_decide_difference
+from ccsim.analyses.stats.formatting import format_percent, format_percent_ci, json_number  # noqa: F401
+from ccsim.analyses.stats.intervals import PairedStats, mean_ci, paired_difference, score_rate, wilson_interval
+from ccsim.analyses.stats.ratings import ELO_PER_NAT, bradley_terry, bradley_terry_se, elo_from_score  # noqa: F401
+from ccsim.analyses.stats.ratings import nash_average, rating_intervals, score_from_elo
+from ccsim.analyses.stats.ratios import Moments, holm, ratio_difference, ratio_interval
+from ccsim.analyses.stats.sequential import SPRT, sprt_decide_difference
 
 __all__ = [
     "wilson_interval",

@@ -5,7 +5,7 @@ task holding those deals for *every* candidate of the block, the standard rules 
 seating: each task's games pair deal by deal (common random numbers) on their own.  The tasks go
 through the one driver loop (``ccsim.runner.driver.drive``: any backend, the progress bar,
 Ctrl-C between tasks), and each finished task is kept in the ``TaskStore`` as the moments of its
-per-deal columns (``ccsim.analyses.balance_estimates``), so a rerun loads it instead of playing it.
+per-deal columns (``ccsim.analyses.balance.estimates``), so a rerun loads it instead of playing it.
 """
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from ccsim.kernel.engine.episode import R_TURNS, R_WINNER
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.runner.orderings import SHUFFLED
-from ccsim.analyses.balance_estimates import COLUMNS, deal_columns
-from ccsim.analyses.balance_folder import TaskStore, members_digest
-from ccsim.analyses.balance_race import RoundResult
+from ccsim.analyses.balance.estimates import COLUMNS, deal_columns
+from ccsim.analyses.balance.folder import TaskStore, members_digest
+from ccsim.analyses.balance.race import RoundResult
 from ccsim.analyses.stats import Moments
 
 __all__ = ["Player", "deal_values"]
@@ -57,7 +57,7 @@ class Player:
         per = self._deals_per_task(len(members), deals)
         tasks = [GridTask(int(seed), grid, self._segments(len(members), d, min(per, first + deals - d)), _COLS)
                  for d in range(first, first + deals, per)]
-        names = {id(t): f"{tag}-{int(t.segments[0, 2])}-{int(t.segments[0, 3])}" for t in tasks}
+        names = {id(t): f"{tag}-{int(t.first_games[0])}-{int(t.segment_games[0])}" for t in tasks}
         res = RoundResult({m: Moments(len(COLUMNS), batch=len(self.levels)) for m in members})
         todo = []
         for t in tasks:

@@ -8,7 +8,7 @@ import pandas as pd
 
 from ccsim.report.claims import Estimate
 
-__all__ = ["Section", "SECTION_TITLES"]
+__all__ = ["Section", "SECTION_TITLES", "command_line", "rests_on", "estimates_of", "stated_estimate"]
 
 SECTION_TITLES = {"seat": "Seat advantage", "ladder": "The strategy ladder", "orderings": "Orderings",
                   "variants": "Variants and what-ifs", "balance": "Fair rules", "cards": "Cards", "game": "The game",
@@ -30,15 +30,15 @@ class Section:
     shows: dict = field(default_factory=dict)
 
 
-def _cmd(*args) -> str:
+def command_line(*args) -> str:
     return "ccsim " + " ".join(shlex.quote(str(a)) for a in args)
 
 
-def _rests(level: str, games: int, seed: int, extra: str = "") -> str:
+def rests_on(level: str, games: int, seed: int, extra: str = "") -> str:
     return f"{level}{extra}, {games:,} games, seed {seed}, the standard rules"
 
 
-def _estimates(df: pd.DataFrame, key: str, where: dict) -> list[Estimate]:
+def estimates_of(df: pd.DataFrame, key: str, where: dict) -> list[Estimate]:
     d = df
     for k, v in where.items():
         d = d[d[k] == v]
@@ -46,5 +46,5 @@ def _estimates(df: pd.DataFrame, key: str, where: dict) -> list[Estimate]:
             for r in d.to_dict("records")]
 
 
-def _stated(ests: list[Estimate], context: str) -> Estimate:
+def stated_estimate(ests: list[Estimate], context: str) -> Estimate:
     return next((e for e in ests if e.context == context), ests[-1])

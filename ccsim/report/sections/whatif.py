@@ -10,7 +10,7 @@ from ccsim.report.claims import Claim, Estimate, make_claim, more_games, words_f
 from ccsim.report.figures import level_forest
 from ccsim.report.kinds import KINDS
 from ccsim.report.parts import Part
-from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
+from ccsim.report.sections.common import SECTION_TITLES, Section, command_line, estimates_of, rests_on, stated_estimate
 from ccsim.report.spec import Study
 from ccsim.report.tables import Show
 from ccsim.report.units import margin, metric_unit, quote, with_unit
@@ -102,10 +102,10 @@ def rules_statement(arm: str, words: str, kind: str, e: Estimate, games: int) ->
 def _arm_claim(st: Study, d: pd.DataFrame, arm: str, metric: str, kind: str, words: str, levels) -> Claim | None:
     """The claim on one arm's effect on one metric, stated at the section's headline level."""
     s = st.sections["variants"]
-    ests = _estimates(d, "level", dict(arm=arm, metric=metric))
+    ests = estimates_of(d, "level", dict(arm=arm, metric=metric))
     if not ests:
         return None
-    e = _stated(ests, st.headline_for(levels))
+    e = stated_estimate(ests, st.headline_for(levels))
     row = d[(d["arm"] == arm) & (d["metric"] == metric) & (d["level"] == e.context)].iloc[0]
     g = int(row["games"])
     phrase = arm_phrase(arm, s["change"])
@@ -119,7 +119,7 @@ def _arm_claim(st: Study, d: pd.DataFrame, arm: str, metric: str, kind: str, wor
         args += ["--rules", "changes.toml"]
     return make_claim(
         f"variants.{arm}.{metric}", "variants", kind, e, ests, text,
-        rests_on=_rests(e.context, g, st.seed, f" vs itself, {arm} vs the standard rules"), command=_cmd(*args, "--json"),
+        rests_on=rests_on(e.context, g, st.seed, f" vs itself, {arm} vs the standard rules"), command=command_line(*args, "--json"),
         json_path=["metrics", f"strategy={e.context}&arm={arm}&metric={metric}", "diff"], games=g,
         title=f"{words} under {arm}")
 
@@ -193,7 +193,8 @@ def _card_statement(card: str, e: Estimate, games: int) -> str:
 
 
 def _cards_cmd(st: Study, level: str, games: int) -> str:
-    return _cmd("whatif", "--strategy", level, "--games", games, "--seed", st.seed, "--no-variants", "--cards", "--json")
+    return command_line("whatif", "--strategy", level, "--games", games, "--seed", st.seed, "--no-variants", "--cards",
+                        "--json")
 
 
 def build_cards(st: Study, res: dict) -> Section:
@@ -205,12 +206,12 @@ def build_cards(st: Study, res: dict) -> Section:
     ref = st.headline_for(s["levels"])
     both = cards[cards["player"] == "both"].rename(columns=dict(worth="value", ci_lo="lo", ci_hi="hi"))
     for card in R.ACTION_NAMES:
-        ests = _estimates(both, "level", dict(card=card))
-        e = _stated(ests, ref)
+        ests = estimates_of(both, "level", dict(card=card))
+        e = stated_estimate(ests, ref)
         g = st.games_for(e.context, s["games"], "cards")
         sec.claims.append(make_claim(
             f"cards.{card}", "cards", "card_worth", e, ests, _card_statement(card, e, g),
-            rests_on=_rests(e.context, g, st.seed, " vs itself, one card ablated"), command=_cards_cmd(st, e.context, g),
+            rests_on=rests_on(e.context, g, st.seed, " vs itself, one card ablated"), command=_cards_cmd(st, e.context, g),
             json_path=["cards", f"strategy={e.context}&card={card}&player=both", "worth"], games=g,
             title=f"what one {card} card is worth"))
     base = pd.concat([res[f"cards:{lv}"].tables["metrics"] for lv in s["levels"]], ignore_index=True).rename(
@@ -218,14 +219,14 @@ def build_cards(st: Study, res: dict) -> Section:
     rev = base[(base["arm"] == BASE) & base["metric"].isin(["reversals", "votes"])]
     sec.tables["reversals"] = rev[["level", "metric", "value", "lo", "hi", "games"]].reset_index(drop=True)
     sec.shows = dict(worth=[Show(("worth", "ci_lo", "ci_hi"), "points")], reversals=[Show(("value", "lo", "hi"), "votes")])
-    ests = _estimates(rev, "level", dict(metric="reversals"))
-    e = _stated(ests, ref)
+    ests = estimates_of(rev, "level", dict(metric="reversals"))
+    e = stated_estimate(ests, ref)
     g = st.games_for(e.context, s["games"], "cards")
     votes = float(rev[(rev["level"] == e.context) & (rev["metric"] == "votes")]["value"].iloc[0])
     text = (f"Philosophers reverse {quote(e.value, e.lo, e.hi, 'votes')} a game (R6.3), "
             f"{100 * e.value / votes:.1f}% of the {votes:.1f} votes, with {e.context} on both sides.")
     sec.claims.append(make_claim(
-        "cards.reversals", "cards", "reversals", e, ests, text, rests_on=_rests(e.context, g, st.seed, " vs itself"),
+        "cards.reversals", "cards", "reversals", e, ests, text, rests_on=rests_on(e.context, g, st.seed, " vs itself"),
         command=_cards_cmd(st, e.context, g),
         json_path=["metrics", f"strategy={e.context}&arm={BASE}&metric=reversals", "value"], games=g,
         title="votes reversed by philosophers (R6.3)"))

@@ -7,7 +7,7 @@ import pandas as pd
 from ccsim.report.claims import Estimate, make_claim
 from ccsim.report.figures import ratings_plot
 from ccsim.report.parts import Part
-from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd
+from ccsim.report.sections.common import SECTION_TITLES, Section, command_line
 from ccsim.report.spec import Study
 from ccsim.report.tables import Show, matrix_shows
 from ccsim.report.units import ELO_ANCHOR, quote
@@ -29,7 +29,7 @@ def _ladder_sets(st: Study):
     return heur, pairs
 
 
-def _play_tournament(st: Study, strategies, deals: int, orderings, progress, backend):
+def play_tournament(st: Study, strategies, deals: int, orderings, progress, backend):
     """A part's tables of ``ccsim.analyses.tournament``: pairings, ratings and the score matrix with its interval."""
     from ccsim.analyses.tournament import tournament
     t = tournament(list(strategies), games=deals, seed=st.seed, orderings=orderings, progress=progress,
@@ -44,7 +44,7 @@ def _play_tournament(st: Study, strategies, deals: int, orderings, progress, bac
 
 def _tournament_part(name: str, st: Study, strategies, deals: int) -> Part:
     def compute(up, progress, backend=None):
-        return _play_tournament(st, strategies, deals, None, progress, backend)
+        return play_tournament(st, strategies, deals, None, progress, backend)
     return Part(name, dict(strategies=list(strategies), deals=deals, seed=st.seed, orderings=None),
                 len(strategies) * (len(strategies) - 1) * deals, compute)
 
@@ -56,11 +56,11 @@ def plan_ladder(st: Study) -> list[Part]:
     return parts
 
 
-def _tournament_cmd(st: Study, strategies, deals: int, orderings=None) -> str:
+def tournament_cmd(st: Study, strategies, deals: int, orderings=None) -> str:
     args = ["tournament", "--strategies", ",".join(strategies), "--games", deals, "--seed", st.seed]
     if orderings:
         args += ["--orderings", ",".join(orderings)]
-    return _cmd(*args, "--json")
+    return command_line(*args, "--json")
 
 
 def merged_ratings(pairings: pd.DataFrame, labels, seed: int, n_boot: int = N_BOOT) -> pd.DataFrame:
@@ -86,7 +86,7 @@ def merged_ratings(pairings: pd.DataFrame, labels, seed: int, n_boot: int = N_BO
     return out
 
 
-def _pair_score(pairings: pd.DataFrame, x: str, y: str):
+def pair_score(pairings: pd.DataFrame, x: str, y: str):
     """(x's score against y, lo, hi, games, a-is-x) from a pairings table."""
     r = pairings[((pairings["a"] == x) & (pairings["b"] == y)) | ((pairings["a"] == y) & (pairings["b"] == x))]
     if not len(r):
@@ -138,12 +138,12 @@ def build_ladder(st: Study, res: dict) -> Section:
     top = ratings["entrant"].iloc[0]
     ests = []
     for other in ratings["entrant"].iloc[1:]:
-        s = _pair_score(pairings, top, other)
+        s = pair_score(pairings, top, other)
         if s:
             ests.append(Estimate(other, s[0], s[1], s[2], s[3]))
     runner = ests[0]
     _, strategies, d = source.get((top, runner.context)) or source[(runner.context, top)]
-    flip = not _pair_score(pairings, top, runner.context)[4]
+    flip = not pair_score(pairings, top, runner.context)[4]
     r0 = ratings.iloc[0]
     text = (f"{top} rates highest ({quote(r0['elo'], r0['elo_lo'], r0['elo_hi'], 'Elo')}); against the next best, "
             f"{runner.context}, it scores {quote(runner.value, runner.lo, runner.hi, '%')} over {runner.games:,} "
@@ -152,7 +152,7 @@ def build_ladder(st: Study, res: dict) -> Section:
     sec.claims.append(make_claim(
         "ladder.top", "ladder", "score", runner, ests, text, level=top, across="opponent",
         rests_on=f"{top} vs {runner.context}, {runner.games:,} games, seed {st.seed}, shuffled decks",
-        command=_tournament_cmd(st, strategies, d),
+        command=tournament_cmd(st, strategies, d),
         json_path=["pairings", f"a={a}&b={b}", "score"] + (["1-x"] if flip else []),
         title=f"the strongest player, {top}, against the next best"))
     sec.figures["ratings"] = ratings_plot(ratings, f"Strategy ladder: Bradley–Terry ratings (seed {st.seed}; "

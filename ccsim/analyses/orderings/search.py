@@ -1,4 +1,4 @@
-"""``search``, the second ordering study (``ccsim.analyses.ordering_study``): strong orderings
+"""``search``, the second ordering study (``ccsim.analyses.orderings.study``): strong orderings
 within a budget of games, by successive halving over a large random sample, local search by
 swaps around the finalists, a semifinal, and a confirmation of the best on fresh deals."""
 from __future__ import annotations
@@ -9,13 +9,13 @@ import time
 import numpy as np
 import pandas as pd
 
-from ccsim.analyses.ordering_matchup import Matchup, OrderingStudyError, _codes, _deal_values, _positive
+from ccsim.analyses.orderings.matchup import Matchup, OrderingStudyError, kernel_codes, deal_values, positive_count
 from ccsim.analyses.stats import PairedStats, wilson_interval
 from ccsim.kernel.simulate import get_threads
-from ccsim.runner.orderings import (PRESETS, SHUFFLED, count_orderings, from_codes, random_orderings, rank_many,
-                                    swap_neighbours, to_codes, unrank_many)
+from ccsim.analyses.orderings.space import count_orderings, random_orderings, rank_many, swap_neighbours, unrank_many
+from ccsim.runner.orderings import PRESETS, SHUFFLED, from_codes, to_codes
 
-__all__ = ["search", "search_args", "CONFIRM_BASE"]
+__all__ = ["search", "search_args", "CONFIRM_BASE", "plan_halving"]
 
 #: confirmation runs of ``search`` use game indices from here on: deals no
 #: earlier stage (nor ``compare`` with its usual sizes) plays
@@ -34,7 +34,7 @@ def _unique_random(rng: np.random.Generator, k: int, exclude=()) -> np.ndarray:
     return unrank_many(rng.permutation(have)[:k])
 
 
-def _plan_halving(b_sh: int, final: int, m_min: int, k_max: int):
+def plan_halving(b_sh: int, final: int, m_min: int, k_max: int):
     """(candidates K, rounds R, first-round deals m0) of a successive-halving stage of about b_sh games.
 
     Round 0 plays K candidates on m0 deals, round r >= 1 the best K / 2**r on
@@ -86,7 +86,7 @@ class _Search:
         """Values (candidates, deals) in chunks of about a million games."""
         codes = np.asarray(codes)
         step = max(1, 1_000_000 // max(1, 2 * len(codes)))
-        parts = [_deal_values(self.m.play(codes, first + a, min(step, n - a))) for a in range(0, n, step)]
+        parts = [deal_values(self.m.play(codes, first + a, min(step, n - a))) for a in range(0, n, step)]
         return np.concatenate(parts, axis=1) if parts else np.zeros((len(codes), 0))
 
     def note(self, stage, step, n_cand, deals, best, best_score, median, extra=""):
@@ -193,7 +193,7 @@ class _Search:
         from CONFIRM_BASE): one row each, the best first, then shuffled, then the worst."""
         conf = best + [SHUFFLED] + ([worst] if worst not in best else [])
         m_conf = max(1, (self.budget - self.m.games) // (2 * len(conf)))
-        vals = self.play(np.stack([_codes(x) for x in conf]), CONFIRM_BASE, m_conf)
+        vals = self.play(np.stack([kernel_codes(x) for x in conf]), CONFIRM_BASE, m_conf)
         base_v = vals[len(best)]
         n_games = 2 * m_conf
         z_simul = 1.0 - (1.0 - confidence) / len(best)
@@ -215,8 +215,8 @@ class _Search:
 def search_args(strategy="greedy", opponent=None, opponent_order=SHUFFLED, budget=1_000_000, seed=1, top=10,
                 variants=(), backend=None):
     """(Matchup, budget, top) of a search, validated; OrderingStudyError names the problem."""
-    budget = _positive(budget, "--budget", 2_000)
-    top = _positive(top, "--top")
+    budget = positive_count(budget, "--budget", 2_000)
+    top = positive_count(top, "--top")
     if top > 100:
         raise OrderingStudyError(f"--top must be at most 100, got {top}")
     return Matchup(strategy, opponent, opponent_order, seed, tuple(variants), backend=backend), budget, top
@@ -254,7 +254,7 @@ def search(strategy: str = "greedy", opponent: str | None = None, opponent_order
     b_ls = int(0.25 * budget)
     b_sh = budget - b_conf - b_semi - b_ls
     final = 32 if budget >= 200_000 else 16
-    k, rounds, m0 = _plan_halving(b_sh, final, m_min=16 if budget >= 1_000_000 else 8, k_max=1 << 16)
+    k, rounds, m0 = plan_halving(b_sh, final, m_min=16 if budget >= 1_000_000 else 8, k_max=1 << 16)
 
     finalists, first_round = S.halving(k, rounds, m0)
     worst = first_round.sort_values("score", kind="stable").iloc[0]["ordering"]

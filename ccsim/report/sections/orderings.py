@@ -10,8 +10,8 @@ from ccsim.runner.orderings import PRESETS, parse_ordering
 from ccsim.report.claims import Estimate, make_claim, words_for
 from ccsim.report.figures import level_forest, payoff_heatmap
 from ccsim.report.parts import Part
-from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
-from ccsim.report.sec_ladder import _pair_score, _play_tournament, _tournament_cmd
+from ccsim.report.sections.common import SECTION_TITLES, Section, command_line, estimates_of, rests_on, stated_estimate
+from ccsim.report.sections.ladder import pair_score, play_tournament, tournament_cmd
 from ccsim.report.kinds import KINDS
 from ccsim.report.spec import Study
 from ccsim.report.tables import Show, matrix_shows
@@ -63,7 +63,7 @@ def plan_orderings(st: Study) -> list[Part]:
     lv = s["level"]
 
     def search_compute(up, progress, backend=None):
-        from ccsim.analyses.ordering_study import search
+        from ccsim.analyses.orderings.study import search
         df = search(strategy=lv, budget=s["budget"], seed=st.seed, top=s["top"], backend=backend)
         prog = pd.DataFrame(df.attrs["progress"])
         base = pd.DataFrame([df.attrs["baseline"], df.attrs["worst"]]).assign(role=["shuffled", "worst"])
@@ -77,7 +77,7 @@ def plan_orderings(st: Study) -> list[Part]:
         few = st.is_search(strat) or st.is_search(opp)
 
         def compare_compute(up, progress, backend=None, strat=strat, opp=opp, g=g, few=few):
-            from ccsim.analyses.ordering_study import compare
+            from ccsim.analyses.orderings.study import compare
             cands = _candidates(up[f"orderings:search:{lv}"], presets, few)
             df = compare(cands, baseline="shuffled", strategy=strat, opponent=opp, games=g, seed=st.seed,
                          backend=backend)
@@ -88,7 +88,7 @@ def plan_orderings(st: Study) -> list[Part]:
                           g * (2 if few else n_cand), compare_compute, needs=(f"orderings:search:{lv}",)))
 
     def positions_compute(up, progress, backend=None):
-        from ccsim.analyses.ordering_study import positions
+        from ccsim.analyses.orderings.study import positions
         df = positions(strategy=lv, games=s["positions_games"], seed=st.seed, backend=backend)
         return dict(positions=pd.DataFrame(df)), {k: v for k, v in df.attrs.items() if k != "matchup"}
     parts.append(Part(f"orderings:positions:{lv}", dict(level=lv, games=s["positions_games"], seed=st.seed),
@@ -96,7 +96,7 @@ def plan_orderings(st: Study) -> list[Part]:
 
     def meta_compute(up, progress, backend=None):
         orders = _meta_orderings(up[f"orderings:search:{lv}"], presets)
-        return _play_tournament(st, [lv], s["meta_games"], [_label(o) for o in orders], progress, backend)
+        return play_tournament(st, [lv], s["meta_games"], [_label(o) for o in orders], progress, backend)
     k = s["top"] + len(presets)
     parts.append(Part(f"orderings:meta:{lv}", dict(level=lv, deals=s["meta_games"], seed=st.seed, presets=presets),
                       k * (k - 1) * s["meta_games"], meta_compute, needs=(f"orderings:search:{lv}",)))
@@ -178,9 +178,9 @@ def build_orderings(st: Study, res: dict) -> Section:
     sec.claims.append(make_claim(
         "orderings.positions", "orderings", "position_effect", e, [e], text,
         title=f"where a {r['card']} card sits in the deck",
-        rests_on=_rests(lv, s["positions_games"], st.seed, " vs itself, random orderings"),
-        command=_cmd("orderings", "positions", "--strategy", lv, "--games", s["positions_games"], "--seed", st.seed,
-                     "--out", "positions-check", "--quiet", "--json"),
+        rests_on=rests_on(lv, s["positions_games"], st.seed, " vs itself, random orderings"),
+        command=command_line("orderings", "positions", "--strategy", lv, "--games", s["positions_games"],
+                             "--seed", st.seed, "--out", "positions-check", "--quiet", "--json"),
         json_path=["effects", f"card={r['card']}&kind=region&region={r['region']}", "effect"]))
     _meta(st, res, sec)
     sec.conclusions += [c.sentence() for c in sec.claims]
@@ -211,9 +211,9 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
     # the ordering the equilibrium weighs most, and its worst pairing
     i = int(np.argmax(p))
     pairs = meta.tables["pairings"]
-    ests = [Estimate(o, *_pair_score(pairs, labels[i], o)[:4]) for o in labels if o != labels[i]]
+    ests = [Estimate(o, *pair_score(pairs, labels[i], o)[:4]) for o in labels if o != labels[i]]
     worst = min(ests, key=lambda e: e.value)
-    flip = not _pair_score(pairs, labels[i], worst.context)[4]
+    flip = not pair_score(pairs, labels[i], worst.context)[4]
     support = [f"{o} {100 * w:.0f}%" for o, w in sorted(zip(labels, p), key=lambda t: -t[1]) if w > 0.005]
     if worst.lo > 0.5:
         head = f"{labels[i]} is dominant in the ordering meta-game: it beats every other ordering tested"
@@ -229,7 +229,7 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
     sec.claims.append(make_claim(
         "orderings.meta", "orderings", "score", worst, ests, text, level=lv, across="opponent ordering",
         rests_on=f"{lv} vs itself with fixed orderings, {worst.games:,} games a pairing, seed {st.seed}",
-        command=_tournament_cmd(st, [lv], s["meta_games"], labels),
+        command=tournament_cmd(st, [lv], s["meta_games"], labels),
         json_path=["pairings", f"a={a}&b={b}", "score"] + (["1-x"] if flip else []),
         title="the favoured ordering against its hardest opponent ordering"))
 
@@ -247,10 +247,11 @@ def _best_claims(st: Study, srch, best_rows: pd.DataFrame, best: str) -> list:
                                            ("field", field_ctx, "opponent", away[0] if away else None)):
         # a field context is named by its opponent: "against greedy", not "at tactician vs greedy"
         name = {c[0]: (c[2] if across == "opponent" else c[0]) for c in ctxs}
-        ests = [replace(e, context=name[e.context]) for e in _estimates(best_rows, "context", {}) if e.context in name]
+        ests = [replace(e, context=name[e.context]) for e in estimates_of(best_rows, "context", {})
+                if e.context in name]
         if not ests or stated_ctx is None:
             continue
-        e = _stated(ests, stated_ctx)
+        e = stated_estimate(ests, stated_ctx)
         _, strat, opp, g = next(c for c in ctxs if name[c[0]] == e.context)
         cands = _candidates(srch, [_canon(p) for p in s["presets"]], st.is_search(strat) or st.is_search(opp))
         claims.append(make_claim(
@@ -258,8 +259,8 @@ def _best_claims(st: Study, srch, best_rows: pd.DataFrame, best: str) -> list:
             _best_statement(lv, best, e, strat, opp, g), level=strat, across=across,
             title=f"the strongest ordering found, {best}" + (" against the field" if kind == "field" else ""),
             rests_on=f"{strat} vs {opp} (opponent deck shuffled), {g:,} games per deck, seed {st.seed}",
-            command=_cmd("orderings", "compare", *cands, "--baseline", "shuffled", "--strategy", strat,
-                         "--opponent", opp, "--games", g, "--seed", st.seed, "--json"),
+            command=command_line("orderings", "compare", *cands, "--baseline", "shuffled", "--strategy", strat,
+                                 "--opponent", opp, "--games", g, "--seed", st.seed, "--json"),
             json_path=["orderings", f"ordering={best}", "diff"], games=g))
     return claims
 

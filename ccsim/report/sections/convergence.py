@@ -20,7 +20,7 @@ import pandas as pd
 from ccsim.report.claims import Estimate
 from ccsim.report.figures import skill_panels
 from ccsim.report.kinds import KINDS
-from ccsim.report.sec_common import SECTION_TITLES, Section
+from ccsim.report.sections.common import SECTION_TITLES, Section
 from ccsim.report.spec import Z95
 from ccsim.report.tables import Show
 from ccsim.report.units import ELO_ANCHOR, diff_unit, margin, quote, with_unit

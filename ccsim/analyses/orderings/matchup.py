@@ -1,4 +1,4 @@
-"""The matchup of the ordering studies (``ccsim.analyses.ordering_study``): who plays whom,
+"""The matchup of the ordering studies (``ccsim.analyses.orderings.study``): who plays whom,
 the checks of a study's arguments, and its games played through the one driver loop
 (``ccsim.runner.driver.drive``) on any backend."""
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ccsim.runner.grid import orderings_grid, play_task, segment_tasks, warm_tas
 from ccsim.runner.orderings import LENGTH, SHUFFLED, OrderingError, from_codes, parse_ordering, to_codes
 from strategies.registry import resolve
 
-__all__ = ["OrderingStudyError", "Matchup"]
+__all__ = ["OrderingStudyError", "Matchup", "study_ordering", "kernel_codes", "positive_count", "deal_values"]
 
 _COLS = (R_WINNER, R_ERROR)  # the result columns a study reads
 
@@ -33,7 +33,7 @@ def _strategy(name: str, flag: str):
         raise OrderingStudyError(f"{flag}: {e.args[0]}") from None
 
 
-def _ordering(text: str, flag: str | None, allow_shuffled: bool = True) -> str:
+def study_ordering(text: str, flag: str | None, allow_shuffled: bool = True) -> str:
     try:
         s = parse_ordering(text)
     except OrderingError as e:
@@ -43,14 +43,14 @@ def _ordering(text: str, flag: str | None, allow_shuffled: bool = True) -> str:
     return s
 
 
-def _codes(ordering: str) -> np.ndarray:
+def kernel_codes(ordering: str) -> np.ndarray:
     """Kernel code row of a canonical ordering; -1s for shuffled."""
     if ordering == SHUFFLED:
         return np.full(LENGTH, -1, np.int8)
     return to_codes(ordering)
 
 
-def _positive(value, flag: str, minimum: int = 1) -> int:
+def positive_count(value, flag: str, minimum: int = 1) -> int:
     return check_count(value, OrderingStudyError, flag, minimum)
 
 
@@ -79,13 +79,13 @@ class Matchup:
             self.opponent = self.strategy
         _strategy(self.strategy, "--strategy")
         _strategy(self.opponent, "--opponent")
-        self.opponent_order = _ordering(self.opponent_order, "--opponent-order")
+        self.opponent_order = study_ordering(self.opponent_order, "--opponent-order")
         check_seed(self.seed, OrderingStudyError)
         try:
             self.rules = RunConfig(variants=tuple(self.variants)).validated().rules_vector()
         except ConfigError as e:
             raise OrderingStudyError(str(e)) from None
-        self.opp = _codes(self.opponent_order)
+        self.opp = kernel_codes(self.opponent_order)
         self.backend = self.backend or LocalBackend()
         self.warm()
 
@@ -98,7 +98,7 @@ class Matchup:
     def warm(self) -> None:
         """Compile (or load) the kernel and both strategies wherever tasks run: one game, not
         counted, so a study's time counts games, not compiling."""
-        tasks = self._tasks(_codes(SHUFFLED)[None], 0, 1, np.zeros(1, np.int64))
+        tasks = self._tasks(kernel_codes(SHUFFLED)[None], 0, 1, np.zeros(1, np.int64))
         self.backend.warm(play_task, warm_task(tasks[0]))
 
     def play(self, codes, first: int, n_deals: int, deal_off=None) -> np.ndarray:
@@ -133,6 +133,6 @@ class Matchup:
                 f"seed {self.seed}" + (f", variants {', '.join(self.variants)}" if self.variants else ""))
 
 
-def _deal_values(pts: np.ndarray) -> np.ndarray:
+def deal_values(pts: np.ndarray) -> np.ndarray:
     """Per-deal mean score (0, .25, .5, .75, 1) of (candidates, deals, 2) doubled points."""
     return pts.sum(axis=2, dtype=np.int64) / 4.0

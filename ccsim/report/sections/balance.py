@@ -13,9 +13,9 @@ from ccsim.runner.changes import RESERVED as BASE, change_phrase
 from ccsim.report.claims import make_claim
 from ccsim.report.figures import level_forest
 from ccsim.report.parts import Part
-from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
-from ccsim.report.sec_mirror import seat_statement
-from ccsim.report.sec_whatif import WHATIF_SHOWS, whatif_part, whatif_metrics
+from ccsim.report.sections.common import SECTION_TITLES, Section, command_line, estimates_of, rests_on, stated_estimate
+from ccsim.report.sections.mirror import seat_statement
+from ccsim.report.sections.whatif import WHATIF_SHOWS, whatif_part, whatif_metrics
 from ccsim.report.spec import Study
 from ccsim.report.units import margin
 
@@ -39,16 +39,16 @@ def _seat_rows(met: pd.DataFrame) -> pd.DataFrame:
 def _change_claim(st: Study, seat: pd.DataFrame, c):
     s = st.sections["balance"]
     change = c.name
-    ests = _estimates(seat, "level", dict(arm=change))
-    e = _stated(ests, st.headline_for(s["levels"]))
-    base = _stated(_estimates(seat, "level", dict(arm=BASE)), e.context)
+    ests = estimates_of(seat, "level", dict(arm=change))
+    e = stated_estimate(ests, st.headline_for(s["levels"]))
+    base = stated_estimate(estimates_of(seat, "level", dict(arm=BASE)), e.context)
     g = int(seat[(seat["arm"] == change) & (seat["level"] == e.context)]["games"].iloc[0])
     return make_claim(
         f"balance.{change}", "balance", "seat_advantage", e, ests,
         seat_statement(e, s["tolerance"], change_phrase(c), base), seoi=s["tolerance"], games=g,
         title=f"the seat advantage under {change_phrase(c).removeprefix('the change ').strip(' —')}",
-        rests_on=_rests(e.context, g, st.seed, f" vs itself, {change} vs the standard rules"),
-        command=_cmd("whatif", "--strategy", e.context, "--games", g, "--seed", st.seed, "--no-variants", "--rules",
+        rests_on=rests_on(e.context, g, st.seed, f" vs itself, {change} vs the standard rules"),
+        command=command_line("whatif", "--strategy", e.context, "--games", g, "--seed", st.seed, "--no-variants", "--rules",
                      RECOMMENDED_FILE, "--json"),
         json_path=["metrics", f"strategy={e.context}&arm={change}&metric=seat_advantage", "value"])
 

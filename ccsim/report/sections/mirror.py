@@ -8,7 +8,7 @@ from ccsim.report.claims import Estimate, make_claim, more_games
 from ccsim.report.figures import length_boxes, level_forest, stacked_shares
 from ccsim.report.kinds import KINDS, classify
 from ccsim.report.parts import Part
-from ccsim.report.sec_common import SECTION_TITLES, Section, _cmd, _estimates, _rests, _stated
+from ccsim.report.sections.common import SECTION_TITLES, Section, command_line, estimates_of, rests_on, stated_estimate
 from ccsim.report.spec import Study
 from ccsim.report.tables import Show
 from ccsim.report.units import margin, metric_unit, quote
@@ -36,8 +36,8 @@ def _mirror_part(st: Study, level: str, n: int) -> Part:
 
 
 def _mirror_cmd(st: Study, level: str, n: int) -> str:
-    return _cmd("run", "--cleopatra", level, "--caesar", level, "--games", n, "--seed", st.seed, "--metrics",
-                "--json")
+    return command_line("run", "--cleopatra", level, "--caesar", level, "--games", n, "--seed", st.seed, "--metrics",
+                        "--json")
 
 
 def _metric_rows(st: Study, res: dict, section: str) -> pd.DataFrame:
@@ -79,12 +79,12 @@ def build_seat(st: Study, res: dict) -> Section:
     rows = _metric_rows(st, res, "seat")
     seat = rows[rows["metric"] == "seat_advantage"].copy()
     seat["games"] = seat["units"].astype(int)
-    ests = _estimates(seat, "level", {})
-    e = _stated(ests, st.headline_for(list(seat["level"])))
+    ests = estimates_of(seat, "level", {})
+    e = stated_estimate(ests, st.headline_for(list(seat["level"])))
     n = e.games
     sec.claims.append(make_claim(
         "seat.advantage", "seat", "seat_advantage", e, ests, seat_statement(e),
-        rests_on=_rests(e.context, n, st.seed, " vs itself, shuffled decks"), command=_mirror_cmd(st, e.context, n),
+        rests_on=rests_on(e.context, n, st.seed, " vs itself, shuffled decks"), command=_mirror_cmd(st, e.context, n),
         json_path=["metrics", "metrics", "metric=seat_advantage", "value"], title="Cleopatra's seat advantage"))
     draw = rows[rows["metric"] == "draw_rate"]
     sec.tables["seat"] = seat[["level", "value", "lo", "hi", "games"]].rename(
@@ -116,12 +116,12 @@ _GAME_METRICS = {  # metric: (kind, words)
 
 def _game_claim(st: Study, rows: pd.DataFrame, metric: str, kind: str, text: str, games: dict):
     """A claim on one metric of the mirror games, stated at the section's headline level."""
-    ests = _estimates(rows, "level", dict(metric=metric))
-    e = _stated(ests, st.headline_for(list(games)))
+    ests = estimates_of(rows, "level", dict(metric=metric))
+    e = stated_estimate(ests, st.headline_for(list(games)))
     k = KINDS[kind]
     text = text.format(q=quote(e.value, e.lo, e.hi, k.unit, k.signed)) + f" with {e.context} on both sides."
     return make_claim(f"game.{metric if kind != 'end_share' else 'end'}", "game", kind, e, ests, text,
-                      rests_on=_rests(e.context, games[e.context], st.seed, " vs itself"),
+                      rests_on=rests_on(e.context, games[e.context], st.seed, " vs itself"),
                       command=_mirror_cmd(st, e.context, games[e.context]),
                       json_path=["metrics", "metrics", f"metric={metric}", "value"], games=games[e.context])
 

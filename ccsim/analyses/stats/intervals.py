@@ -14,24 +14,25 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["wilson_interval", "score_rate", "mean_ci", "paired_difference", "PairedStats"]
+__all__ = ["wilson_interval", "score_rate", "mean_ci", "paired_difference", "PairedStats",
+           "z_quantile", "t_dist", "as_output"]  # the last three shared with ratios and ratings
 
 
-def _t_dist():
+def t_dist():
     """scipy's Student t, imported on first use: scipy.stats takes a second to import, and
     `ccsim run` (Wilson intervals: the normal quantile, from the standard library) needs none."""
     from scipy.stats import t
     return t
 
 
-def _z(confidence: float) -> float:
+def z_quantile(confidence: float) -> float:
     """Two-sided standard-normal quantile for ``confidence``."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
-def _out(x: np.ndarray) -> Any:
+def as_output(x: np.ndarray) -> Any:
     """Return a Python float for 0-d results, the array otherwise."""
     return float(x) if np.ndim(x) == 0 else x
 
@@ -65,7 +66,7 @@ def wilson_interval(successes, n, confidence: float = 0.95):
     >>> np.round(lo, 3), np.round(hi, 3)
     (array([0.   , 0.237, 0.   ]), array([0.278, 0.763, 1.   ]))
     """
-    z = _z(confidence)
+    z = z_quantile(confidence)
     s = np.asarray(successes, dtype=float)
     nn = np.asarray(n, dtype=float)
     s, nn = np.broadcast_arrays(s, nn)
@@ -81,7 +82,7 @@ def wilson_interval(successes, n, confidence: float = 0.95):
     # The bounds are exactly 0 at successes == 0 and 1 at successes == n.
     lo = np.where(empty | (s == 0), 0.0, np.clip(centre - half, 0.0, 1.0))
     hi = np.where(empty | (s == nn), 1.0, np.clip(centre + half, 0.0, 1.0))
-    return _out(lo), _out(hi)
+    return as_output(lo), as_output(hi)
 
 
 def score_rate(wins, draws, n):
@@ -100,7 +101,7 @@ def score_rate(wins, draws, n):
     pts = w + 0.5 * d
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.where(nn == 0, np.nan, pts / np.where(nn == 0, 1.0, nn))
-    return _out(r)
+    return as_output(r)
 
 
 # ---------------------------------------------------------------------------
@@ -140,12 +141,12 @@ def mean_ci(values_sum, values_sumsq, n, confidence: float = 0.95):
     >>> m, round(lo, 3), round(hi, 3)
     (4.5, 3.235, 5.765)
     """
-    z = _z(confidence)
+    z = z_quantile(confidence)
     mean, var = _mean_var(values_sum, values_sumsq, n)
     nn = np.asarray(n, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         half = np.where(nn > 1, z * np.sqrt(var / np.where(nn > 1, nn, 1.0)), np.inf)
-    return _out(mean), _out(mean - half), _out(mean + half)
+    return as_output(mean), as_output(mean - half), as_output(mean + half)
 
 
 # ---------------------------------------------------------------------------
@@ -232,13 +233,13 @@ class PairedStats:
 
     def summary(self, confidence: float = 0.95) -> dict:
         """``dict(diff, lo, hi, se, n)`` exactly as :func:`paired_difference`."""
-        _z(confidence)  # validate
+        z_quantile(confidence)  # validate
         mean, se, n = self.mean, self.se, self.n
         if n < 2:
             return dict(diff=mean, lo=-math.inf, hi=math.inf, se=math.nan, n=n)
         if se == 0.0:
             return dict(diff=mean, lo=mean, hi=mean, se=0.0, n=n)
-        t = float(_t_dist().ppf(0.5 + confidence / 2.0, n - 1))
+        t = float(t_dist().ppf(0.5 + confidence / 2.0, n - 1))
         return dict(diff=mean, lo=mean - t * se, hi=mean + t * se, se=se, n=n)
 
 
