@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from ccsim.cli import cli
+from ccsim.toolchain import notice
 from ccsim.toolchain.notice import compiling, label
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +20,12 @@ ROOT = Path(__file__).resolve().parent.parent
 class FakeTTY(io.StringIO):
     def isatty(self):
         return True
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process():
+    """Each test as a command of its own: nothing announced yet."""
+    notice._said.clear()
 
 
 def test_notice_prints_on_a_terminal():
@@ -47,6 +54,16 @@ def test_notice_silent_off_a_terminal_and_when_quick():
     with compiling("the kernel", 30, stream=out, delay=3600):  # a quick load: nothing
         pass
     assert out.getvalue() == ""
+
+
+def test_a_command_announces_each_step_once():
+    """Issue 37: the kernel compiled by the cold-start helper, then loaded from the cache, is one message."""
+    out = FakeTTY()
+    with compiling("the kernel", 30, stream=out, delay=0):
+        pass
+    with compiling("the kernel", 30, cold=False, stream=out, delay=0):
+        pass
+    assert out.getvalue().count("done in") == 1 and "loading" not in out.getvalue()
 
 
 def test_notice_inside_a_notice_says_nothing():

@@ -86,10 +86,43 @@ def test_no_summary_names_a_parameter_by_its_key_or_the_rules_by_a_missing_file(
 
 
 def test_the_report_of_an_example_study_speaks_plain_words(tmp_path, compiled):
-    res = CliRunner().invoke(cli, ["report", str(EXAMPLES / "study.toml"), "--out", str(tmp_path / "r"),
+    # the example study as written, with its game counts cut down (its words do not depend on them)
+    study = re.sub(r"(?m)^games = [\d_]+", "games = 2_000", (EXAMPLES / "study.toml").read_text(encoding="utf-8"))
+    (tmp_path / "study.toml").write_text(study, encoding="utf-8")
+    res = CliRunner().invoke(cli, ["report", str(tmp_path / "study.toml"), "--out", str(tmp_path / "r"),
                                    "--no-progress"], catch_exceptions=False)
     assert res.exit_code == 0, res.output[-2000:]
     html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style).*?</\1>", " ", html, flags=re.S))
     assert dotted_keys(text) == [] and "RULES.md" not in text
     assert "a hand refills to 4 cards (standard: 5)" in text
+
+
+def test_progress_in_a_log_is_a_line_every_few_seconds_however_long_a_task():
+    """Issue 37: under a non-terminal stderr a long task no longer leaves the log silent."""
+    import io
+    import time
+    from ccsim.runner.driver import ProgressLines, progress_bar
+    log = io.StringIO()
+    bar = ProgressLines(1000, "round 2", log, every=0.05)
+    time.sleep(0.2)  # a task still playing: no update yet
+    bar.update(250)
+    time.sleep(0.1)
+    bar.close()
+    lines = log.getvalue().splitlines()
+    assert len(lines) >= 3 and lines[0].startswith("round 2: 0 of 1,000 games")
+    assert "250 of 1,000 games (25%)" in lines[-1]
+    other = progress_bar(10)
+    other.close()
+    assert isinstance(other, ProgressLines)  # pytest's stderr is no terminal
+
+
+def test_a_figure_knows_its_precision():
+    """Issue 37: fair only inside the band; an interval wider than the band says how many games would do."""
+    from ccsim.analyses.precision import games_needed, inside, precision_warning, too_wide
+    # designer.md's old example: ±1.4 points from 5,000 deals against a ±1-point band
+    assert too_wide(-0.031, -0.003, 0.01) and not inside(-0.031, -0.003, 0.01)
+    assert games_needed(-0.031, -0.003, 5000, 0.01) == 40_000  # (1.4 / 0.5)^2 x 5,000 = 39,200, rounded up
+    line = precision_warning("at tactician, 5,000 deals", -0.031, -0.003, 0.01, 5000, "deals")
+    assert line.startswith("warning: ") and "±1.4 points" in line and "40,000 deals" in line
+    assert precision_warning("x", 0.002, 0.009, 0.01, 100_000) is None and inside(0.002, 0.009, 0.01)

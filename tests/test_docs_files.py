@@ -31,6 +31,8 @@ def named_paths(text: str) -> set[str]:
 def test_no_document_names_a_file_the_repository_lacks(doc):
     text = doc.read_text(encoding="utf-8")
     assert "RULES.md" not in text and "DESIGN.md" not in text, "name the standard rules: docs/rules.md"
+    bare = {n for n in re.findall(r"\b[A-Z][A-Z_]*\.md\b", text) if not any(ROOT.rglob(n))}
+    assert bare == set(), "a file named by its bare name is nowhere in the repository"
     missing = sorted(p for p in named_paths(text) - TO_WRITE if not (ROOT / p).exists() and not any(ROOT.glob(p)))
     links = [t for t in LINK.findall(text) if "://" not in t and not t.startswith("mailto:")]
     missing += sorted(t for t in links if not (doc.parent / t).exists())

@@ -53,7 +53,7 @@ def shrink(cmd: str) -> str:
         games = 488                              # the smallest positions study (2 x 2 x 61 x 2)
     elif _sub(cmd) == "tournament":
         games = 50
-    cmd = re.sub(r"--games \d+", f"--games {games}", cmd)
+    cmd = re.sub(r"--games [\d,_]+", f"--games {games}", cmd)  # 100,000 as people write it, too
     cmd = re.sub(r"--budget \d+", "--budget 10000", cmd)
     cmd = re.sub(r"--search-games \d+", "--search-games 1", cmd)
     cmd = re.sub(r"--record-games \d+", "--record-games 4", cmd)

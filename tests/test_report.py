@@ -342,7 +342,7 @@ def test_report_cli_prints_the_claims_table(small, capsys):
     d, _ = small
     code, out, err = run_cli(capsys, "report", d / "study.toml", "--out", d / "out")
     assert code == 0, err
-    assert "seat.advantage" in out and "robustness" in out and "0 played now" in out
+    assert "Cleopatra's seat advantage" in out and "robustness" in out and "0 played now" in out  # by what it measures
 
 
 def test_bad_backend_flags_exit_2_before_any_game(tmp_path, capsys):

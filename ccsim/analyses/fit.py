@@ -64,11 +64,13 @@ def table(cols: list[Col], rows: list[list[str]], width: int | None = None, inde
     widths = _natural(cols, rows)
     shown = _shown(cols, widths, width, indent, gap)
     over = 0 if width is None else _total(widths, shown, indent, gap) - width
-    for k in reversed(shown):  # the wrapping columns give up what is still over (last first), each to 12 at least
-        if over > 0 and cols[k].wrap:
-            narrower = max(12, widths[k] - over)
-            over -= widths[k] - narrower
-            widths[k] = narrower
+    wraps = [k for k in shown if cols[k].wrap]
+    while over > 0 and wraps:  # the widest wrapping column gives up a column at a time, down to 12
+        k = max(wraps, key=lambda k: widths[k])
+        if widths[k] <= 12:
+            break
+        widths[k] -= 1
+        over -= 1
     out = []
     for cells in [[c.header for c in cols], *rows]:
         parts = {k: _cell_lines(cells[k], widths[k], cols[k].wrap) for k in shown}

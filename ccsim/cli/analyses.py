@@ -27,7 +27,8 @@ def _threads(n):
 
 
 def _show(progress):
-    return sys.stderr.isatty() if progress is None else progress
+    """Progress is on unless --no-progress: a bar on a terminal, plain lines in a log (issue 37)."""
+    return True if progress is None else progress
 
 
 def _parquet(df, path: Path):
@@ -42,7 +43,7 @@ _COMMON = [
     click.option("--out", default=None, metavar="DIR", help="Write the tables (Parquet), summary.json, the report "
                  "and the plots under DIR."),
     click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object."),
-    click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal]."),
+    click.option("--progress/--no-progress", default=None, help="Progress on stderr: a bar on a terminal, else a line every 10 s [on]."),
     wide_option,
 ]
 
@@ -172,7 +173,7 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
               help="Fresh deals per level re-measuring each recommended setting [the space's, else 100,000].")
 @click.option("--threads", type=int, default=None, help="Threads (0: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
+@click.option("--progress/--no-progress", default=None, help="Progress on stderr: a bar on a terminal, else a line every 10 s [on].")
 @wide_option
 @backend_options
 def balance_cmd(space, out, levels, budget, seed, tolerance, remeasure_games, threads, as_json, progress, wide, backend,

@@ -38,7 +38,7 @@ def _fail(msg: str) -> None:
 @click.option("--config", "config_path", default=None, metavar="FILE.toml", help="Run configuration (flags override).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--metrics", "with_metrics", is_flag=True, help="Add the designer metrics (docs/metrics.md).")
-@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
+@click.option("--progress/--no-progress", default=None, help="Progress on stderr: a bar on a terminal, else a line every 10 s [on].")
 @wide_option
 def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, variants, swap_seats, threads, chunk_size,
             record, record_games, out, backend, scheduler, workers, connect_timeout, config_path, as_json, with_metrics,
@@ -56,7 +56,7 @@ def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, varia
         cfg = RunConfig(**{k: v for k, v in flags.items() if v is not None}).validated()
     if cfg.record:
         _check_writable(cfg.record)
-    show = sys.stderr.isatty() if progress is None else progress
+    show = True if progress is None else progress  # a bar on a terminal, plain lines in a log
     # the backend before the rest of ccsim is imported: an unusable cluster fails within seconds
     with make_backend(cfg.backend, cfg.scheduler, cfg.workers, cfg.connect_timeout) as be:
         from ccsim.analyses.run import run, write_records

@@ -47,7 +47,7 @@ class _Count(click.ParamType):
             return value
         text = str(value).strip()
         if not self._GROUPED.fullmatch(text):
-            self.fail(f"{value!r} is not a whole number (100000, 100,000 and 100_000 are)", param, ctx)
+            self.fail(f"{value!r} is not a valid integer (100000, 100,000 and 100_000 are)", param, ctx)
         return int(text.replace(",", "").replace("_", ""))
 
 

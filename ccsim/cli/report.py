@@ -13,18 +13,20 @@ import sys
 
 import click
 
-from ccsim.cli.options import backend_options, cli_backend, writable_folder
+from ccsim.cli.options import backend_options, cli_backend, wide_option, width_of, writable_folder
 
 
 @click.command("report")
 @click.argument("study", type=click.Path(dir_okay=False))
 @click.option("--out", required=True, metavar="DIR", help="Folder of the report (and of its finished parts).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written and the claims as one JSON object.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [on for a terminal].")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress on stderr: a bar on a terminal, else a line every 10 s [on].")
 @click.option("--replicate", type=int, default=None, metavar="SEED",
               help="Then rerun every claim's command on this fresh seed and write replication.md: does each agree?")
+@wide_option
 @backend_options
-def report_cmd(study, out, as_json, progress, replicate, backend, scheduler, workers, connect_timeout):
+def report_cmd(study, out, as_json, progress, replicate, wide, backend, scheduler, workers, connect_timeout):
     """Run a balance study and write its report: report.html, summary.md, claims.json, tables/."""
     from ccsim.report import StudyInterrupted, load_study, run_study
     st = load_study(study)  # a bad file fails before the folder or a cluster
@@ -34,7 +36,7 @@ def report_cmd(study, out, as_json, progress, replicate, backend, scheduler, wor
     from ccsim.runner.config import ConfigError
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
-        rep = run_study(study, folder, progress=sys.stderr.isatty() if progress is None else progress, backend=be)
+        rep = run_study(study, folder, progress=True if progress is None else progress, backend=be)
     except StudyInterrupted as e:
         click.echo(f"ccsim: {e}", err=True)
         sys.exit(130)
@@ -54,7 +56,7 @@ def report_cmd(study, out, as_json, progress, replicate, backend, scheduler, wor
                                        dict(id=r.id, fresh=r.fresh, agrees=r.agreement()[0], command=r.command,
                                             error=r.error) for r in rows]))), default=float))
         return
-    lines = _text_lines(rep, folder)
+    lines = _text_lines(rep, folder, width_of(wide))
     if rows is not None:
         bad = [r.id for r in rows if not r.agreement()[0]]
         lines.append(f"replication on seed {replicate}: {len(rows) - len(bad)} of {len(rows)} claims agree "
@@ -70,20 +72,22 @@ def _replicate(rep, folder, seed: int) -> list:
     return rows
 
 
-def _text_lines(rep, folder) -> list[str]:
-    """What a terminal shows: the summary sentences, then every claim with its unit, class and verdicts."""
+def _text_lines(rep, folder, width: int | None = None) -> list[str]:
+    """What a terminal shows: the summary sentences, then every claim by what it measures, with its
+    figure, class and verdicts, fitted to ``width`` columns (``ccsim.analyses.fit``; None: no limit)."""
+    from ccsim.analyses.fit import Col, paragraph, table
     from ccsim.report.render import claim_row
     i = rep.info
-    lines = [f"{rep.study.title}: {i['games']:,} games ({i['games_played']:,} played now; parts: "
-             f"{i['parts_played']} played, {i['parts_loaded']} kept from earlier) in {i['seconds']:.0f} s", ""]
-    lines += [f"* {x.text}" for x in rep.summary] + ([""] if rep.summary else [])
-    w = max(len(c.id) for c in rep.claims)
-    lines.append(f"{'claim':<{w}}  {'figure':>8}  {'95% interval':<18}  {'unit':<12}  {'level':<10}  {'effect':<11}  "
-                 f"{'skill':<21}  robustness")
-    for c in rep.claims:
-        r = claim_row(c)
-        lines.append(f"{c.id:<{w}}  {r['figure']:>8}  {r['interval']:<18}  {c.unit:<12}  {c.level:<10}  {c.effect:<11}  "
-                     f"{r['skill']:<21}  {c.verdict}")
+    lines = paragraph(f"{rep.study.title}: {i['games']:,} games ({i['games_played']:,} played now; parts: "
+                      f"{i['parts_played']} played, {i['parts_loaded']} kept from earlier) in {i['seconds']:.0f} s",
+                      width) + [""]
+    for x in rep.summary:
+        lines += paragraph(f"* {x.text}", width) + [""]
+    cols = [Col("what", wrap=True), Col("figure", True), Col("95% interval"), Col("level", spare=1), Col("effect"),
+            Col("skill", wrap=True, spare=2), Col("robustness", wrap=True)]
+    rows = [[r["title"], f"{r['figure']} {c.unit}", r["interval"], c.level, c.effect, r["skill"], c.verdict]
+            for c, r in ((c, claim_row(c)) for c in rep.claims)]
+    lines += table(cols, rows, width)
     lines += ["", f"report: {folder / 'report.html'}  (summary.md, claims.json, tables/, figures/)"]
     if i["stale"]:
         lines.append(f"note: {len(i['stale'])} part folders of an earlier study in {folder / 'parts'} (not used)")

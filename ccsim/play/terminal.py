@@ -336,7 +336,9 @@ def choose(legal: list[dict], draw, story, note: str | None = None) -> int:
 @click.option("--record", default=None, metavar="FILE.jsonl", help="Write the game's record (ccsim-game/1).")
 def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, rules_file, change_name,
              record):
-    """Play a game against a strategy in the terminal, under the standard rules or a change."""
+    """Play a game against a strategy in the terminal.
+
+    Under the standard rules (docs/rules.md), or a rules change with --rules (and --variant)."""
     block, variants, title = _rules_in_force(rules_file, change_name, variants)
     seed = secrets.randbelow(2**31) if seed is None else seed
     g = _new_game(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record, block)

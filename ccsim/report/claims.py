@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from ccsim.analyses.precision import games_needed, too_wide
 from ccsim.report.kinds import HEADLINE_EFFECTS, KINDS, Kind, classify, direction
 from ccsim.report.units import margin, with_unit
 
 __all__ = ["Estimate", "Claim", "Robustness", "robustness", "relations", "make_claim", "words_for", "lookup", "ci_path",
-           "lookup_interval"]
+           "lookup_interval", "more_games"]
 
 #: what a claim's estimates vary over -> (noun, preposition)
 ACROSS = {"level": ("level", "at"), "opponent": ("opponent", "against"),
@@ -188,6 +189,16 @@ def words_for(e: Estimate, kind: str, clear: str, negligible: str, unclear: str,
         small = (f"{clear[:-1]}: a real effect, but smaller than {margin(k.seoi if seoi is None else seoi, k.unit)}, "
                  f"the smallest that matters here.")
     return {"negligible": negligible, "unclear": unclear, "small": small}.get(effect, clear)
+
+
+def more_games(e: Estimate, kind: str, games: int, noun: str = "games", seoi: float | None = None) -> str:
+    """Where ``e``'s interval is wider than the band it is judged against (±seoi), how many games would
+    narrow it to half the band (issue 37); "" otherwise."""
+    k = KINDS[kind]
+    s = k.seoi if seoi is None else seoi
+    if k.null is None or not too_wide(e.lo, e.hi, s) or games <= 0:
+        return ""
+    return f" (about {games_needed(e.lo, e.hi, games, s):,} {noun} would narrow it to {margin(s / 2, k.unit)})"
 
 
 def ci_path(json_path: list) -> list:

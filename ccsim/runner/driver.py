@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -18,8 +19,50 @@ from typing import Any, Callable, Iterable
 
 from ccsim.runner.backends import BackendError
 
+#: seconds between two progress lines where stderr is no terminal (a log file, a pipe, a CI job)
+LINE_EVERY = 10.0
+
+
+class ProgressLines:
+    """Progress where stderr is no terminal (issue 37: never a silent half minute in a log): a plain
+    line every ``LINE_EVERY`` seconds from a small thread, however long a task takes, instead of a bar
+    redrawn in place."""
+
+    def __init__(self, total: int, desc: str | None = None, stream=None, every: float = LINE_EVERY):
+        self.total, self.desc, self.every, self.n = total, desc, every, 0
+        self.stream = stream
+        self.t0 = time.perf_counter()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._tick, name="ccsim-progress", daemon=True)
+        self._thread.start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.every):
+            head = f"{self.desc}: " if self.desc else ""
+            try:
+                print(f"{head}{self.n:,} of {self.total:,} games ({100 * self.n / max(self.total, 1):.0f}%), "
+                      f"{time.perf_counter() - self.t0:.0f} s", file=self.stream or sys.stderr, flush=True)
+            except (OSError, ValueError):  # stderr closed under us: nothing to tell
+                return
+
+    def update(self, n: int) -> None:
+        self.n += n
+
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        """What is being played now (a study's part), named in the next line."""
+        self.desc = text
+
+    def close(self) -> None:
+        """Stop the lines (each line stands: nothing to clear)."""
+        self._stop.set()
+        self._thread.join()
+
+
 def progress_bar(total: int, **options):
-    """A tqdm bar counting games on stderr (it leaves no line behind unless asked)."""
+    """A tqdm bar counting games on stderr (it leaves no line behind unless asked); where stderr is no
+    terminal, ``ProgressLines``."""
+    if not sys.stderr.isatty():
+        return ProgressLines(total, options.get("desc"))
     from tqdm import tqdm
     settings = dict(unit="game", unit_scale=True, smoothing=0.1, dynamic_ncols=True, leave=False)
     return tqdm(total=total, **{**settings, **options})

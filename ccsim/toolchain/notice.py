@@ -7,7 +7,9 @@ writes ``compiling the kernel (first use, ~30 s)… 12 s`` and updates the secon
 in place (``\\r``); the line ends with ``done in N s``.  A quick load from the
 cache, or stderr that is not a terminal (a pipe, a file, a test), prints nothing.
 ``cold=False`` (the compiled code waits in numba's disk cache) says ``loading``
-instead.  A notice inside another one says nothing: the outer one is ticking.
+instead.  A notice inside another one says nothing: the outer one is ticking.  Each ``what`` is
+announced once per process (issue 37): the kernel compiled by the cold-start helper and then loaded
+from the cache is one message, not two.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ DELAY = 1.0   # seconds a step may take before it is announced
 TICK = 1.0    # seconds between updates of the ticker
 
 _active = threading.local()
+_said: set = set()  # what has been announced in this process
 
 
 def _is_tty(stream) -> bool:
@@ -41,7 +44,7 @@ def compiling(what: str, seconds: float | None = None, cold: bool = True, stream
     """Announce ``what`` on ``stream`` (stderr) while the block runs, if it is a terminal and
     the block takes more than ``delay`` seconds; see the module docstring."""
     stream = sys.stderr if stream is None else stream
-    if getattr(_active, "on", False) or not _is_tty(stream):
+    if getattr(_active, "on", False) or not _is_tty(stream) or what in _said:
         yield
         return
     text = label(what, seconds, cold)
@@ -79,6 +82,7 @@ def compiling(what: str, seconds: float | None = None, cold: bool = True, stream
         elapsed = time.perf_counter() - t0
         if shown[0] or elapsed >= delay:
             write(f"\r{text} done in {elapsed:.0f} s\033[K\n")
+            _said.add(what)
 
 
 # rough cold-compile times on one core (results/BENCHMARKS.md: the kernel ~25 s cold)

@@ -176,18 +176,24 @@ def _fresh(sp: Space, cands, frame, player: Player, info: dict, log) -> pd.DataF
 
 def _verdict(rows: pd.DataFrame, tolerance: float) -> str:
     """Fair at every level, at some only (flagged: a claim about the players, not the game), or none;
-    a level whose interval reaches both inside and outside the band is too coarse to tell (issue 37)."""
+    a level whose interval reaches both inside and outside the band is on its edge, or too coarse to
+    tell when the interval is wider than the band (issue 37)."""
     fair = rows.loc[rows["fair"], "level"].tolist()
     out = (rows["seat_advantage_lo"] > tolerance) | (rows["seat_advantage_hi"] < -tolerance)
     unfair = rows.loc[out, "level"].tolist()
-    unclear = rows.loc[~rows["fair"] & ~out, "level"].tolist()
+    unclear = rows.loc[~rows["fair"] & ~out, "level"]
+    wide = (rows["seat_advantage_hi"] - rows["seat_advantage_lo"]) / 2 > tolerance
+    edge = unclear[~wide].tolist()  # narrow enough, but across the band's edge
+    unclear = unclear[wide].tolist()
     parts = []
-    if fair and not unfair + unclear:
+    if fair and not unfair + edge + unclear:
         parts.append(f"fair at every level ({', '.join(fair)})" if len(fair) > 1 else f"fair at {fair[0]}")
     elif fair:
         parts.append(f"fair at {', '.join(fair)} only")
     if unfair:
         parts.append(("NOT at " if fair else "not fair at ") + ", ".join(unfair))
+    if edge:
+        parts.append(f"on the edge of the band at {', '.join(edge)}")
     if unclear:
         parts.append(f"too few deals to tell at {', '.join(unclear)}")
     return "; ".join(parts)

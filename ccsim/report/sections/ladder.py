@@ -153,7 +153,8 @@ def build_ladder(st: Study, res: dict) -> Section:
         "ladder.top", "ladder", "score", runner, ests, text, level=top, across="opponent",
         rests_on=f"{top} vs {runner.context}, {runner.games:,} games, seed {st.seed}, shuffled decks",
         command=tournament_cmd(st, strategies, d),
-        json_path=["pairings", f"a={a}&b={b}", "score"] + (["1-x"] if flip else [])))
+        json_path=["pairings", f"a={a}&b={b}", "score"] + (["1-x"] if flip else []),
+        title=f"the strongest player, {top}, against the next best"))
     sec.figures["ratings"] = ratings_plot(ratings, f"Strategy ladder: Bradley–Terry ratings (seed {st.seed}; "
                                                    f"heuristics {deals:,} deals a pairing, search players fewer)",
                                           f"0 = {anchor}")

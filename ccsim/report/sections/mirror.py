@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ccsim.runner.config import RunConfig
-from ccsim.report.claims import Estimate, make_claim
+from ccsim.report.claims import Estimate, make_claim, more_games
 from ccsim.report.figures import length_boxes, level_forest, stacked_shares
 from ccsim.report.kinds import KINDS, classify
 from ccsim.report.parts import Part
@@ -52,16 +52,18 @@ def _metric_rows(st: Study, res: dict, section: str) -> pd.DataFrame:
 def seat_statement(e: Estimate, seoi: float = KINDS["seat_advantage"].seoi, change: str = "",
                    base: Estimate | None = None) -> str:
     """R2.6: Cleopatra moves first; her score minus 50% is the seat advantage, in words that say whether the
-    game is fair within ±seoi.  ``change``: the rules change it is measured under (``change_phrase``), ``base``: the standard rules' figure
-    on the same deals."""
+    game is fair within ±seoi.  ``change``: the rules change it is measured under (``change_phrase``);
+    ``base``: the standard rules' figure on the same deals."""
     figure = f"{quote(e.value, e.lo, e.hi, 'points')} from an even 50% over {e.games:,} games"
     if base is not None:
         figure += f" (the standard rules: {quote(base.value, base.lo, base.hi, 'points')} on the same deals)"
     who, within = f"with {e.context} on both sides", margin(seoi, "points")
     effect = classify(e.lo, e.hi, KINDS["seat_advantage"], seoi)
     head, tail = {"fair": (f"the game is fair {who}", f", within {within}"),
-                  "unclear": (f"neither seat has a measurable advantage {who}",
-                              f", too few to tell whether the game is fair within {within}")}.get(effect, (
+                  "unclear": (f"neither seat has a measurable advantage {who}" if e.lo <= 0 <= e.hi else
+                              f"{'Cleopatra' if e.value > 0 else 'Caesar'} has a small advantage {who}",
+                              f", too few to tell whether the game is fair within {within}"
+                              f"{more_games(e, 'seat_advantage', e.games, seoi=seoi)}")}.get(effect, (
         f"{'Cleopatra, who moves first' if e.value > 0 else 'Caesar, who moves second'} (R2.6), has the advantage {who}",
         ""))
     head = f"Under {change} {head}" if change else head[0].upper() + head[1:]  # change: ends in a dash
@@ -83,7 +85,7 @@ def build_seat(st: Study, res: dict) -> Section:
     sec.claims.append(make_claim(
         "seat.advantage", "seat", "seat_advantage", e, ests, seat_statement(e),
         rests_on=rests_on(e.context, n, st.seed, " vs itself, shuffled decks"), command=_mirror_cmd(st, e.context, n),
-        json_path=["metrics", "metrics", "metric=seat_advantage", "value"]))
+        json_path=["metrics", "metrics", "metric=seat_advantage", "value"], title="Cleopatra's seat advantage"))
     draw = rows[rows["metric"] == "draw_rate"]
     sec.tables["seat"] = seat[["level", "value", "lo", "hi", "games"]].rename(
         columns=dict(value="seat_advantage", lo="ci_lo", hi="ci_hi")).merge(

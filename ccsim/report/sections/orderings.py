@@ -177,6 +177,7 @@ def build_orderings(st: Study, res: dict) -> Section:
             f"{quote(e.value, e.lo, e.hi, 'points')} against uniformly random orderings ({lv} on both sides).")
     sec.claims.append(make_claim(
         "orderings.positions", "orderings", "position_effect", e, [e], text,
+        title=f"where a {r['card']} card sits in the deck",
         rests_on=rests_on(lv, s["positions_games"], st.seed, " vs itself, random orderings"),
         command=command_line("orderings", "positions", "--strategy", lv, "--games", s["positions_games"],
                              "--seed", st.seed, "--out", "positions-check", "--quiet", "--json"),
@@ -229,7 +230,8 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
         "orderings.meta", "orderings", "score", worst, ests, text, level=lv, across="opponent ordering",
         rests_on=f"{lv} vs itself with fixed orderings, {worst.games:,} games a pairing, seed {st.seed}",
         command=tournament_cmd(st, [lv], s["meta_games"], labels),
-        json_path=["pairings", f"a={a}&b={b}", "score"] + (["1-x"] if flip else [])))
+        json_path=["pairings", f"a={a}&b={b}", "score"] + (["1-x"] if flip else []),
+        title="the favoured ordering against its hardest opponent ordering"))
 
 
 def _best_claims(st: Study, srch, best_rows: pd.DataFrame, best: str) -> list:
@@ -255,6 +257,7 @@ def _best_claims(st: Study, srch, best_rows: pd.DataFrame, best: str) -> list:
         claims.append(make_claim(
             f"orderings.best.{kind}", "orderings", "ordering_effect", e, ests,
             _best_statement(lv, best, e, strat, opp, g), level=strat, across=across,
+            title=f"the strongest ordering found, {best}" + (" against the field" if kind == "field" else ""),
             rests_on=f"{strat} vs {opp} (opponent deck shuffled), {g:,} games per deck, seed {st.seed}",
             command=command_line("orderings", "compare", *cands, "--baseline", "shuffled", "--strategy", strat,
                                  "--opponent", opp, "--games", g, "--seed", st.seed, "--json"),

@@ -6,7 +6,7 @@ import pandas as pd
 from ccsim.kernel import rules as R
 from ccsim.runner.changes import RESERVED as BASE, change_phrase
 from ccsim.runner.parameters import STANDARD_RULES, VARIANT_WORDS
-from ccsim.report.claims import Claim, Estimate, make_claim, words_for
+from ccsim.report.claims import Claim, Estimate, make_claim, more_games, words_for
 from ccsim.report.figures import level_forest
 from ccsim.report.kinds import KINDS
 from ccsim.report.parts import Part
@@ -96,7 +96,7 @@ def rules_statement(arm: str, words: str, kind: str, e: Estimate, games: int) ->
                      negligible=f"{_cap(arm)} makes no practical difference to {words} {who}: {q} {same}, within "
                                 f"{margin(k.seoi, k.unit)}.",
                      unclear=f"What {arm} does to {words} {who} cannot be told from {games:,} deals: {q} against "
-                             f"the standard rules.")
+                             f"the standard rules{more_games(e, kind, games, 'deals')}.")
 
 
 def _arm_claim(st: Study, d: pd.DataFrame, arm: str, metric: str, kind: str, words: str, levels) -> Claim | None:
@@ -188,7 +188,8 @@ def _card_statement(card: str, e: Estimate, games: int) -> str:
                            f"matters here.{why}",
                      negligible=f"One {card} card makes no practical difference to its owner's score {who}: {q}, "
                                 f"within {margin(k.seoi, k.unit)} {how}.",
-                     unclear=f"What one {card} card is worth cannot be told {who}: {q} {how}.")
+                     unclear=f"What one {card} card is worth cannot be told {who}: {q} {how}"
+                             f"{more_games(e, 'card_worth', games, 'deals')}.")
 
 
 def _cards_cmd(st: Study, level: str, games: int) -> str:
