@@ -14,6 +14,7 @@ from ccsim.kernel import slots
 from ccsim.kernel import layout, rules
 from ccsim.kernel.engine import episode
 from strategies import expert, layouts, learned
+from strategies.neural import inputs, model
 
 LAYOUTS = [  # (module, table name, {name: offset})
     *((layout, t, offsets) for t, offsets in layout.SLOT_TABLES.items()),
@@ -27,6 +28,9 @@ LAYOUTS = [  # (module, table name, {name: offset})
     (learned, "model", learned.MODEL_SLOTS),
     *((learned, f"{kind} features", getattr(learned, f"{kind.upper()}_COLUMNS"))
       for kind in ("step", "mode", "veto", "draw")),
+    (inputs, "obs", inputs.OBS_SLOTS),
+    (inputs, "option", inputs.OPT_SLOTS),
+    (model, "net", model.NET_SLOTS),
 ]
 
 

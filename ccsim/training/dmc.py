@@ -23,10 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ccsim.kernel.engine.dispatch import choose_with_nb
-from ccsim.kernel.engine.episode import result_row_nb, N_RESULT, R_WINNER
+from ccsim.kernel.engine.episode import deal_and_advance_nb, result_row_nb, N_RESULT, R_WINNER
 from ccsim.kernel.engine.score import vp_nb, winner_nb
-from ccsim.kernel.engine.setup import deal_nb, reset_nb
-from ccsim.kernel.engine.step import advance_nb, apply_nb, drive_nb, start_game_nb
+from ccsim.kernel.engine.step import apply_nb, drive_nb
 from ccsim.kernel.layout import (BASE_SIZE, N_RNG, MAX_OPTIONS, MEM_SIZE, OPTS, PUB, PUB_SIZE, PRIV_SIZE, PUB_DEC_KIND,
                                  PUB_DEC_P, PUB_DEC_N, PUB_END, H_BONUS, mem_at, priv_at)
 from ccsim.kernel.decisions import MODE
@@ -130,12 +129,8 @@ def dmc_block_nb(lo, hi, seed, first, rules, sids, sp, nets, margins, on_net, ke
     cap = obs_out.shape[1]
     for j in range(lo, hi):
         game = first + j
-        reset_nb(st, rules, sids)
-        seed_game_nb(rng, seed, game)
+        deal_and_advance_nb(st, rng, rules, sids, seed, game, orders)
         seed_game_nb(xrng, seed ^ EXPLORE_SALT, game)
-        deal_nb(st, orders, rng)
-        start_game_nb(st)
-        advance_nb(st, rng)
         d = 0
         while st[PUB_DEC_KIND] >= 0 and st[PUB_END] == 0:
             kind = st[PUB_DEC_KIND]

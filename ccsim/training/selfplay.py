@@ -20,9 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ccsim.kernel.engine.dispatch import choose_with_nb
-from ccsim.kernel.engine.episode import result_row_nb, N_RESULT, R_WINNER
-from ccsim.kernel.engine.setup import deal_nb, reset_nb
-from ccsim.kernel.engine.step import advance_nb, apply_nb, start_game_nb
+from ccsim.kernel.engine.episode import deal_and_advance_nb, result_row_nb, N_RESULT, R_WINNER
+from ccsim.kernel.engine.step import apply_nb
 from ccsim.kernel.layout import (BASE_SIZE, N_RNG, MAX_OPTIONS, MEM_SIZE, OPTS, PUB, PUB_SIZE, PRIV_SIZE, PUB_DEC_KIND,
                                  PUB_DEC_P, PUB_DEC_N, PUB_END, mem_at, priv_at)
 from ccsim.kernel.rng import seed_game_nb, uniform_nb
@@ -105,12 +104,8 @@ def label_games_block_nb(lo, hi, seed, first, rules, sids, sp, teacher_sp, rate,
     row = np.zeros(N_RESULT, np.int16)
     for j in range(lo, hi):
         game = first + j
-        reset_nb(st, rules, sids)
-        seed_game_nb(rng, seed, game)
+        deal_and_advance_nb(st, rng, rules, sids, seed, game, orders)
         seed_game_nb(label_rng, seed ^ LABEL_SALT, game)
-        deal_nb(st, orders, rng)
-        start_game_nb(st)
-        advance_nb(st, rng)
         n_rows = 0
         n_dec = 0
         while st[PUB_DEC_KIND] >= 0 and st[PUB_END] == 0:

@@ -118,6 +118,17 @@ def start_and_advance_nb(st, rng, rules, seed, game, orders):
 
 
 @njit(cache=True)
+def deal_and_advance_nb(st, rng, rules, sids, seed, game, orders):
+    """Deal game ``game`` of run seed ``seed`` for the seats ``sids`` and run it to its first
+    decision: the start of a game a loop of its own drives (the training's self-play)."""
+    reset_nb(st, rules, sids)
+    seed_game_nb(rng, seed, game)
+    deal_nb(st, orders, rng)
+    start_game_nb(st)
+    advance_nb(st, rng)
+
+
+@njit(cache=True)
 def play_seeded_nb(st, rng, sp, rules, sids, seed, game, orders, checked=None):
     """Game ``game`` of run seed ``seed``: deal (R2) from its own streams, then play
     (with invariants checked after every turn if ``checked`` is given)."""
