@@ -467,7 +467,7 @@ def no_games(monkeypatch):
     (["tournament", "--orderings", "AAXASSCCRRWVV"], "unknown letter"),
     (["tournament", "--variant", "nope"], "unknown variant"),
     (["tournament", "--out", "/proc/forbidden"], "--out"),
-    (["tournament", "--games", "x"], "is not a whole number"),
+    (["tournament", "--games", "x"], "not a valid integer"),
     (["tournament", "--threads", "-1"], "--threads"),
     (["tournament", "--backend", "gpu"], "gpu"),
     (["whatif", "--games", "1"], "--games"),

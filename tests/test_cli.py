@@ -25,7 +25,7 @@ def run_cli(capsys, *argv):
     (["run", "--variant", "no_such_variant"], "unknown variant"),
     (["run", "--games", "5", "--record", "/nonexistent-dir/x.jsonl"], "--record"),
     (["run", "--games", "5", "--out", "/proc/forbidden"], "--out"),
-    (["run", "--games", "abc"], "is not a whole number"),
+    (["run", "--games", "abc"], "not a valid integer"),
     (["replay", "/nonexistent.jsonl"], "cannot read"),
     # every command's own errors reach the one catch of the command group (issue 24)
     (["tournament", "--strategies", "greedy", "--games", "5"], "at least two entrants"),
