@@ -66,6 +66,9 @@ def shrink(cmd: str) -> str:
         cmd = re.sub(r"--rounds \d+", "--rounds 0", cmd)
         cmd = re.sub(r"--eval-deals \d+", "--eval-deals 40", cmd)
         cmd += "" if "--eval-deals" in cmd else " --eval-deals 40"
+    if sub == "train-neural":  # branched self-play: a few dozen games, one generation, a small evaluation
+        cmd = re.sub(r"--(games|generations|eval-deals) [\d,_]+", "", cmd)
+        cmd += " --games 40 --generations 1 --eval-deals 20"
     if sub == "balance":  # a search: a budget of seconds (100 deals a candidate) and a small fresh re-measure
         cmd = re.sub(r"--budget \d+", "--budget 20000", cmd)
         cmd = re.sub(r"--remeasure-games \d+", "--remeasure-games 2000", cmd)
