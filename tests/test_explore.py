@@ -236,7 +236,7 @@ def test_a_sample_game_is_narrated_turn_by_turn(client):
     r = client.get("/api/sample?level=greedy&hand_size=4&game=3")
     assert r.status_code == 200
     game = r.json()
-    assert "rules: hand_size 4" in game["opening"] and game["game"] == 3
+    assert "rules: a hand refills to 4 cards (standard: 5)" in game["opening"] and game["game"] == 3
     assert game["turns"][0].startswith("Turn 1:") and "End:" in game["turns"][-1]
     assert client.get("/api/sample?level=greedy&game=100").status_code == 400
 

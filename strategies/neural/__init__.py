@@ -153,6 +153,8 @@ def best_of(q, alive, m, anchor, margin):
 @njit(cache=True)
 def tactician_pick(kind, F, n):
     """The tactician's choice, read off the learned features' `tactician` columns (-1: none)."""
+    if n < 2:  # (never asked in a game: a single option is taken without asking)
+        return 0
     if kind == MODE:
         return 0 if F[0, MODE_TACTICIAN] > 0.0 else 1
     if kind == VETO:
