@@ -50,7 +50,7 @@ def test_every_error_class_is_one_of_the_family():
     # issue 24: one family, caught once; the modules' classes are its two kinds
     import ccsim.runner.backends, ccsim.runner.config, ccsim.play.game, ccsim.runner.orderings, ccsim.play.record, ccsim.report.spec  # noqa: E401
     import ccsim.runner.ruleset, ccsim.analyses.orderings.study, ccsim.analyses.tournament, ccsim.analyses.whatif, strategies.registry  # noqa: E401
-    import ccsim.analyses.balance.space, ccsim.training.train, ccsim.training.neural_train, ccsim.runner.changes  # noqa: E401
+    import ccsim.analyses.balance.space, ccsim.training.train, ccsim.training.neural_train, ccsim.runner.changes, ccsim.explore.form  # noqa: E401
     from ccsim.errors import CCSimError, InputError, UsageError
     classes = {ccsim.runner.backends.BackendError, ccsim.runner.config.ConfigError, ccsim.play.game.GameError,
                ccsim.runner.orderings.OrderingError, ccsim.play.record.RecordError, ccsim.report.spec.StudyError,
@@ -58,7 +58,7 @@ def test_every_error_class_is_one_of_the_family():
                ccsim.analyses.whatif.WhatIfError, strategies.registry.ParamFileError,
                ccsim.analyses.balance.space.SpaceError, ccsim.analyses.balance.space.BalanceError,
                ccsim.training.train.TrainError, ccsim.runner.changes.ChangesError,
-               ccsim.training.neural_train.TrainNetworkError}
+               ccsim.training.neural_train.TrainNetworkError, ccsim.explore.form.FormError}
     assert all(issubclass(c, UsageError) or issubclass(c, InputError) for c in classes)
     assert len({c.__name__ for c in classes}) == len(classes)  # no two share a name
 
