@@ -48,7 +48,7 @@ from strategies.layouts import N_ROWS
 from strategies.leaf import N_LEAF, leaf_value_nb
 from strategies.learned import MAX_FEATURES
 from strategies.neural import NET, position_value_nb, rate_options_nb
-from strategies.neural.inputs import N_OBS, kind_column
+from strategies.neural.inputs import kind_column
 from strategies.param_files import PARAMS_DIR, ParamFileError, read_toml, style_id, style_vector
 from strategies.weighted import step_scores
 
@@ -132,7 +132,6 @@ _mem_nb = stack_array(np.int32, (MEM_SIZE,), zeroed=False)
 _ratings_nb = stack_array(np.float32, (MAX_OPTIONS,), zeroed=False)
 _tables_nb = stack_array(np.float64, (N_ROWS, 6), zeroed=False)
 _features_nb = stack_array(np.float64, (MAX_OPTIONS, MAX_FEATURES), zeroed=False)
-_obs_nb = stack_array(np.uint8, (N_OBS,), zeroed=False)
 
 
 def search_settings(search: dict, where: str) -> dict:
@@ -318,7 +317,7 @@ def network_scores_nb(kind, opts, n, pub, own, mem, me, scores):
         mem_copy[j] = mem[j]
     q = _ratings_nb()
     alive = _alive_nb()
-    m = rate_options_nb(NET, kind, opts, n, pub, own, mem_copy, me, _tables_nb(), _features_nb(), _obs_nb(), q, alive)
+    m = rate_options_nb(NET, kind, opts, n, pub, own, mem_copy, me, _tables_nb(), _features_nb(), q, alive)
     for i in range(n):
         scores[i] = -1e19
     for j in range(m):

@@ -38,15 +38,15 @@ from strategies.neural import candidates_nb, network_choice_nb
 from strategies.neural.inputs import N_OBS, N_OPT, encode_obs_nb, encode_option_nb, kind_column
 from strategies.scoring import must_be_active
 
-DECISIONS_PER_GAME = 24  # decisions a game may keep (at keep 0.03, ~5 of the ~170 the network covers)
-EXPLORE_SALT = 0x5EED_D3C0  # the exploration's own streams: seed_game_nb(seed ^ salt, game)
-EXPLORE_STREAM = 1          # ... whether a decision explores, and which option
+DECISIONS_PER_GAME = 24  # decisions a game may keep (at keep 0.06, ~10 of the ~170 the network covers)
+EXPLORE_SALT = 0x5EED_D3C0  # the branching's own streams: seed_game_nb(seed ^ salt, game)
+EXPLORE_STREAM = 1          # ... which rival a branch plays
 KEEP_STREAM = 2             # ... whether a decision is kept
 
 
 @njit(cache=True)
 def decide_nb(st, rng, sids, sp, nets, margins, on_net, p, kind, n):
-    """Seat p's choice at a decision not kept: her network's, or her strategy's."""
+    """Seat p's own choice: her network's, or her strategy's."""
     if on_net[p]:
         m = mem_at(p)
         b = priv_at(p)

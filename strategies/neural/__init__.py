@@ -1,15 +1,17 @@
-"""`neural`: the option the value network rates most likely to win.
+"""`neural`: the option the value network rates best, where it is rated clearly above the tactician's.
 
-At each decision the network decides (MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW) every option
-is rated by ``Q(observation, option)`` (``strategies.neural.model``) and the highest win logit is
-played; the other decisions (the initial placement, the castling split, the passive discard)
-are the tactician's, as for `learned`.  Everything read is the player's observation: the
-inputs (``strategies.neural.inputs``) come from ``pub`` and ``own``, the option features from the
+At each decision the network decides (MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW) the candidates
+(every option; at a STEP the tactician's six best and ending the turn) are rated by
+``Q(observation, option)`` (``strategies.neural.model``: the win head plus the VP-margin head), and
+the best is played if it is rated ``MARGIN`` above the tactician's own choice, else the tactician's
+choice; the other decisions (the initial placement, the castling split, the passive discard) are
+the tactician's, as for `learned`.  Everything read is the player's observation: the inputs
+(``strategies.neural.inputs``) come from ``pub`` and ``own``, the option features from the
 tactician's tables built from them and her memory.
 
-The network learned from the outcomes of self-play games alone (Deep Monte-Carlo:
-``ccsim.training.dmc``); its weights are data, ``strategies/weights/neural.npz``, frozen into the
-compiled player (the numba cache is keyed by that file too: ``ccsim.toolchain.cache``).
+The network learned from the outcomes of paired branches of self-play games, no search involved
+(``ccsim.training.dmc``); its weights and margin are data, ``strategies/weights/neural.npz``, frozen
+into the compiled player (the numba cache is keyed by that file too: ``ccsim.toolchain.cache``).
 """
 from pathlib import Path
 
@@ -79,12 +81,13 @@ _alive_nb = stack_array(np.int64, (MAX_OPTIONS,), zeroed=False)
 
 
 @njit(cache=True)
-def rate_options_nb(net, kind, opts, n, pub, own, mem, me, T, F, obs, q, alive):
-    """The candidates (``candidates_nb``) into ``alive`` and their win logits into ``q`` (by option
-    index; the observation encoded into ``obs`` on the way); returns how many.  Writes the
-    player's memory as her tables keep it."""
+def rate_options_nb(net, kind, opts, n, pub, own, mem, me, T, F, q, alive):
+    """The candidates (``candidates_nb``) into ``alive`` and their ratings (win + margin heads) into
+    ``q`` (by option index), the tables into ``T`` and the option features into ``F``; returns how
+    many candidates.  Writes the player's memory as her tables keep it."""
     k = decision_features_nb(kind, opts, n, pub, own, mem, me, T, F)
     m = candidates_nb(kind, F, n, alive)
+    obs = _obs_nb()
     encode_obs_nb(pub, own, me, obs)
     h0 = _h0_nb()
     y = _opt_nb()
@@ -191,10 +194,9 @@ def network_choice_nb(net, margin, kind, opts, n, pub, own, mem, me, rng):
         return n - 1
     T = _tables_nb()
     F = _features_nb()
-    obs = _obs_nb()
     q = _q_nb()
     alive = _alive_nb()
-    m = rate_options_nb(net, kind, opts, n, pub, own, mem, me, T, F, obs, q, alive)
+    m = rate_options_nb(net, kind, opts, n, pub, own, mem, me, T, F, q, alive)
     i = best_of(q, alive, m, tactician_pick(kind, F, n), margin)
     keep_step_tables(kind, pub, mem, me, T, opts[i])
     return i
