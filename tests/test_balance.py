@@ -9,12 +9,15 @@ import pytest
 
 from ccsim.cli import main
 from ccsim.runner.backends import LocalBackend
-from ccsim.analyses.balance import balance, recommend
+from ccsim.analyses.balance import balance
+from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups
+from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, level_verdict, with_elo
+from ccsim.analyses.balance.verdict import points, recommendation_text
 from ccsim.analyses.balance.estimates import deal_columns, level_estimate
 from ccsim.analyses.balance.race import (FINALIST, OUT_HALVED, OUT_UNFAIR, RacePlan, RoundResult, pareto_layers,
                                          race)
 from ccsim.analyses.balance.space import BalanceError, candidates, load_space, space_from_data, with_overrides
-from ccsim.analyses.levels import DEFAULT_LEVELS, default_level, default_levels
+from ccsim.analyses.levels import DEFAULT_LEVELS, default_level, default_levels, level_words, search_level
 from ccsim.analyses.stats import Moments
 from ccsim.analyses.whatif import load_changes
 
@@ -87,11 +90,20 @@ def test_the_space_file_round_trips(tmp_path):
     assert with_overrides(sp, seed=2).identity() != sp.identity()
 
 
-def test_default_levels_prefer_a_registered_learned_player(monkeypatch):
-    assert DEFAULT_LEVELS[-1] == "tactician" and default_levels() == ("learned", "tactician")
-    assert default_level() == "learned"
+def test_default_levels_are_the_strongest_fast_player_and_tactician(monkeypatch):
+    assert DEFAULT_LEVELS[-1] == "tactician" and default_levels() == ("neural", "tactician")
+    assert default_level() == "neural" and search_level() == "neural-search"
+    assert level_words("neural") == "the neural-network player (neural)" and level_words("a+b") == "a+b"
     monkeypatch.setattr("ccsim.analyses.levels.available", lambda: [{"name": "tactician"}])
-    assert default_levels() == ("tactician",) and default_level() == "tactician"
+    assert default_levels() == ("tactician",) and default_level() == "tactician" and search_level() is None
+
+
+def test_the_default_space_ends_at_the_strongest_search_and_draws_the_ladder():
+    sp = load_space()
+    assert sp.search_level.name == search_level() and sp.search_deals >= 10_000
+    assert [lv.name for lv in sp.skill_levels][:3] == ["greedy", "majority", "tactician"]
+    assert {"neural", "neural-search"} <= {lv.name for lv in sp.skill_levels}
+    assert load_space().identity() == with_overrides(sp, search_level="none", skill_levels="none").identity()
 
 
 BAD_SPACES = [
@@ -237,14 +249,85 @@ def test_pareto_layers_match_the_definition():
         assert layers.tolist() == expect.tolist()
 
 
-def test_recommend_takes_the_cheapest_within_tolerance_and_the_closest():
-    frame = pd.DataFrame(dict(candidate=[0, 1, 2, 3, 4, 5, 6], pareto=[True] * 5 + [False] * 2,
-                              status=["reference"] + [FINALIST] * 3 + ["out: halved", FINALIST, "out: halved"],
-                              keeps_bounds=True, changes=[0, 1, 2, 2, 2, 1, 1], size=[0, 1, 2, 3, 4, 1, 1],
-                              worst=[0.1, 0.009, 0.008, 0.004, 0.001, 0.0095, 0.0]))
-    assert recommend(frame, 0.01, 3) == [1, 5, 4]  # a finalist off the Pareto set too; a halved one never
-    frame["worst"] = [0.1, 0.05, 0.03, 0.04, 0.06, 0.05, 0.0]
-    assert recommend(frame, 0.01, 3) == [2]  # none within tolerance: the closest alone
+def test_every_simplest_setting_goes_to_the_remeasure_grouped_by_changes():
+    frame = pd.DataFrame(dict(candidate=[0, 1, 2, 3, 4, 5, 6, 7], pareto=[True] * 5 + [False] * 3,
+                              status=["reference"] + [FINALIST] * 3 + ["out: halved", FINALIST, "out: halved",
+                                                                       FINALIST],
+                              keeps_bounds=[True] * 7 + [False], changes=[0, 1, 2, 2, 2, 1, 1, 1],
+                              size=[0, 2, 2, 3, 4, 1, 1, 1], worst=[0.1, 0.009, 0.008, 0.004, 0.001, 0.0095, 0.0, 0.0]))
+    # a Pareto setting far from fair goes too (issue 39: noise must not drop the simplest answer); a
+    # finalist off the Pareto set too; a halved one off it never, nor one that breaks a bound
+    assert remeasure_groups(frame) == [[5, 1], [2, 3, 4]]
+
+
+def _fresh(rows):
+    """Fresh rows: (candidate, changes, size, level, seat advantage, half-width)."""
+    df = pd.DataFrame([dict(candidate=c, changes=n, size=z, level=lv, seat_advantage=a, seat_advantage_lo=a - h,
+                            seat_advantage_hi=a + h) for c, n, z, lv, a, h in rows])
+    return df.assign(fair=(df["seat_advantage_lo"] >= -0.01) & (df["seat_advantage_hi"] <= 0.01))
+
+
+def test_the_final_candidates_are_fair_at_the_strongest_fast_level_fewest_changes_first():
+    fresh = _fresh([(0, 0, 0, "neural", 0.12, 0.003), (0, 0, 0, "tactician", 0.10, 0.003),
+                    (1, 1, 1, "neural", 0.006, 0.003), (1, 1, 1, "tactician", -0.03, 0.003),
+                    (2, 1, 2, "neural", 0.001, 0.003), (3, 2, 2, "neural", 0.0, 0.003),
+                    (4, 1, 1, "neural", 0.05, 0.003), (4, 1, 1, "tactician", 0.0, 0.003)])
+    # fair at neural (the first level) whatever tactician says; one change first, the closer first
+    assert final_candidates(fresh, "neural", 5) == [2, 1, 3] and final_candidates(fresh, "neural", 1) == [2]
+    assert final_candidates(fresh[fresh["candidate"].isin([0, 4])], "neural", 3) == [4]  # none fair: the closest
+    search = _fresh([(0, 0, 0, "neural-search", 0.13, 0.009), (1, 1, 1, "neural-search", 0.001, 0.009),
+                     (2, 1, 2, "neural-search", 0.02, 0.009)])
+    # the search level decides between settings of as many changes: the one closer to 50% there
+    assert rank_finals([2, 1, 3], fresh, search, "neural") == [1, 2, 3]
+    assert rank_finals([2, 1, 3], fresh, search.iloc[:0], "neural") == [2, 1, 3]
+
+
+def test_the_skill_curve_places_levels_at_their_elo(tmp_path):
+    (tmp_path / "ladder.json").write_text(json.dumps({"ratings": [
+        {"entrant": "master", "elo": 200.0, "ci95": [180.0, 220.0]},
+        {"entrant": "tactician", "elo": 0.0, "ci95": [-4.0, 4.0]}]}))
+    (tmp_path / "network.json").write_text(json.dumps({"rows": [
+        {"a": "neural", "b": "tactician", "score": 0.6, "ci95": [0.59, 0.61], "games": 20000},
+        {"a": "neural", "b": "master", "score": 0.2, "ci95": [0.1, 0.3], "games": 40},
+        {"a": "neural-search", "b": "master", "score": 0.5, "ci95": [0.45, 0.55], "games": 1000}]}))
+    elo = level_elos(tmp_path)
+    assert elo["tactician"][0] == 0.0 and elo["neural-search"][0] == pytest.approx(200.0)
+    assert elo["neural"][0] == pytest.approx(400 * math.log10(1.5))  # the row of more games decides
+    assert elo["neural"][1] < elo["neural"][0] < elo["neural"][2] and "against tactician" in elo["neural"][3]
+    assert level_elos(tmp_path / "missing") == {}
+    rows = _fresh([(0, 0, 0, lv, 0.1, 0.005) for lv in ("neural-search", "mystery", "tactician", "neural")])
+    curve = with_elo(rows, ["neural-search", "mystery", "tactician", "neural"], elo, 0.01)
+    assert list(curve["level"]) == ["tactician", "neural", "neural-search", "mystery"]  # no Elo: after the rest
+    assert level_verdict(-0.005, 0.009, 0.01) == FAIR and level_verdict(0.011, 0.02, 0.01) == NOT_FAIR
+    assert level_verdict(0.0, 0.02, 0.01) == UNCLEAR
+
+
+def _rec(**over):
+    est = lambda level, a, lo, hi, v, deals=100_000: dict(level=level, seat_advantage=a, ci95=[lo, hi],  # noqa: E731
+                                                          verdict=v, deals=deals)
+    rec = dict(words="Cleopatra has 1 veto card (standard: 2)", tolerance_points=1, level="neural", fair=True,
+               standard=est("neural", 0.119, 0.116, 0.122, NOT_FAIR), at_level=est("neural", 0.004, 0.001, 0.007, FAIR),
+               search=est("neural-search", 0.006, -0.003, 0.015, UNCLEAR, 10_000),
+               search_standard=est("neural-search", 0.125, 0.116, 0.134, NOT_FAIR, 10_000),
+               curve=[], stops=est("tactician", -0.018, -0.021, -0.015, NOT_FAIR), unfair_above=[])
+    rec["curve"] = [rec["search"], rec["at_level"], rec["stops"]]
+    return rec | over
+
+
+def test_the_recommendation_is_said_in_plain_words_with_its_figures():
+    text = recommendation_text(_rec())
+    assert text.startswith("For good players, the smallest change that makes the game fair is: Cleopatra has 1 veto")
+    assert "the neural-network player (neural) on both sides" in text and "+11.9 points" in text
+    assert "+0.4 points (95% interval +0.1 to +0.7; 100,000 deals): within ±1 point" in text
+    assert "the network-guided search (neural-search), the strongest search" in text and "10,000 deals" in text
+    assert "too wide to be sure" in text
+    assert "stops being fair as the players get weaker: with the tactician heuristic (tactician)" in text
+    assert "−1.8 points" in text and "_" not in text and "action_count" not in text
+    closest = recommendation_text(_rec(fair=False, at_level=dict(_rec()["at_level"], seat_advantage=0.02,
+                                                                 ci95=[0.017, 0.023], verdict=NOT_FAIR)))
+    assert closest.startswith("No change the search tried makes the game fair for good players. The closest:")
+    assert "0.7 points outside ±1 point" in closest
+    assert points(-0.0004) == "0.0" and points(0.0123) == "+1.2" and points(-0.02) == "−2.0"
 
 
 def test_level_estimate_reads_the_paired_columns():
@@ -329,7 +412,10 @@ def test_the_command_line_json_and_the_records_of_a_recommended_setting(small, c
     assert code == 0
     d = json.loads(stdout)
     assert d["candidates"] == 5 and d["space"]["levels"] == ["tactician"] and not d["interrupted"]
-    assert d["pareto"][0]["setting"] == "RULES.md" and d["recommended"]
+    assert d["pareto"][0]["setting"] == "RULES.md" and d["recommended"] and d["remeasured"]
+    names = dict(zip(ref.candidates["candidate"], ref.candidates["setting"]))
+    assert [x["setting"] for x in d["recommended"]] == [names[c] for c in d["finals"]]
+    assert d["recommendation"]["setting"] == d["recommended"][0]["setting"] and d["recommendation"]["text"]
     r = d["recommended"][0]
     assert set(r) >= {"setting", "changes", "size", "rules", "variants", "verdict", "fair", "levels"}
     assert r["levels"][0]["level"] == "tactician"
@@ -338,7 +424,8 @@ def test_the_command_line_json_and_the_records_of_a_recommended_setting(small, c
     assert [c.name for c in changes] == [x["setting"] for x in d["recommended"]]
     assert changes[0].block == r["rules"]
     code, text, _ = run_cli(capsys, "balance", path, "--out", out, "--no-progress")
-    assert code == 0 and "Pareto set" in text and "recommended, re-measured" in text
+    assert code == 0 and "Pareto set" in text and "every simplest setting the race kept" in text
+    assert "The answer:" in text
     rec = tmp_path / "x.jsonl"
     code, _, _ = run_cli(capsys, "whatif", "--no-variants", "--rules", out / "recommended.toml", "--games", "20",
                          "--record", rec, "--record-games", "3")
@@ -347,3 +434,31 @@ def test_the_command_line_json_and_the_records_of_a_recommended_setting(small, c
     assert code == 0, err
     lines = [json.loads(x) for x in rec.read_text().splitlines()]
     assert {json.dumps(x.get("rules", {}), sort_keys=True) for x in lines} >= {json.dumps(r["rules"], sort_keys=True)}
+
+
+def test_the_final_candidates_go_to_the_search_level_and_the_skill_curve(tmp_path, compiled):
+    """A small search with a search level and a skill curve of cheap levels: the finals are measured at
+    both on the fresh deals, a level measured before is taken from its rows, and every file is written."""
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL.replace('levels = ["tactician"]', 'levels = ["tactician"]\nsearch_level = "learned"\n'
+                                  'search_deals = 2_000\nskill_levels = ["greedy", "tactician", "learned"]'))
+    out = tmp_path / "out"
+    b = balance(path, out=out, log=None)
+    finals = b.info["finals"]
+    assert finals and set(b.search["candidate"]) == {0, *finals} and (b.search["deals"] == 2_000).all()
+    assert list(b.recommended["candidate"].drop_duplicates()) == [0, *finals]
+    assert set(b.remeasured["candidate"]) >= set(b.recommended["candidate"])
+    curve = b.skill.set_index(["candidate", "level"])
+    assert set(b.skill["level"]) == {"greedy", "tactician", "learned"} and set(b.skill["candidate"]) == {0, *finals}
+    same = b.remeasured.set_index(["candidate", "level"]).loc[(finals[0], "tactician")]
+    assert curve.loc[(finals[0], "tactician"), "seat_advantage"] == same["seat_advantage"]  # taken, not replayed
+    assert curve.loc[(0, "learned"), "deals"] == 2_000  # the search level's rows
+    assert curve.loc[(0, "greedy"), "deals"] == 4_000   # a fast level: remeasure_games
+    rec = b.recommendation
+    assert rec["setting"] == b.recommended["setting"].iloc[-1] or rec["setting"] in set(b.recommended["setting"])
+    assert rec["search"]["level"] == "learned" and rec["text"] in (out / "pareto.md").read_text()
+    for name in ("search.parquet", "skill.parquet", "skill.png", "remeasured.parquet", "recommended.toml"):
+        assert (out / name).is_file(), name
+    assert json.loads((out / "summary.json").read_text())["recommendation"]["text"] == rec["text"]
+    changes, _ = load_changes(out / "recommended.toml")
+    assert changes[0].name == rec["setting"]

@@ -7,7 +7,9 @@ Cleopatra and tactician as Caesar, once the other way round).
 
 The default levels live here, in one place, for ``ccsim whatif`` and
 ``ccsim balance``: the strongest *fast* level first (what a designer's question
-should be answered at), then ``tactician``, the strongest heuristic.
+should be answered at), then ``tactician``, the strongest heuristic; and the
+strongest *search* level, which ``ccsim balance`` measures its final candidates
+at (too slow for a race: tens of games a second).
 """
 from __future__ import annotations
 
@@ -15,21 +17,47 @@ from dataclasses import dataclass
 
 from strategies.registry import available, strategy_id
 
-__all__ = ["DEFAULT_LEVELS", "Level", "default_levels", "default_level", "parse_level", "PAIR_MARK"]
+__all__ = ["DEFAULT_LEVELS", "SEARCH_LEVELS", "Level", "default_levels", "default_level", "search_level",
+           "parse_level", "PAIR_MARK", "level_words"]
 
-#: The default levels of play, strongest first.  HOOK for the strongest fast level: ``learned`` (the
-#: learned fast player) is used as soon as a strategy of that name is registered, and skipped until
-#: then; a new strongest fast player is one more name at the front of this tuple.
-DEFAULT_LEVELS = ("learned", "tactician")
+#: The default levels of play, strongest first: the strongest fast player (``neural``, the value
+#: network: 60% against ``tactician``, results/strength/network.json), then ``tactician``.  A name
+#: that is not registered is skipped; a new strongest fast player is one more name at the front.
+DEFAULT_LEVELS = ("neural", "tactician")
+
+#: The search levels, strongest first (results/strength/: ``neural-search`` scores 52.8% against
+#: ``master`` at 2.6 times its speed): the first registered is the level of the final measurements.
+SEARCH_LEVELS = ("neural-search", "master", "expert")
+
+#: a level of play as a designer would say it (the name stays beside it: it is what the command line takes)
+LEVEL_WORDS = {
+    "greedy": "the greedy baseline",
+    "majority": "the majority heuristic",
+    "tactician": "the tactician heuristic",
+    "learned": "the learned linear player",
+    "neural": "the neural-network player",
+    "expert": "the expert search",
+    "master": "the master search",
+    "neural-search": "the network-guided search",
+}
 
 #: how a pair level is written on the command line and in files: ``greedy+tactician``
 PAIR_MARK = "+"
 
 
+def _registered(names) -> tuple[str, ...]:
+    known = {s["name"] for s in available()}
+    return tuple(n for n in names if n in known)
+
+
 def default_levels() -> tuple[str, ...]:
-    """The registered names of ``DEFAULT_LEVELS``, in its order (learned, then tactician)."""
-    names = {s["name"] for s in available()}
-    return tuple(n for n in DEFAULT_LEVELS if n in names)
+    """The registered names of ``DEFAULT_LEVELS``, in its order (neural, then tactician)."""
+    return _registered(DEFAULT_LEVELS)
+
+
+def search_level() -> str | None:
+    """The strongest search level registered (``neural-search``), None if there is none."""
+    return next(iter(_registered(SEARCH_LEVELS)), None)
 
 
 def default_level() -> str:
@@ -73,3 +101,10 @@ def parse_level(level, error: type[Exception], where: str = "--levels") -> Level
     if len(players) == 2 and players[0] == players[1]:
         players = players[:1]  # a strategy against itself, seats swapped, is its mirror games twice
     return Level(players)
+
+
+def level_words(name: str) -> str:
+    """"the neural-network player (neural)": a level in plain words, its name in brackets; a pair level
+    (A+B) or a strategy without words: its name."""
+    words = LEVEL_WORDS.get(name)
+    return f"{words} ({name})" if words else name

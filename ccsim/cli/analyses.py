@@ -170,21 +170,31 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
 @click.option("--tolerance", type=float, default=None, metavar="POINTS",
               help="Fair: Cleopatra's score within 50% +- this many points, 1 = one point [the space's, else 1].")
 @click.option("--remeasure-games", type=COUNT, default=None, metavar="N",
-              help="Fresh deals per level re-measuring each recommended setting [the space's, else 100,000].")
+              help="Fresh deals per level re-measuring each setting the race kept [the space's, else 100,000].")
+@click.option("--search-level", default=None, metavar="NAME|none",
+              help="The search level the final candidates are measured at too [the space's; the default space: "
+                   "neural-search].")
+@click.option("--search-deals", type=COUNT, default=None, metavar="N",
+              help="Fresh deals per arm at the search level [the space's, else 10,000].")
+@click.option("--skill-levels", default=None, metavar="A,B,...|none",
+              help="The skill curve's levels [the space's; the default space: the ladder].")
+@click.option("--skill-deals", type=COUNT, default=None, metavar="N",
+              help="Fresh deals per arm at a search level of the skill curve [the space's, else 1,000].")
 @click.option("--threads", type=int, default=None, help="Threads (0: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr: a bar on a terminal, else a line every 10 s [on].")
 @wide_option
 @backend_options
-def balance_cmd(space, out, levels, budget, seed, tolerance, remeasure_games, threads, as_json, progress, wide, backend,
-                scheduler, workers, connect_timeout):
+def balance_cmd(space, out, levels, budget, seed, tolerance, remeasure_games, search_level, search_deals, skill_levels,
+                skill_deals, threads, as_json, progress, wide, backend, scheduler, workers, connect_timeout):
     """Search a space of rules changes for the smallest that makes the game fair (docs/balance.md)."""
     from ccsim.analyses.balance import balance
     from ccsim.analyses.balance.output import balance_json, format_balance
     from ccsim.analyses.balance.space import load_space, with_overrides
 
     sp = with_overrides(load_space(space), levels=levels, budget=budget, seed=seed, tolerance=tolerance,
-                        remeasure_games=remeasure_games)  # every argument checked before a game
+                        remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
+                        skill_levels=skill_levels, skill_deals=skill_deals)  # every argument checked before a game
     _threads(threads)
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:

@@ -6,9 +6,11 @@ The folder's contract:
 * ``recommended.toml`` (required): the recommended settings as ``[[change]]`` tables, a
   ``ccsim whatif --rules`` file, best first (the smallest change that balances the game first);
 * ``summary.json`` (optional): ``tolerance``, the half-width of "fair" as a share of score
-  (0.01: within ±1 point of 50%, the default), and ``command``, the command line that ran the
-  search; other keys are ignored;
-* ``pareto.parquet`` (optional): the search's Pareto set, shown as a table as it is.
+  (0.01: within ±1 point of 50%, the default), ``command``, the command line that ran the
+  search, and ``recommendation`` (issue 39: the search's one answer, its ``text`` quoted in the
+  report's summary word for word); other keys are ignored;
+* ``pareto.parquet`` (optional): the search's Pareto set, shown as a table as it is;
+* ``skill.parquet`` (optional): the skill curve (``ccsim.analyses.balance.skill``), drawn in the report.
 
 A folder that does not exist is no error: the section waits (``found`` false) until the search
 has run, and the report says so.
@@ -40,7 +42,9 @@ def _summary(path: Path) -> dict:
     tol = data.get("tolerance", DEFAULT_TOLERANCE)
     if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 < tol < 0.5:
         raise BalanceResultsError(f"{path}: tolerance must be a share in (0, 0.5), got {tol!r}")
-    return dict(tolerance=float(tol), command=str(data.get("command", "")))
+    rec = data.get("recommendation") or {}
+    return dict(tolerance=float(tol), command=str(data.get("command", "")),
+                recommendation=rec.get("text", "") if isinstance(rec, dict) else "")
 
 
 def read_balance_results(folder, top: int) -> dict:
@@ -48,7 +52,8 @@ def read_balance_results(folder, top: int) -> dict:
     (``change``, ``ccsim.analyses.whatif.Change``s); ``tolerance``; ``command``; ``pareto`` (the Parquet
     file's path, or None)."""
     folder = Path(folder)
-    none = dict(found=False, change=(), tolerance=DEFAULT_TOLERANCE, command="", pareto=None)
+    none = dict(found=False, change=(), tolerance=DEFAULT_TOLERANCE, command="", pareto=None, skill=None,
+                recommendation="")
     if not folder.is_dir():
         return none
     rec = folder / "recommended.toml"
@@ -61,6 +66,6 @@ def read_balance_results(folder, top: int) -> dict:
         raise BalanceResultsError(f"{rec}: not valid TOML ({e})") from None
     except WhatIfError as e:
         raise BalanceResultsError(str(e)) from None
-    pareto = folder / "pareto.parquet"
-    return dict(none, found=True, change=tuple(changes[:top]),
-                pareto=str(pareto) if pareto.is_file() else None, **_summary(folder / "summary.json"))
+    pareto, skill = folder / "pareto.parquet", folder / "skill.parquet"
+    return dict(none, found=True, change=tuple(changes[:top]), pareto=str(pareto) if pareto.is_file() else None,
+                skill=str(skill) if skill.is_file() else None, **_summary(folder / "summary.json"))

@@ -57,7 +57,9 @@ def _table_html(df: pd.DataFrame, shows) -> str:
 
 def rests_text(rep) -> str:
     st, i = rep.study, rep.info
-    how = "the reference the study file names" if st.reference_named else "the strongest level played at full scale"
+    how = ("the reference the study file names" if st.reference_named else
+           "the strongest level measured at scale: at least 20,000 games for the seat advantage and 10,000 deals "
+           "an arm for the fair change")
     return (f"Levels of play (weakest to strongest): {', '.join(st.levels)}; headline claims stated at "
             f"{st.reference} ({how}). Seed {st.seed}; {i['games']:,} games in all; the standard rules unless a section says "
             f"otherwise; action decks shuffled (R1.4) unless an ordering is named"

@@ -5,8 +5,8 @@ The study file (TOML; every section optional, docs/report.md)::
     title = "Caesar & Cleopatra at four levels of play"
     seed = 1
     levels = ["greedy", "majority", "tactician", "expert"]   # weakest to strongest
-    reference = "tactician"     # the level headline claims are stated at [the strongest level played
-                                # at full scale: the last of ``levels`` no cap cuts]
+    reference = "tactician"     # the level headline claims are stated at [the strongest level measured
+                                # at scale: 20,000 seat games and 10,000 deals a fair-change arm at least]
     precision = 0.05            # widest 95% half-width a headline figure may have (score, 0..1)
 
     [caps]                      # most games per measurement for slow players
@@ -117,10 +117,29 @@ class Study:
         full = [lv for lv in levels if self.full_scale(lv)]
         return (full or list(levels))[-1]
 
+    def at_scale(self, level: str) -> bool:
+        """``level`` plays at least ``HEADLINE_MIN`` games in each section that names a minimum and measures
+        it (issue 39: a seat advantage on 20,000 games, a fair-change arm on 10,000 deals)."""
+        return all(played >= HEADLINE_MIN[name] for name, lv, _, played in planned_games(self)
+                   if lv == level and name in HEADLINE_MIN)
+
+    def strongest_at_scale(self, levels) -> str:
+        """The strongest of ``levels`` (weakest first) measured at scale; else (or in a study without a seat or a
+        balance section) the strongest at full scale."""
+        if not any(name in HEADLINE_MIN for name in self.sections):
+            return self.strongest_full_scale(levels)
+        scaled = [lv for lv in levels if self.at_scale(lv) and any(lv == x for _, x, _, _ in planned_games(self))]
+        return scaled[-1] if scaled else self.strongest_full_scale(levels)
+
     def headline_for(self, levels) -> str:
         """The level a claim measured at ``levels`` is stated at: the reference when it is one of them,
         else the strongest of them played at full scale."""
         return self.reference if self.reference in levels else self.strongest_full_scale(levels)
+
+
+#: the least games a level must play to carry the headline claims (issue 39): the seat advantage on 20,000
+#: mirror games, each arm of the fair change on 10,000 deals
+HEADLINE_MIN = {"seat": 20_000, "balance": 10_000}
 
 
 def _fail(where: str, msg: str):
@@ -326,8 +345,8 @@ def parse_study(data: dict, source: str = "", path: str = "") -> Study:
                precision=None if precision is None else float(precision), caps=dict(caps), sections=sections,
                description=data.get("description", ""), source=source, path=path, families=fam,
                reference_named="reference" in data)
-    if "reference" not in data:  # the strongest level played at full scale: no cap cuts its games
-        st = replace(st, reference=st.strongest_full_scale(levels))
+    if "reference" not in data:  # the strongest level measured at scale (HEADLINE_MIN)
+        st = replace(st, reference=st.strongest_at_scale(levels))
     if "orderings" in sections:
         s = sections["orderings"]
         s["level"] = _strategy(s["level"] or st.reference, "[orderings] level")

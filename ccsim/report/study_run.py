@@ -114,10 +114,17 @@ def run_study(path, out, progress: bool = False, render: bool = True, backend=No
     # every part once: sections that share parts (seat and game share the mirror games) count them once here
     info = dict(counts, seconds=time.perf_counter() - t0, games=sum(parts_games.values()), parts_games=parts_games,
                 stale=[str(p) for p in store.stale(parts)])
-    rep = Report(st, sections + [skill], claims, info, summary_sentences(claims, sections, strength), strength)
+    rep = Report(st, sections + [skill], claims, info, summary_sentences(claims, sections, strength, _answer(st)), strength)
     if render:
         write_report(rep, out)
     return rep
+
+
+def _answer(st) -> str:
+    """The fair-rules search's recommendation in its own words, when the study has a [balance] section
+    whose results folder holds one (issue 39: quoted, never re-worded)."""
+    s = st.sections.get("balance")
+    return s.get("recommendation", "") if s and s.get("found") else ""
 
 
 def write_report(rep: Report, out: Path) -> None:

@@ -93,10 +93,19 @@ def _settled(c) -> str:
             f"{with_unit(v['diff'], diff_unit(c.unit), (v['lo'], v['hi']), True)}.")
 
 
-def _fix(claims: dict, sections: dict) -> list:
+def _fix(claims: dict, sections: dict, answer: str = "") -> list:
+    """What fixes it: the fair-rules search's own answer word for word (``answer``: the same figures as
+    ``ccsim balance`` and results/balance/), then this report's re-measure of its change on the study's deals."""
     out = []
     fair = [c for c in claims.values() if c.section == "balance"]
-    if fair:
+    if fair and answer:
+        c = fair[0]
+        band = margin(c.seoi, c.unit)
+        check = {"fair": f"agree that it is fair within {band}",
+                 "clear": f"find it not fair within {band}"}.get(c.effect, f"cannot tell whether it is within {band}")
+        out.append(Sentence(f"{answer} This report's own deals (seed and levels below) {check} with {c.level} on both sides: Cleopatra's "
+                            f"score comes to {_figure(c)} from an even 50%.", (c.id,)))
+    elif fair:
         c = fair[0]
         name = c.title.removeprefix("the seat advantage under ")  # the change in plain words
         if c.effect == "fair":
@@ -182,9 +191,10 @@ def _card(claims: dict) -> Sentence | None:
                     f"{c.level} on both sides" + (f"; {more}." if more else "."), (c.id,))
 
 
-def summary_sentences(claims: list, sections: list, strength) -> list:
-    """The summary, in the order a designer asks: who wins, what fixes it, the best ordering, the best card."""
+def summary_sentences(claims: list, sections: list, strength, answer: str = "") -> list:
+    """The summary, in the order a designer asks: who wins, what fixes it (``answer``: the fair-rules
+    search's recommendation in its own words, when its results folder has one), the best ordering, the best card."""
     by_id = {c.id: c for c in claims}
     by_name = {s.name: s for s in sections}
-    out = [_seat(by_id, strength)] + _fix(by_id, by_name) + [_ordering(by_id), _card(by_id)]
+    out = [_seat(by_id, strength)] + _fix(by_id, by_name, answer) + [_ordering(by_id), _card(by_id)]
     return [s for s in out if s is not None]

@@ -3,9 +3,10 @@
 Searches a space of rules changes (``ccsim.analyses.balance.space``) for the smallest change that
 brings Cleopatra's score to 50% at every level of play: a race over the candidates on common deals
 (``ccsim.analyses.balance.race``, played by ``ccsim.analyses.balance.play``), the Pareto set over
-(worst-level |seat advantage|, number of changes, size of change), and the recommended settings
+(worst-level |seat advantage|, number of changes, size of change), every simplest setting of it
 re-measured on fresh deals (another seed) and marked *fair* where the whole 95% interval of the
-seat advantage lies within ±tolerance of 50% at every level.
+seat advantage lies within ±tolerance of 50%; then the final candidates at the search level and across
+the levels of the skill curve, and the one recommendation (``ccsim.analyses.balance.final``).
 
 >>> b = balance("examples/balance.toml", out="out/balance")          # doctest: +SKIP
 >>> b.pareto[["setting", "level", "seat_advantage", "seat_advantage_lo", "seat_advantage_hi"]]  # doctest: +SKIP
@@ -24,11 +25,15 @@ from ccsim.runner.backends import LocalBackend
 from ccsim.analyses.balance.estimates import level_estimate, worst_level
 from ccsim.analyses.balance.folder import TaskStore, open_folder
 from ccsim.analyses.balance.output import write_outputs
-from ccsim.analyses.balance.plot import balance_plot
+from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups, setting_rows
+from ccsim.analyses.balance.plot import balance_plot, skill_plot
 from ccsim.analyses.balance.play import Player
-from ccsim.analyses.balance.race import FINALIST, OUT_BOUND, RacePlan, race, pareto_layers
+from ccsim.analyses.balance.race import OUT_BOUND, RacePlan, race, pareto_layers
+from ccsim.analyses.balance.skill import level_elos, with_elo
+from ccsim.analyses.balance.verdict import recommendation
 from ccsim.runner.parameters import STANDARD_RULES
 from ccsim.analyses.balance.space import BalanceError, Space, candidates, load_space, with_overrides
+from strategies.registry import search_players
 
 __all__ = ["Balance", "balance", "FRESH_SEED_OFFSET"]
 
@@ -43,35 +48,48 @@ def _stderr(msg: str) -> None:
 @dataclass
 class Balance:
     """A search's answer: ``candidates`` and ``pareto`` (one row per setting and level, as measured by
-    the race), ``recommended`` (the chosen settings and the standard rules re-measured on fresh deals: one row
-    per setting and level, ``fair`` per level and ``verdict`` per setting), the figure, and
-    ``info`` (what it rests on: the space, the rounds, games and seconds)."""
+    the race), ``remeasured`` (every setting the fresh re-measure took, and the standard rules: one row per
+    setting and level, ``fair`` per level, ``verdict`` per setting, ``final`` for the final candidates),
+    ``recommended`` (its rows of the standard rules and the final candidates, best first),
+    ``search`` (the final candidates at the search level), ``skill`` (the skill curve: the final candidates
+    at every level of the ladder, with its Elo), ``recommendation`` (the answer, as data:
+    ``ccsim.analyses.balance.verdict``), the figures, and ``info`` (what it rests on: the space, the
+    rounds, games and seconds)."""
     space: Space
     candidates: pd.DataFrame
     pareto: pd.DataFrame
     recommended: pd.DataFrame
+    remeasured: pd.DataFrame = field(default_factory=pd.DataFrame)
+    search: pd.DataFrame = field(default_factory=pd.DataFrame)
+    skill: pd.DataFrame = field(default_factory=pd.DataFrame)
+    recommendation: dict = field(default_factory=dict)
     figure: Any = None
+    skill_figure: Any = None
     info: dict = field(default_factory=dict)
 
 
 def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = False, *, levels=None,
-            budget=None, seed=None, tolerance=None, remeasure_games=None) -> Balance:
+            budget=None, seed=None, tolerance=None, remeasure_games=None, search_level=None, search_deals=None,
+            skill_levels=None, skill_deals=None) -> Balance:
     """Search ``space`` (a TOML path, a ``Space``, or None for the default space) for fair rules.
 
     ``out``: a folder for the outputs, which also makes the search resumable (a rerun with the same
     folder and space plays no finished task again); ``levels``, ``budget``, ``seed``, ``tolerance``,
-    ``remeasure_games`` override the space's own.  ``log``: a function given one line per step
+    ``remeasure_games``, ``search_level``, ``search_deals``, ``skill_levels``, ``skill_deals`` override the
+    space's own.  ``log``: a function given one line per step
     (default: stderr; ``None`` for silence).  Ctrl-C ends it early: ``info['interrupted']``.
     """
     sp = space if isinstance(space, Space) else load_space(space)
     sp = with_overrides(sp, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
-                        remeasure_games=remeasure_games)
+                        remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
+                        skill_levels=skill_levels, skill_deals=skill_deals)
     log = log or (lambda msg: None)
     cands, refused = candidates(sp)
     plan = _plan(sp, len(cands))
     folder = open_folder(out, sp)
-    player = Player(cands, sp.levels, backend or LocalBackend(), TaskStore(folder / "tasks" if folder else None),
-                    progress)
+    backend = backend or LocalBackend()
+    store = TaskStore(folder / "tasks" if folder else None)
+    player = Player(cands, sp.levels, backend, store, progress)
     log(f"balance: {len(cands) - 1:,} candidates at {', '.join(lv.name for lv in sp.levels)}; budget "
         f"{sp.budget:,} games, seed {sp.seed}" + (f"; results in {folder}" if folder else ""))
     result = race([(c.changes, c.size) for c in cands], player.round_measure(sp.seed), plan, log)
@@ -81,9 +99,18 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
                 interrupted=result.interrupted, fresh_seed=sp.seed + FRESH_SEED_OFFSET, fresh_deals=0, fresh_games=0,
                 fresh_seconds=0.0)
     fresh = _fresh(sp, cands, frame, player, info, log) if not result.interrupted else _empty_fresh()
+    first = sp.levels[0].name
+    finals = final_candidates(fresh, first, sp.recommend) if not fresh.empty else []
+    search = _search(sp, cands, finals, backend, store, progress, info, log)
+    finals = rank_finals(finals, fresh, search, first)
+    fresh = fresh.assign(final=fresh["candidate"].isin(finals))
+    skill = _skill(sp, cands, finals, fresh, search, backend, store, progress, info, log)
     b = Balance(space=sp, candidates=frame, pareto=frame[frame["pareto"]].reset_index(drop=True),
-                recommended=fresh, info=info)
+                recommended=_in_order(fresh, [0, *finals]), remeasured=fresh, search=search, skill=skill,
+                info=dict(info, finals=finals))
+    b.recommendation = recommendation(b)
     b.figure = balance_plot(b)
+    b.skill_figure = skill_plot(b.skill, sp.tolerance) if not skill.empty else None
     if folder:
         write_outputs(folder, b)
     return b
@@ -130,48 +157,85 @@ def _within(bound, ratio) -> bool:
     return bound is None or not np.isfinite(ratio) or abs(ratio - 1) <= bound
 
 
-def recommend(frame: pd.DataFrame, tolerance: float, k: int) -> list[int]:
-    """The settings to re-measure: those of the Pareto set and the race's finalists (measured the
-    longest; a finalist off the Pareto set is one a noisy point estimate puts a hair behind another
-    of the same cost) that keep the bounds and lie within tolerance at every level (point estimates
-    of the search), cheapest first (changes, then size), at most ``k``, and always the one closest
-    to fair among them; if none is within tolerance, the closest alone.  ``frame``: one row per
-    candidate (and level) with candidate, pareto, status, keeps_bounds, changes, size, worst."""
-    pool = frame["pareto"] | ((frame["status"] == FINALIST) & frame["keeps_bounds"])
-    one = frame[pool & (frame["candidate"] != 0)].drop_duplicates("candidate")
-    if one.empty:
-        return []
-    inside = one[one["worst"] <= tolerance].sort_values(["changes", "size", "worst"], kind="stable")
-    closest = int(one.sort_values(["worst", "changes", "size"], kind="stable")["candidate"].iloc[0])
-    picks = [int(c) for c in inside["candidate"][:k]]
-    if closest not in picks:
-        picks = picks[:k - 1] + [closest]
-    return picks
-
-
 def _fresh(sp: Space, cands, frame, player: Player, info: dict, log) -> pd.DataFrame:
-    """The recommended settings and the standard rules, re-measured on ``remeasure_games`` fresh deals per level."""
-    picks = recommend(frame, sp.tolerance, sp.recommend)
-    if not picks:
-        return _empty_fresh()
-    seed, deals = sp.seed + FRESH_SEED_OFFSET, sp.remeasure_games
-    log(f"re-measure: {len(picks)} recommended setting(s) and {STANDARD_RULES} on {deals:,} fresh deals "
-        f"(seed {seed}) at every level")
-    res = player.play(seed, "fresh", (0, *picks), 0, deals, "fresh deals")
-    info.update(fresh_deals=int(res.stats[0].n), fresh_games=res.games, fresh_seconds=res.seconds,
-                interrupted=res.interrupted)
+    """Every simplest setting of the race (``final.remeasure_groups``) and the standard rules, re-measured on
+    ``remeasure_games`` fresh deals at every level, a group of settings at a time (fewest changes first)
+    until one is fair at the strongest fast level."""
+    seed, deals, first = sp.seed + FRESH_SEED_OFFSET, sp.remeasure_games, sp.levels[0].name
     rows = []
-    for i in (0, *picks):
-        c = cands[i]
-        for lv, level in enumerate(sp.levels):
-            x = level_estimate(res.stats[i][lv])
-            fair = bool(-sp.tolerance <= x["seat_advantage_lo"] and x["seat_advantage_hi"] <= sp.tolerance)
-            rows.append(dict(candidate=i, setting=c.name, words=c.words, key=c.key, changes=c.changes,
-                             size=c.size, level=level.name, **x, fair=fair))
+    for group in remeasure_groups(frame):
+        n = cands[group[0]].changes
+        log(f"re-measure: the {len(group)} setting(s) of {n} change(s) the race kept, and {STANDARD_RULES}, on "
+            f"{deals:,} fresh deals (seed {seed}) at every level")
+        res = player.play(seed, "fresh", (0, *group), 0, deals, f"fresh deals, {n} change(s)")
+        _count(info, "fresh", res)
+        rows += setting_rows(cands, group if rows else (0, *group), sp.levels, res.stats, sp.tolerance)
+        if res.interrupted or any(r["fair"] and r["level"] == first for r in rows if r["candidate"] != 0):
+            break
+    if not rows:
+        return _empty_fresh()
     df = pd.DataFrame(rows)
     verdicts = {i: _verdict(g, sp.tolerance) for i, g in df.groupby("candidate", sort=False)}
     return df.assign(verdict=df["candidate"].map(verdicts),
                      fair_everywhere=df.groupby("candidate")["fair"].transform("all"))
+
+
+def _in_order(rows: pd.DataFrame, members: list[int]) -> pd.DataFrame:
+    """The rows of ``members``, in that order (the standard rules, then the final candidates best first)."""
+    if rows.empty:
+        return rows
+    place = {m: k for k, m in enumerate(members)}
+    kept = rows[rows["candidate"].isin(members)]
+    return kept.iloc[kept["candidate"].map(place).argsort(kind="stable")].reset_index(drop=True)
+
+
+def _count(info: dict, stage: str, res) -> None:
+    """Add a block's games, deals and seconds to ``info`` under ``stage``."""
+    info[f"{stage}_deals"] = max(info.get(f"{stage}_deals", 0), int(res.stats[0].n))
+    info[f"{stage}_games"] = info.get(f"{stage}_games", 0) + res.games
+    info[f"{stage}_seconds"] = info.get(f"{stage}_seconds", 0.0) + res.seconds
+    info["interrupted"] = info.get("interrupted", False) or res.interrupted
+
+
+def _search(sp: Space, cands, finals, backend, store, progress, info: dict, log) -> pd.DataFrame:
+    """The final candidates and the standard rules at the search level, on ``search_deals`` fresh deals
+    (the re-measure's: the same deals, paired)."""
+    if sp.search_level is None or not finals or info.get("interrupted"):
+        return pd.DataFrame()
+    level, seed = sp.search_level, sp.seed + FRESH_SEED_OFFSET
+    log(f"search level: {len(finals)} final candidate(s) and {STANDARD_RULES} with {level.name} on both sides, "
+        f"{sp.search_deals:,} fresh deals (seed {seed})")
+    res = Player(cands, (level,), backend, store, progress).play(seed, f"search-{level.name}", (0, *finals), 0,
+                                                               sp.search_deals, f"{level.name}: final candidates")
+    _count(info, "search", res)
+    return pd.DataFrame(setting_rows(cands, (0, *finals), (level,), res.stats, sp.tolerance))
+
+
+def _skill(sp: Space, cands, finals, fresh, search, backend, store, progress, info: dict, log) -> pd.DataFrame:
+    """The skill curve: the standard rules and the final candidates at every level of ``skill_levels``, a level
+    the search already measured taken from its rows (the same fresh deals), the others played: a fast level
+    on ``remeasure_games`` deals, a search level on ``skill_deals``."""
+    if not sp.skill_levels or not finals or info.get("interrupted"):
+        return pd.DataFrame()
+    members, seed = (0, *finals), sp.seed + FRESH_SEED_OFFSET
+    have = pd.concat([fresh, search]) if not search.empty else fresh
+    searchers = search_players()
+    rows = []
+    for level in sp.skill_levels:
+        kept = have[(have["level"] == level.name) & have["candidate"].isin(members)].drop_duplicates(
+            ["candidate", "level"])
+        if len(kept) == len(members):
+            rows += kept.drop(columns=["verdict", "fair_everywhere"], errors="ignore").to_dict("records")
+            continue
+        deals = sp.skill_deals if set(level.players) & searchers else sp.remeasure_games
+        log(f"skill curve: {level.name} on both sides, {deals:,} fresh deals")
+        res = Player(cands, (level,), backend, store, progress).play(seed, f"skill-{level.name}", members, 0, deals,
+                                                                   f"skill curve: {level.name}")
+        _count(info, "skill", res)
+        rows += setting_rows(cands, members, (level,), res.stats, sp.tolerance)
+        if res.interrupted:
+            break
+    return with_elo(pd.DataFrame(rows), [lv.name for lv in sp.skill_levels], level_elos(), sp.tolerance)
 
 
 def _verdict(rows: pd.DataFrame, tolerance: float) -> str:
@@ -201,4 +265,5 @@ def _verdict(rows: pd.DataFrame, tolerance: float) -> str:
 
 def _empty_fresh() -> pd.DataFrame:
     return pd.DataFrame(columns=["candidate", "setting", "words", "key", "changes", "size", "level", "deals",
-                                 "seat_advantage", "seat_advantage_lo", "seat_advantage_hi", "fair", "verdict", "fair_everywhere"])
+                                 "seat_advantage", "seat_advantage_lo", "seat_advantage_hi", "fair", "verdict",
+                                 "fair_everywhere", "final"])

@@ -82,7 +82,7 @@ def _fresh_rows(b: Balance, words: bool = False) -> tuple[list[str], list[list[s
     for lv in _levels(b):
         header += [f"{lv} [95%]", f"vs {STANDARD_RULES}, same deals"]
     rows = []
-    for first, at in _by_candidate(b.recommended):
+    for first, at in _by_candidate(b.remeasured):
         cells = []
         for lv in _levels(b):
             cells += [_adv(at[lv]) + (" fair" if at[lv]["fair"] else ""),
@@ -96,6 +96,39 @@ def _fresh_cols(b: Balance) -> list[Col]:
     for lv in _levels(b):
         cols += [Col(f"{lv} [95%]"), Col(f"vs {STANDARD_RULES}", spare=1)]
     return cols + [Col("verdict", wrap=True)]
+
+
+def _search_rows(b: Balance, words: bool = False) -> tuple[list[str], list[list[str]]]:
+    """The final candidates at the search level, best first, the standard rules first."""
+    lv = b.space.search_level.name
+    order = [0] + list(b.info.get("finals", []))
+    rows = []
+    for i in order:
+        at = b.search[b.search["candidate"] == i]
+        if at.empty:
+            continue
+        r = at.iloc[0]
+        rows.append([r["words"] if words else r["setting"], _adv(r) + (" fair" if r["fair"] else ""),
+                     _diff(r) if i != 0 else "", f"{int(r['deals']):,}"])
+    return ["setting", f"{lv} [95%]", f"vs {STANDARD_RULES}, same deals", "deals"], rows
+
+
+def _skill_rows(b: Balance, words: bool = False) -> tuple[list[str], list[list[str]]]:
+    """The skill curve: one row per level (weakest first), a column per setting."""
+    cands = [0] + list(b.info.get("finals", []))
+    names = {int(r["candidate"]): (r["words"] if words else r["setting"]) for _, r in b.skill.iterrows()}
+    header = ["level", "Elo", "deals"] + [names.get(c, "?") for c in cands]
+    rows = []
+    for lv, g in b.skill.sort_values("rank").groupby("rank", sort=True):
+        first = g.iloc[0]
+        elo = f"{first['elo']:+.0f}" if math.isfinite(first["elo"]) else "n/a"
+        cells = []
+        for c in cands:
+            r = g[g["candidate"] == c]
+            cells.append(_adv(r.iloc[0]) + ("" if r.iloc[0]["verdict"] != "fair" or c == 0 else " fair")
+                         if not r.empty else "")
+        rows.append([first["level"], elo, f"{int(first['deals']):,}"] + cells)
+    return header, rows
 
 
 def precision_warnings(b: Balance) -> list[str]:
@@ -126,6 +159,9 @@ def _headline(b: Balance) -> list[str]:
                  f"{i['seconds']:.1f} s{speed}"
                  + ("   (interrupted: partial result; run again with the same --out to resume)"
                     if i["interrupted"] else ""))
+    for stage, what in (("fresh", "re-measure"), ("search", "search level"), ("skill", "skill curve")):
+        if i.get(f"{stage}_games"):
+            lines.append(f"{what}: {i[f'{stage}_games']:,} games in {i[f'{stage}_seconds']:.1f} s")
     return lines
 
 
@@ -138,11 +174,26 @@ def format_balance(b: Balance, width: int | None = None) -> str:
                       "score - 50%, points [95% interval]; draw rate; mean turns"]
         lines += table(_pareto_cols(b), _pareto_rows(b, words=True)[1], width)
     if not b.recommended.empty:
-        lines += ["", f"recommended, re-measured on {b.info['fresh_deals']:,} fresh deals (seed "
-                      f"{b.info['fresh_seed']}) per level: fair where the whole interval lies within "
+        lines += ["", f"re-measured on {b.info['fresh_deals']:,} fresh deals (seed {b.info['fresh_seed']}) per "
+                      f"level, every simplest setting the race kept: fair where the whole interval lies within "
                       f"±{_tolerance(b.space.tolerance)}"]
         lines += table(_fresh_cols(b), _fresh_rows(b, words=True)[1], width) + precision_warnings(b)
+    if not b.search.empty:
+        lines += ["", f"the final candidates at the search level, {b.space.search_level.name} on both sides:"]
+        lines += table([Col(h, wrap=(k == 0)) for k, h in enumerate(_search_rows(b)[0])],
+                       _search_rows(b, words=True)[1], width)
+    if not b.skill.empty:
+        lines += ["", "the skill curve: Cleopatra's edge at every level (Elo from results/strength/), points [95%]"]
+        header, rows = _skill_rows(b, words=True)
+        lines += table([Col(h, wrap=k >= 3) for k, h in enumerate(header)], rows, width)
+    if b.recommendation:
+        lines += ["", "The answer:"] + _wrap(b.recommendation["text"], width)
     return fit_lines(lines, width)
+
+
+def _wrap(text: str, width: int | None) -> list[str]:
+    import textwrap
+    return textwrap.wrap(text, width or 100)
 
 
 def _level_json(r) -> dict:
@@ -173,9 +224,24 @@ def balance_json(b: Balance) -> dict:
                      for first, at in _by_candidate(b.pareto)]
     out["fresh"] = dict(seed=i["fresh_seed"], deals=i["fresh_deals"], games=i["fresh_games"],
                         seconds=round(i["fresh_seconds"], 3))
-    out["recommended"] = [dict(_setting_json(first), verdict=first["verdict"], fair=bool(first["fair_everywhere"]),
-                               levels=[dict(_level_json(r), fair=bool(r["fair"])) for r in at.values()])
-                          for first, at in _by_candidate(b.recommended) if first["candidate"] != 0]
+    out["recommended"], out["remeasured"] = ([dict(_setting_json(first), verdict=first["verdict"],
+                                                   fair=bool(first["fair_everywhere"]),
+                                                   levels=[dict(_level_json(r), fair=bool(r["fair"])) for r in at.values()])
+                                              for first, at in _by_candidate(rows) if first["candidate"] != 0]
+                                             for rows in (b.recommended, b.remeasured))
+    out["finals"] = [int(c) for c in i.get("finals", [])]
+    out["search"] = None if b.search.empty else dict(
+        level=b.space.search_level.name, seed=i["fresh_seed"], deals=i.get("search_deals", 0),
+        games=i.get("search_games", 0), seconds=round(i.get("search_seconds", 0.0), 3),
+        settings=[dict(_setting_json(first), levels=[dict(_level_json(r), fair=bool(r["fair"])) for r in at.values()])
+                  for first, at in _by_candidate(b.search)])
+    out["skill"] = None if b.skill.empty else dict(
+        levels=[lv.name for lv in b.space.skill_levels], skill_deals=b.space.skill_deals,
+        games=i.get("skill_games", 0), seconds=round(i.get("skill_seconds", 0.0), 3),
+        settings=[dict(_setting_json(first), levels=[dict(_level_json(r), elo=_num(r["elo"]), verdict=r["verdict"])
+                                                     for r in at.values()])
+                  for first, at in _by_candidate(b.skill)])
+    out["recommendation"] = b.recommendation or None
     out["interrupted"] = bool(i["interrupted"])
     return out
 
@@ -193,6 +259,14 @@ def pareto_markdown(b: Balance, folder: str = "DIR") -> str:
         lines += ["", f"## Recommended, re-measured on {b.info['fresh_deals']:,} fresh deals (seed "
                       f"{b.info['fresh_seed']}) per level", ""] + md(*_fresh_rows(b, words=True))
         lines += [f"{x}  " for x in precision_warnings(b)]
+    if not b.search.empty:
+        lines += ["", f"## The final candidates with {b.space.search_level.name} on both sides", ""]
+        lines += md(*_search_rows(b, words=True))
+    if not b.skill.empty:
+        lines += ["", "## The skill curve", "", "Cleopatra's edge at every level, weakest first (Elo from "
+                  "`results/strength/`, tactician = 0), points with 95% intervals:", ""] + md(*_skill_rows(b, words=True))
+    if b.recommendation:
+        lines += ["", "## The answer", "", b.recommendation["text"]]
     lines += ["", f"Reproduce: `ccsim balance {folder}/space.toml --out <another folder>`; compare the "
                   f"recommended settings with the standard rules: `ccsim whatif --no-variants --rules "
                   f"{folder}/recommended.toml --strategy <level>`."]
@@ -234,5 +308,10 @@ def write_outputs(folder, b: Balance) -> None:
     if (b.recommended["candidate"] != 0).any():
         _parquet(b.recommended, folder / "recommended.parquet")
         (folder / "recommended.toml").write_text(recommended_toml(b), encoding="utf-8")
+    for name, df in (("remeasured", b.remeasured), ("search", b.search), ("skill", b.skill)):
+        if not df.empty:
+            _parquet(df, folder / f"{name}.parquet")
     if b.figure is not None:
         b.figure.savefig(folder / "balance.png", dpi=120, bbox_inches="tight")
+    if b.skill_figure is not None:
+        b.skill_figure.savefig(folder / "skill.png", dpi=120, bbox_inches="tight")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ccsim.kernel.engine.episode import R_TURNS, R_WINNER
+from ccsim.runner.backends import search_aware
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.runner.orderings import SHUFFLED
@@ -97,9 +98,11 @@ class Player:
 
     def _deals_per_task(self, n_members: int, deals: int) -> int:
         """Deals per task: ``TASK_GAMES`` spread over every member and seating (whatever the backend,
-        so that a search begun on one backend resumes on another from the same tasks)."""
+        so that a search begun on one backend resumes on another from the same tasks); a search
+        player's tasks are small (a few games a second: the progress moves, a Ctrl-C loses little)."""
         games = n_members * len(self.seatings)
-        return max(1, min(deals, TASK_GAMES // games))
+        task_games = search_aware(TASK_GAMES, {p for lv in self.levels for p in lv.players})
+        return max(1, min(deals, task_games // games))
 
     def _moments(self, n_members: int, rows: np.ndarray) -> dict:
         """A task's rows as the moments of each member's per-deal columns at each level:

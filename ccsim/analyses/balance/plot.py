@@ -14,7 +14,7 @@ import numpy as np
 if TYPE_CHECKING:
     from ccsim.analyses.balance import Balance
 
-__all__ = ["balance_plot"]
+__all__ = ["balance_plot", "skill_plot"]
 
 _SHAPES = {0: "D", 1: "o", 2: "s", 3: "^"}
 
@@ -66,7 +66,8 @@ def _label_heights(y: np.ndarray, gap: float) -> np.ndarray:
 
 def _fresh(ax, b: "Balance", lv: str, x: float, colour) -> None:
     """The recommended settings at level ``lv``, re-measured on fresh deals: stars with 95% intervals."""
-    f = b.recommended[(b.recommended["level"] == lv) & (b.recommended["candidate"] != 0)]
+    rows = b.remeasured if not b.remeasured.empty else b.recommended
+    f = rows[(rows["level"] == lv) & (rows["candidate"] != 0)]
     if f.empty:
         return
     y = 100 * f["seat_advantage"].to_numpy()
@@ -89,7 +90,8 @@ def _names(ax, b: "Balance", x: float, gap: float) -> None:
 def _zoom(b: "Balance") -> float:
     """Half-height of the right panel, in points: the band and the fresh intervals, with room."""
     tol = 100 * b.space.tolerance
-    fresh = b.recommended[b.recommended["candidate"] != 0]
+    rows = b.remeasured if not b.remeasured.empty else b.recommended
+    fresh = rows[rows["candidate"] != 0]
     reach = 100 * np.abs(fresh[["seat_advantage_lo", "seat_advantage_hi"]].to_numpy(dtype=float)).max() \
         if not fresh.empty else 0.0
     return max(2.5 * tol, 1.3 * reach)
@@ -128,5 +130,51 @@ def balance_plot(b: "Balance"):
     ax_zoom.legend(handles=handles, fontsize=8, loc="upper right", framealpha=0.9)
     fig.suptitle(f"Fair rules: {b.space.source} — {b.info['candidates']:,} candidates, "
                  f"{b.info['games']:,} games of search, seed {b.space.seed}", fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def _curve_x(rows) -> np.ndarray:
+    """Each level's x: its Elo where known, else its place (a level without an Elo after the others)."""
+    elo = rows["elo"].to_numpy(dtype=float)
+    known = np.isfinite(elo)
+    step = (np.nanmax(elo) - np.nanmin(elo)) / max(known.sum() - 1, 1) if known.any() else 1.0
+    top = np.nanmax(elo) if known.any() else 0.0
+    return np.where(known, elo, top + step * (rows["rank"].to_numpy() - known.sum() + 1))
+
+
+def skill_plot(skill, tolerance: float):
+    """The skill curve: Cleopatra's edge (points, 95% intervals) under the standard rules and each final
+    candidate at every level, placed at the level's Elo (results/strength/); the grey band is ±tolerance."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(10, 5.4))
+    ax.axhspan(-100 * tolerance, 100 * tolerance, color="0.85", zorder=0, label=f"±{100 * tolerance:g} point: fair")
+    ax.axhline(0, color="0.4", lw=0.8, ls="--", zorder=1)
+    for k, (cand, g) in enumerate(skill.groupby("candidate", sort=True)):
+        g = g.sort_values("rank")
+        x, y = _curve_x(g), 100 * g["seat_advantage"].to_numpy()
+        err = [y - 100 * g["seat_advantage_lo"].to_numpy(), 100 * g["seat_advantage_hi"].to_numpy() - y]
+        label = "the standard rules" if cand == 0 else g["words"].iloc[0]
+        ax.errorbar(x, y, yerr=err, fmt="o-", ms=4, lw=1.2, capsize=3, color=f"C{k}",
+                    label=label if len(label) < 90 else label[:87] + "...", zorder=3)
+    first = skill[skill["candidate"] == skill["candidate"].min()].sort_values("rank")
+    top = ax.get_ylim()[1]
+    for k, (xi, name) in enumerate(zip(_curve_x(first), first["level"])):
+        ax.axvline(xi, color="0.9", lw=0.6, zorder=0)
+        ax.annotate(name, (xi, top), xytext=(0, -10 - 11 * (k % 2)), textcoords="offset points", fontsize=7,
+                    ha="center", va="top", color="0.3")  # alternate heights: close Elos do not overlap
+    # a symmetric log axis: the baseline greedy, hundreds of Elo below, does not squeeze the strong levels
+    ax.set_xscale("symlog", linthresh=100)
+    ticks = [t for t in (-600, -300, -100, -50, 0, 50, 100, 200, 300) if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+    ax.set_xticks(ticks, [f"{t:+d}" if t else "0" for t in ticks])
+    lo, hi = ax.get_xlim()
+    ax.set_xlim(lo - 0.04 * abs(lo), hi + 0.1 * abs(hi))
+    ax.set_xlabel("level of play: Elo (results/strength/; tactician = 0; logarithmic beyond ±100)")
+    ax.set_ylabel("Cleopatra's edge: her score − 50%, points")
+    ax.set_title("Cleopatra's edge as the players get stronger: the standard rules and the final candidates", fontsize=10)
+    ax.grid(color="0.93", lw=0.6)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
     fig.tight_layout()
     return fig

@@ -8,6 +8,10 @@ A space is a TOML file (docs/balance.md; the default ships beside this module)::
     seed = 1
     max_changes = 2                 # at most this many parameters changed at once
     variants = ["late_orgies_boxed"]   # R11 variants, each a switch (off in the standard rules)
+    search_level = "neural-search"  # optional: the final candidates measured at a search level too
+    search_deals = 10_000           # deals an arm there (paired with the standard rules)
+    skill_levels = ["greedy", "tactician", "neural", "expert"]   # optional: the skill curve's levels
+    skill_deals = 1_000             # deals an arm at a search level of the curve (fast levels: remeasure_games)
 
     [objectives]
     tolerance_points = 1            # fair: Cleopatra's score within 50% +- 1 point, at every level
@@ -47,6 +51,8 @@ __all__ = ["SpaceError", "BalanceError", "DEFAULT_SPACE", "Param", "Space", "Can
 DEFAULT_SPACE = Path(__file__).with_name("default.toml")
 DEFAULT_BUDGET = 4_000_000
 DEFAULT_TOLERANCE = 0.01
+DEFAULT_SEARCH_DEALS = 10_000
+DEFAULT_SKILL_DEALS = 1_000
 DEFAULT_REMEASURE = 100_000
 #: more candidates than this is a space to narrow, not to race (max_changes is the usual culprit)
 MAX_CANDIDATES = 20_000
@@ -55,7 +61,7 @@ SEARCH_VERSION = 1
 REFERENCE = "RULES.md"  # the standard rules' setting name in JSON and Parquet (a contract)
 
 _TOP_KEYS = ("description", "levels", "budget", "seed", "max_changes", "variants", "recommend",
-             "remeasure_games", "objectives", "param")
+             "remeasure_games", "search_level", "search_deals", "skill_levels", "skill_deals", "objectives", "param")
 _OBJECTIVES = ("tolerance_points", "tolerance", "draw_rate", "game_length")
 
 
@@ -98,12 +104,18 @@ class Space:
     game_length: float | None = None
     recommend: int = 3
     remeasure_games: int = DEFAULT_REMEASURE
+    search_level: Level | None = None  # the final candidates' search level (None: none)
+    search_deals: int = DEFAULT_SEARCH_DEALS
+    skill_levels: tuple[Level, ...] = ()  # the skill curve's levels, weakest first (empty: no curve)
+    skill_deals: int = DEFAULT_SKILL_DEALS
     description: str = ""
     source: str = "the default space"
 
     def identity(self) -> str:
         """What decides the search's games and choices, hashed: a folder is resumed only by its own
-        space (the fresh re-measure, the number recommended and the text's comments are not in it)."""
+        space (what comes after the race -- the fresh re-measure, the search level, the skill curve, the
+        number recommended -- and the text's comments are not in it: their tasks are named by what they
+        play, so a rerun with other values plays only what is new)."""
         blob = dict(version=SEARCH_VERSION, params=[(p.name, p.values) for p in self.params],
                     levels=[lv.name for lv in self.levels], budget=self.budget, seed=self.seed,
                     tolerance=self.tolerance, max_changes=self.max_changes, draw_rate=self.draw_rate,
@@ -118,6 +130,11 @@ class Space:
                  f"levels = {toml_value([lv.name for lv in self.levels])}"]
         lines += [f"{k} = {toml_value(getattr(self, k))}" for k in
                   ("budget", "seed", "max_changes", "recommend", "remeasure_games")]
+        if self.search_level is not None:
+            lines += [f"search_level = {toml_value(self.search_level.name)}", f"search_deals = {self.search_deals}"]
+        if self.skill_levels:
+            lines += [f"skill_levels = {toml_value([lv.name for lv in self.skill_levels])}",
+                      f"skill_deals = {self.skill_deals}"]
         lines.append(f"variants = {toml_value([p.name for p in self.params if p.is_variant])}")
         lines += ["", "[objectives]", f"tolerance_points = {toml_value(round(100 * self.tolerance, 10))}"]
         lines += [f"{k} = {toml_value(getattr(self, k))}" for k in ("draw_rate", "game_length")
@@ -213,6 +230,12 @@ def space_from_data(data: dict, where: str = "the space") -> Space:
                  recommend=check_count(data.get("recommend", 3), SpaceError, f"{where}: recommend"),
                  remeasure_games=check_count(data.get("remeasure_games", DEFAULT_REMEASURE), SpaceError,
                                              f"{where}: remeasure_games", minimum=2),
+                 search_level=_search_level(data.get("search_level"), SpaceError, f"{where}: search_level"),
+                 search_deals=check_count(data.get("search_deals", DEFAULT_SEARCH_DEALS), SpaceError,
+                                          f"{where}: search_deals", minimum=2),
+                 skill_levels=_skill_levels(data.get("skill_levels"), SpaceError, f"{where}: skill_levels"),
+                 skill_deals=check_count(data.get("skill_deals", DEFAULT_SKILL_DEALS), SpaceError,
+                                         f"{where}: skill_deals", minimum=2),
                  description=desc, source=where, **objectives)
 
 
@@ -322,10 +345,33 @@ def _levels(levels, error, where: str) -> tuple[Level, ...]:
     return tuple(dict.fromkeys(parse_level(lv, error, where) for lv in levels))
 
 
+def _search_level(name, error, where: str) -> Level | None:
+    """A search level by name; ``None`` or ``"none"``: no search level."""
+    if name is None or (isinstance(name, str) and name.strip().lower() == "none"):
+        return None
+    return parse_level(name, error, where)
+
+
+def _skill_levels(levels, error, where: str) -> tuple[Level, ...]:
+    """The skill curve's levels (a list, or names joined by commas); ``None`` or ``"none"``: no curve."""
+    if levels is None or (isinstance(levels, str) and levels.strip().lower() == "none"):
+        return ()
+    return _levels(levels, error, where)
+
+
 def with_overrides(space: Space, levels=None, budget=None, seed=None, tolerance=None,
-                   remeasure_games=None) -> Space:
+                   remeasure_games=None, search_level=None, search_deals=None, skill_levels=None,
+                   skill_deals=None) -> Space:
     """The space with the command line's flags in place of its own keys (BalanceError, one line)."""
     changes = {}
+    if search_level is not None:
+        changes["search_level"] = _search_level(search_level, BalanceError, "--search-level")
+    if search_deals is not None:
+        changes["search_deals"] = check_count(search_deals, BalanceError, "--search-deals", minimum=2)
+    if skill_levels is not None:
+        changes["skill_levels"] = _skill_levels(skill_levels, BalanceError, "--skill-levels")
+    if skill_deals is not None:
+        changes["skill_deals"] = check_count(skill_deals, BalanceError, "--skill-deals", minimum=2)
     if levels is not None:
         changes["levels"] = _levels(levels, BalanceError, "--levels")
     if budget is not None:

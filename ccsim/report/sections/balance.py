@@ -65,6 +65,9 @@ def build_balance(st: Study, res: dict) -> Section:
     sec.shows["metrics"] = WHATIF_SHOWS
     if s["pareto"]:
         sec.tables["pareto"] = pd.read_parquet(s["pareto"])
+    if s.get("skill"):  # the search's skill curve (issue 39): one plot, the balance results' and the report's
+        from ccsim.analyses.balance.plot import skill_plot
+        sec.figures["skill"] = skill_plot(pd.read_parquet(s["skill"]), s["tolerance"])
     seat = _seat_rows(met)
     sec.claims += [_change_claim(st, seat, c) for c in s["change"]]
     sec.figures["seat"] = level_forest(
@@ -74,6 +77,8 @@ def build_balance(st: Study, res: dict) -> Section:
         levels=list(s["levels"]), band=s["tolerance"])
     if s["command"]:
         sec.notes.append(f"The recommended changes come from `{s['command']}`.")
+    if s.get("recommendation"):
+        sec.notes.append(f"The fair-rules search's answer, on its own fresh deals: {s['recommendation']}")
     sec.conclusions += [c.sentence() for c in sec.claims]
     sec.games = int(sum(res[f"balance:{lv}"].info["games"] for lv in s["levels"]))
     return sec
