@@ -70,8 +70,9 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
     cands, refused = candidates(sp)
     plan = _plan(sp, len(cands))
     folder = open_folder(out, sp)
-    player = Player(cands, sp.levels, backend or LocalBackend(), TaskStore(folder / "tasks" if folder else None),
-                    progress)
+    # a damaged task file is named through the same log as the rounds (and played again)
+    store = TaskStore(folder / "tasks" if folder else None, warn=log)
+    player = Player(cands, sp.levels, backend or LocalBackend(), store, progress)
     log(f"balance: {len(cands) - 1:,} candidates at {', '.join(lv.name for lv in sp.levels)}; budget "
         f"{sp.budget:,} games, seed {sp.seed}" + (f"; results in {folder}" if folder else ""))
     result = race([(c.changes, c.size) for c in cands], player.round_measure(sp.seed), plan, log)
