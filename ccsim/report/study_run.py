@@ -2,12 +2,14 @@
 
 ``run_study(path, out)`` is ``ccsim report STUDY.toml --out DIR``.  The study
 file is validated first (``StudyError`` before any game); parts already in
-``DIR/parts`` with the same key are loaded, not replayed; a Ctrl-C keeps every
-finished part (``StudyInterrupted``) and a rerun resumes from them.
+``DIR/parts`` with the same key are loaded, not replayed (a damaged one is set aside, named on
+stderr and played again); a Ctrl-C keeps every finished part (``StudyInterrupted``) and a rerun
+resumes from them.
 """
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +60,10 @@ def plan_study(st: Study) -> list[Part]:
     return parts
 
 
+def _stderr(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
 def _progress(total: int, enabled: bool):
     if not enabled or total == 0:
         return None
@@ -70,14 +76,14 @@ def run_parts(parts: list[Part], store: PartStore | None, progress: bool = False
     """{part name: Result}, loading finished parts from ``store`` and playing the others on ``backend``
     (this process by default; a Dask backend plays the same games); and counts: parts played / loaded,
     games played."""
-    todo = [p for p in parts if store is None or not store.has(p)]
+    # loaded before any game: a damaged part (set aside by the store) joins the parts to play, and the bar
+    kept = {p.name: store.load(p) for p in parts} if store is not None else {}
+    results = {name: res for name, res in kept.items() if res is not None}
+    todo = [p for p in parts if p.name not in results]
     bar = _progress(sum(p.games for p in todo), progress)
-    results, played, games = {}, 0, 0
+    played, games = 0, 0
     try:
-        for p in parts:
-            if store is not None and store.has(p):
-                results[p.name] = store.load(p)
-                continue
+        for p in todo:
             if bar:
                 bar.set_postfix_str(p.name, refresh=True)
             tables, info = p.compute({n: results[n] for n in p.needs}, bar is not None, backend)
@@ -93,18 +99,20 @@ def run_parts(parts: list[Part], store: PartStore | None, progress: bool = False
     finally:
         if bar:
             bar.close()
+    results = {p.name: results[p.name] for p in parts}  # in the study's order, whichever were loaded
     return results, dict(parts=len(parts), parts_played=played, parts_loaded=len(parts) - played, games_played=games)
 
 
-def run_study(path, out, progress: bool = False, render: bool = True, backend=None) -> Report:
+def run_study(path, out, progress: bool = False, render: bool = True, backend=None, warn=_stderr) -> Report:
     """Run the study file ``path`` and write its report under ``out``; returns the Report (sections
     with their DataFrames and figures, the claims).  Raises StudyError (bad file, before any game) and
-    StudyInterrupted (Ctrl-C: finished parts kept)."""
+    StudyInterrupted (Ctrl-C: finished parts kept).  ``warn``: a function given one line for each
+    finished part that cannot be read back and is played again (default: stderr; None for silence)."""
     st = load_study(path)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     parts = plan_study(st)
-    store = PartStore(out / "parts")
+    store = PartStore(out / "parts", warn=warn)
     t0 = time.perf_counter()
     results, counts = run_parts(parts, store, progress, backend)
     sections = [build(st, name, results) for name in SECTIONS if name in st.sections]

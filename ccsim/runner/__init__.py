@@ -1,3 +1,4 @@
 """Running games: configurations (``config``), rules blocks (``ruleset``), orderings,
-grids of tasks (``grid``), the local and Dask backends (``backends``) and the
-cold-start helper (``coldstart``).  Below the analyses, above the strategies."""
+grids of tasks (``grid``), the local and Dask backends (``backends``), the
+cold-start helper (``coldstart``) and the setting aside of finished work that
+cannot be read back (``damaged``).  Below the analyses, above the strategies."""

@@ -88,7 +88,8 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
     plan = _plan(sp, len(cands))
     folder = open_folder(out, sp)
     backend = backend or LocalBackend()
-    store = TaskStore(folder / "tasks" if folder else None)
+    # a damaged task file is named through the same log as the rounds (and played again)
+    store = TaskStore(folder / "tasks" if folder else None, warn=log)
     player = Player(cands, sp.levels, backend, store, progress)
     log(f"balance: {len(cands) - 1:,} candidates at {', '.join(lv.name for lv in sp.levels)}; budget "
         f"{sp.budget:,} games, seed {sp.seed}" + (f"; results in {folder}" if folder else ""))

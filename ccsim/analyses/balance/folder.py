@@ -7,7 +7,8 @@ Every finished task of games (a block of deals of every candidate of a round) is
 ``tasks/`` as the moments it came to, written atomically as it finishes, named by the round,
 the candidates it played (a digest of their settings) and its deals.  The race is decided by
 these numbers alone, so a rerun replays the race from them without playing a finished task
-again, and plays only what Ctrl-C left undone.
+again, and plays only what Ctrl-C left undone.  A task file that cannot be read back (a disk
+error, a partial copy) is set aside as ``.damaged`` and its task played again (``TaskStore.get``).
 """
 from __future__ import annotations
 
@@ -15,14 +16,18 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from ccsim.analyses.balance.space import BalanceError, Space
+from ccsim.runner.damaged import read_errors, reason, set_aside
 
-__all__ = ["TaskStore", "open_folder", "members_digest"]
+__all__ = ["TaskStore", "open_folder", "members_digest", "read_task", "TASK_ARRAYS"]
 
 MANIFEST = "balance.json"
+#: the arrays of a task file: its deals and the moments of its columns (``ccsim.analyses.balance.play``)
+TASK_ARRAYS = ("n", "sum", "cross")
 
 
 def members_digest(keys) -> str:
@@ -31,10 +36,15 @@ def members_digest(keys) -> str:
 
 
 class TaskStore:
-    """Finished tasks' arrays by name: under ``root`` (a folder), or in memory without one."""
+    """Finished tasks' arrays by name: under ``root`` (a folder), or in memory without one.
 
-    def __init__(self, root: Path | None = None):
+    A task file that cannot be read back (truncated, empty, garbage, without its arrays) is set aside
+    as ``<name>.npz.damaged`` and named in one line to ``warn``; ``get`` then answers None, so the task
+    is played again like one never finished."""
+
+    def __init__(self, root: Path | None = None, warn: Callable[[str], None] | None = None):
         self.root = root
+        self.warn = warn or (lambda msg: None)
         self._memory: dict = {}
         if root is not None:
             root.mkdir(parents=True, exist_ok=True)
@@ -45,8 +55,13 @@ class TaskStore:
         path = self.root / f"{name}.npz"
         if not path.is_file():
             return None
-        with np.load(path) as f:
-            return {k: f[k] for k in f.files}
+        try:
+            return read_task(path)
+        except read_errors() as e:
+            aside = set_aside(path)
+            self.warn(f"balance: {self.root.name}/{path.name} cannot be read ({reason(e)}): set aside as "
+                      f"{aside.name}, played again")
+            return None
 
     def put(self, name: str, arrays: dict) -> None:
         if self.root is None:
@@ -55,6 +70,19 @@ class TaskStore:
         tmp = self.root / f"{name}.tmp.npz"
         np.savez(tmp, **arrays)
         os.replace(tmp, self.root / f"{name}.npz")  # whole or absent, whenever Ctrl-C comes
+
+
+def read_task(path: Path) -> dict:
+    """A task file's arrays; ValueError when it is not an npz archive holding every one of
+    ``TASK_ARRAYS`` (a file that loads but is not a whole task must not enter the race as one)."""
+    f = np.load(path)
+    if not isinstance(f, np.lib.npyio.NpzFile):  # a lone .npy array under the task's name
+        raise ValueError("not an npz archive")
+    with f:
+        missing = [k for k in TASK_ARRAYS if k not in f.files]
+        if missing:
+            raise ValueError(f"no {', '.join(missing)} array")
+        return {k: f[k] for k in f.files}
 
 
 def open_folder(out, space: Space) -> Path | None:
