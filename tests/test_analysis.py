@@ -432,7 +432,7 @@ def test_whatif_prints_tables_and_json(capsys, tmp_path, compiled):
     assert code == 0, err
     # the default level is the strongest fast one (issue 26: no longer greedy); every arm's own value
     # stands with its interval beside the difference
-    level = default_level()  # learned, now that it is registered
+    level = default_level()  # neural, the strongest fast player (issue 39)
     flat = " ".join(out.split())  # the table fits the terminal: a heading may wrap
     assert f"{level} — big censor: the censor group has 5 patricians (standard: 3)" in flat
     assert "difference [95% CI]" in out and "changed" in out and "standard" in out and "RULES.md" not in out

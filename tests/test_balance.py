@@ -109,6 +109,7 @@ def test_the_default_space_ends_at_the_strongest_search_and_draws_the_ladder():
 BAD_SPACES = [
     ('[[param]]\nname = "hand_sise"\nvalues = [4]\n', "unknown rule parameter 'hand_sise'"),
     ('[[param]]\nname = "hand_size"\nvalues = [9]\n', "must be 1..6, got 9"),
+    ('judge = "best"\n[[param]]\nname = "hand_size"\nvalues = [4]\n', "judge: must be one of every, first"),
     ('[[param]]\nname = "action_count.caesar.veto"\nrange = [2, 12]\n', "must be 0..9, got 10"),
     ('[[param]]\nname = "hand_size"\nvalues = [5]\n', "no value other than the standard 5"),
     ('levels = ["tactician"]\n', "the space is empty"),
@@ -207,6 +208,40 @@ def test_the_race_finds_the_known_optimum_within_its_budget():
     assert deals[0] == deals[3] == deals[7] == sum(r.deals for r in played)  # the finalists played every round
     # and the budget went to them: each finalist played many times a first-round candidate's deals
     assert deals[7] > 10 * played[0].deals
+
+
+def two_level_measure(truth, gap, seed=0):
+    """``synthetic_measure`` at two levels on the same deals: the second level's seat advantage is the
+    first's less ``gap`` (a weaker level, where Cleopatra's edge is smaller)."""
+    rng = np.random.default_rng(seed)
+
+    def measure(rnd):
+        u = rng.random(rnd.deals)
+        turns = 30 + 5 * rng.random(rnd.deals)
+        values = {i: np.stack([np.stack([(u < 0.5 + truth[i] - g).astype(float), np.zeros(rnd.deals), turns], -1)
+                               for g in (0.0, gap)]) for i in rnd.members}        # (levels, deals, 3)
+        stats = {i: Moments(7, batch=2).update(deal_columns(v, values[0]).transpose(1, 0, 2)) for i, v in values.items()}
+        return RoundResult(stats, games=2 * rnd.deals * len(rnd.members))
+    return measure
+
+
+def test_a_race_judged_at_the_first_level_keeps_what_is_fair_there_alone():
+    """judge = "first" (the default space, issue 39): a setting fair with the strong players and eight points
+    off with the weaker ones wins the race; judged at every level, its weaker level counts against it."""
+    truth = np.array([0.18, 0.0, 0.08, 0.04, 0.12, 0.15, 0.10, 0.09, 0.11])
+    costs = [(0, 0)] + [(1, 1)] * 4 + [(1, 2)] * 4
+    first = race(costs, two_level_measure(truth, 0.08), RacePlan(levels=1, games_per_deal=2, budget=400_000,
+                                                                 tolerance=0.01))
+    every = race(costs, two_level_measure(truth, 0.08), RacePlan(levels=2, games_per_deal=2, budget=400_000,
+                                                                 tolerance=0.01))
+    assert first.entries[1].status == FINALIST and first.entries[1].worst(1) < 0.01
+    assert all(first.entries[i].status == OUT_UNFAIR for i in (4, 5, 6))   # judged where the strong players are
+    # judged at every level it is eight points off at the weaker one: worse than a setting four off at both
+    assert every.entries[1].worst(2) > 0.07 > every.entries[3].worst(2)
+    assert first.entries[1].stats.n == first.entries[0].stats.n  # both levels still measured, same deals
+    assert load_space().judge == "first" and space_from_data({"param": [{"name": "hand_size", "values": [4]}]}).judge == "every"
+    sp = space_from_data({"param": [{"name": "hand_size", "values": [4]}], "levels": ["tactician"]})
+    assert with_overrides(sp, judge="first").identity() != sp.identity()
 
 
 def test_halving_keeps_the_cheapest_of_each_cost_not_only_the_closest():

@@ -70,7 +70,7 @@ class Balance:
 
 def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = False, *, levels=None,
             budget=None, seed=None, tolerance=None, remeasure_games=None, search_level=None, search_deals=None,
-            skill_levels=None, skill_deals=None) -> Balance:
+            skill_levels=None, skill_deals=None, judge=None) -> Balance:
     """Search ``space`` (a TOML path, a ``Space``, or None for the default space) for fair rules.
 
     ``out``: a folder for the outputs, which also makes the search resumable (a rerun with the same
@@ -82,7 +82,7 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
     sp = space if isinstance(space, Space) else load_space(space)
     sp = with_overrides(sp, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
                         remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
-                        skill_levels=skill_levels, skill_deals=skill_deals)
+                        skill_levels=skill_levels, skill_deals=skill_deals, judge=judge)
     log = log or (lambda msg: None)
     cands, refused = candidates(sp)
     plan = _plan(sp, len(cands))
@@ -119,7 +119,7 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
 
 def _plan(sp: Space, n_candidates: int) -> RacePlan:
     """The race's plan; BalanceError if the budget cannot give every candidate a first round."""
-    plan = RacePlan(levels=len(sp.levels), games_per_deal=sum(len(lv.seatings) for lv in sp.levels),
+    plan = RacePlan(levels=judged(sp), games_per_deal=sum(len(lv.seatings) for lv in sp.levels),
                     budget=sp.budget, tolerance=sp.tolerance, draw_rate=sp.draw_rate, game_length=sp.game_length)
     racing = n_candidates - 1
     if plan.round_deals(racing, sp.budget) < plan.min_deals:
@@ -127,6 +127,11 @@ def _plan(sp: Space, n_candidates: int) -> RacePlan:
         raise BalanceError(f"--budget {sp.budget:,} is too small for {racing:,} candidates at "
                            f"{len(sp.levels)} level(s): give at least {least:,} games")
     return plan
+
+
+def judged(sp: Space) -> int:
+    """How many of the space's levels (the first ones) decide "fair" in the race: all, or the first alone."""
+    return 1 if sp.judge == "first" else len(sp.levels)
 
 
 def _candidates_frame(cands, entries, sp: Space) -> pd.DataFrame:
@@ -137,9 +142,9 @@ def _candidates_frame(cands, entries, sp: Space) -> pd.DataFrame:
         if e.stats is None or e.stats.n == 0:
             continue
         est = [level_estimate(e.stats[lv]) for lv in range(len(sp.levels))]
-        w, worst = worst_level([x["seat_advantage"] for x in est])
+        w, worst = worst_level([x["seat_advantage"] for x in est[:judged(sp)]])
         keeps = e.status != OUT_BOUND and all(_within(sp.draw_rate, x["draw_ratio"]) and
-                                              _within(sp.game_length, x["length_ratio"]) for x in est)
+                                              _within(sp.game_length, x["length_ratio"]) for x in est[:judged(sp)])
         for lv, x in zip(sp.levels, est):
             rows.append(dict(candidate=i, setting=c.name, words=c.words, key=c.key, changes=c.changes,
                              size=c.size, status="reference" if i == 0 else e.status, round_out=e.round_out, level=lv.name,

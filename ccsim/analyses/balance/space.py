@@ -4,6 +4,8 @@ A space is a TOML file (docs/balance.md; the default ships beside this module)::
 
     description = "Caesar's action cards and the hand size"
     levels = ["tactician"]          # default: the strongest fast level and tactician (ccsim.analyses.levels)
+    judge = "every"                 # fair at every level (the worst decides), or at the "first" only (the
+                                    # others measured beside it on the same deals: where it stops being fair)
     budget = 4_000_000              # games the search may play (the fresh re-measure comes on top)
     seed = 1
     max_changes = 2                 # at most this many parameters changed at once
@@ -52,6 +54,8 @@ DEFAULT_SPACE = Path(__file__).with_name("default.toml")
 DEFAULT_BUDGET = 4_000_000
 DEFAULT_TOLERANCE = 0.01
 DEFAULT_SEARCH_DEALS = 10_000
+#: which levels decide "fair" in the race: every level (its worst), or the first alone
+JUDGES = ("every", "first")
 DEFAULT_SKILL_DEALS = 1_000
 DEFAULT_REMEASURE = 100_000
 #: more candidates than this is a space to narrow, not to race (max_changes is the usual culprit)
@@ -60,7 +64,7 @@ MAX_CANDIDATES = 20_000
 SEARCH_VERSION = 1
 REFERENCE = "RULES.md"  # the standard rules' setting name in JSON and Parquet (a contract)
 
-_TOP_KEYS = ("description", "levels", "budget", "seed", "max_changes", "variants", "recommend",
+_TOP_KEYS = ("description", "levels", "judge", "budget", "seed", "max_changes", "variants", "recommend",
              "remeasure_games", "search_level", "search_deals", "skill_levels", "skill_deals", "objectives", "param")
 _OBJECTIVES = ("tolerance_points", "tolerance", "draw_rate", "game_length")
 
@@ -104,6 +108,7 @@ class Space:
     game_length: float | None = None
     recommend: int = 3
     remeasure_games: int = DEFAULT_REMEASURE
+    judge: str = "every"               # JUDGES: the race's objective is the worst level, or the first level's
     search_level: Level | None = None  # the final candidates' search level (None: none)
     search_deals: int = DEFAULT_SEARCH_DEALS
     skill_levels: tuple[Level, ...] = ()  # the skill curve's levels, weakest first (empty: no curve)
@@ -118,6 +123,7 @@ class Space:
         play, so a rerun with other values plays only what is new)."""
         blob = dict(version=SEARCH_VERSION, params=[(p.name, p.values) for p in self.params],
                     levels=[lv.name for lv in self.levels], budget=self.budget, seed=self.seed,
+                    **({} if self.judge == "every" else dict(judge=self.judge)),
                     tolerance=self.tolerance, max_changes=self.max_changes, draw_rate=self.draw_rate,
                     game_length=self.game_length)
         return hashlib.sha256(json.dumps(blob, sort_keys=True).encode()).hexdigest()[:16]
@@ -127,7 +133,8 @@ class Space:
         flags included): what the output folder keeps as ``space.toml``."""
         lines = [f"# the space searched: {self.source}, with the command line's flags applied",
                  f"description = {toml_value(self.description)}",
-                 f"levels = {toml_value([lv.name for lv in self.levels])}"]
+                 f"levels = {toml_value([lv.name for lv in self.levels])}",
+                 f"judge = {toml_value(self.judge)}"]
         lines += [f"{k} = {toml_value(getattr(self, k))}" for k in
                   ("budget", "seed", "max_changes", "recommend", "remeasure_games")]
         if self.search_level is not None:
@@ -230,6 +237,7 @@ def space_from_data(data: dict, where: str = "the space") -> Space:
                  recommend=check_count(data.get("recommend", 3), SpaceError, f"{where}: recommend"),
                  remeasure_games=check_count(data.get("remeasure_games", DEFAULT_REMEASURE), SpaceError,
                                              f"{where}: remeasure_games", minimum=2),
+                 judge=_judge(data.get("judge", "every"), SpaceError, f"{where}: judge"),
                  search_level=_search_level(data.get("search_level"), SpaceError, f"{where}: search_level"),
                  search_deals=check_count(data.get("search_deals", DEFAULT_SEARCH_DEALS), SpaceError,
                                           f"{where}: search_deals", minimum=2),
@@ -345,6 +353,13 @@ def _levels(levels, error, where: str) -> tuple[Level, ...]:
     return tuple(dict.fromkeys(parse_level(lv, error, where) for lv in levels))
 
 
+def _judge(value, error, where: str) -> str:
+    if value not in JUDGES:
+        raise error(f"{where}: must be one of {', '.join(JUDGES)} (fair at every level, or at the first level "
+                    f"alone), got {value!r}")
+    return value
+
+
 def _search_level(name, error, where: str) -> Level | None:
     """A search level by name; ``None`` or ``"none"``: no search level."""
     if name is None or (isinstance(name, str) and name.strip().lower() == "none"):
@@ -361,9 +376,11 @@ def _skill_levels(levels, error, where: str) -> tuple[Level, ...]:
 
 def with_overrides(space: Space, levels=None, budget=None, seed=None, tolerance=None,
                    remeasure_games=None, search_level=None, search_deals=None, skill_levels=None,
-                   skill_deals=None) -> Space:
+                   skill_deals=None, judge=None) -> Space:
     """The space with the command line's flags in place of its own keys (BalanceError, one line)."""
     changes = {}
+    if judge is not None:
+        changes["judge"] = _judge(judge, BalanceError, "--judge")
     if search_level is not None:
         changes["search_level"] = _search_level(search_level, BalanceError, "--search-level")
     if search_deals is not None:
