@@ -74,6 +74,9 @@ def shrink(cmd: str) -> str:
         cmd = re.sub(r"--remeasure-games \d+", "--remeasure-games 2000", cmd)
         cmd += "" if "--budget" in cmd else " --budget 20000"
         cmd += "" if "--remeasure-games" in cmd else " --remeasure-games 2000"
+        # the default space's search level and skill curve are the strong searches: hours, not a test
+        cmd += "" if "--search-level" in cmd else " --search-level none"
+        cmd += "" if "--skill-levels" in cmd else " --skill-levels none"
     return cmd
 
 

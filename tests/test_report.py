@@ -146,6 +146,31 @@ def test_a_section_may_cap_a_slow_player_otherwise():
                                                          "mirror:expert:200": 200}
 
 
+def test_the_headline_level_is_the_strongest_measured_at_scale():
+    """Issue 39: a level carries the headline with 20,000 seat games; a capped one that still plays them
+    does, a search player capped below them does not (the strongest at full scale was the rule before)."""
+    st = parse_study({"levels": ["greedy", "tactician", "neural", "master"], "caps": {"neural": 20_000, "master": 8_000},
+                      "seat": {"games": 100_000}})
+    assert st.reference == "neural"
+    st = parse_study({"levels": ["greedy", "tactician", "neural"], "caps": {"neural": 19_999}, "seat": {"games": 100_000}})
+    assert st.reference == "tactician"
+    assert parse_study({"levels": ["greedy", "neural"], "caps": {"neural": 500},
+                        "variants": {"games": 1000}}).reference == "greedy"   # no seat, no balance: full scale
+
+
+def test_a_claim_not_measured_at_the_headline_level_is_said_so():
+    from types import SimpleNamespace as NS
+    from ccsim.report.render import not_measured_at_reference, rests_text
+    st = parse_study({"levels": ["greedy", "learned", "neural", "master"], "caps": {"neural": 50_000, "master": 100},
+                      "seat": {"games": 100_000}})
+    claim = lambda i, level, ctx: NS(id=i, level=level, estimates=[NS(context=c) for c in ctx])  # noqa: E731
+    claims = [claim("seat.advantage", "neural", ["greedy", "neural"]), claim("orderings.meta", "learned", ["learned"]),
+              claim("cards.veto", "learned", ["learned", "neural"]), claim("ladder.top", "master", ["tactician"])]
+    rep = NS(study=st, claims=claims, info=dict(games=1))
+    assert [c.id for c in not_measured_at_reference(rep)] == ["orderings.meta"]
+    assert "Not measured at neural, stated at a weaker level: orderings.meta (at learned)." in rests_text(rep)
+
+
 def test_part_keys_follow_their_settings():
     a = {p.name: p.key for p in plan_study(parse_study({"seed": 1, "seat": {"games": 1000}}))}
     b = {p.name: p.key for p in plan_study(parse_study({"seed": 2, "seat": {"games": 1000}}))}

@@ -64,7 +64,27 @@ def rests_text(rep) -> str:
             f"{st.reference} ({how}). Seed {st.seed}; {i['games']:,} games in all; the standard rules unless a section says "
             f"otherwise; action decks shuffled (R1.4) unless an ordering is named"
             + ("; " + ", ".join(f"{k} plays at most {v:,} games" for k, v in st.caps.items()) + " a measurement"
-               if st.caps else "") + ".")
+               if st.caps else "") + "." + _not_measured_text(rep))
+
+
+def not_measured_at_reference(rep) -> list:
+    """The claims stated at a level weaker than the headline level that was not measured for them at all
+    (issue 39: checked at the headline level, or said not to be)."""
+    st = rep.study
+    rank = {lv: k for k, lv in enumerate(st.levels)}
+    return [c for c in rep.claims if c.level in rank and rank[c.level] < rank.get(st.reference, -1)
+            and all(e.context != st.reference for e in c.estimates)]
+
+
+def _not_measured_text(rep) -> str:
+    missing = not_measured_at_reference(rep)
+    if not missing:
+        return ""
+    by_level: dict = {}
+    for c in missing:
+        by_level.setdefault(c.level, []).append(c.id)
+    return (f" Not measured at {rep.study.reference}, stated at a weaker level: "
+            + "; ".join(f"{', '.join(ids)} (at {lv})" for lv, ids in by_level.items()) + ".")
 
 
 def _games_text(rep, s) -> str:
