@@ -3,7 +3,8 @@
 Searches a space of rules changes (``ccsim.analyses.balance.space``) for the smallest change that
 brings Cleopatra's score to 50% at every level of play: a race over the candidates on common deals
 (``ccsim.analyses.balance.race``, played by ``ccsim.analyses.balance.play``), the Pareto set over
-(worst-level |seat advantage|, number of changes, size of change), every simplest setting of it
+(|seat advantage| at the worst level -- or at the first, ``judge = "first"`` --, number of changes, size
+of change), every simplest setting of it
 re-measured on fresh deals (another seed) and marked *fair* where the whole 95% interval of the
 seat advantage lies within ±tolerance of 50%; then the final candidates at the search level and across
 the levels of the skill curve, and the one recommendation (``ccsim.analyses.balance.final``).
