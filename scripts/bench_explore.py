@@ -23,7 +23,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from ccsim.analyses.levels import default_level
+from ccsim.explore.form import page_level
 from ccsim.explore.form import read_question
 from ccsim.explore.keep import query_of
 from ccsim.explore.serve import serve_in_thread
@@ -62,7 +62,7 @@ def main() -> None:
     ap.add_argument("--fresh-deals", action="store_true", help="a new seed each try: both arms played")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    level = default_level()
+    level = page_level()
     url, stop = serve_in_thread()
     with tempfile.TemporaryDirectory(prefix="ccsim-chromium-") as profile:
         driver = chromium(1280, profile)

@@ -363,6 +363,14 @@ def test_the_recommendation_is_said_in_plain_words_with_its_figures():
     assert closest.startswith("No change the search tried makes the game fair for good players. The closest:")
     assert "0.7 points outside ±1 point" in closest
     assert points(-0.0004) == "0.0" and points(0.0123) == "+1.2" and points(-0.02) == "−2.0"
+    # the strongest search finds it clearly off: said first, by how much, and why (the change does the same there)
+    off = dict(_rec()["search"], seat_advantage=-0.051, ci95=[-0.061, -0.042], verdict=NOT_FAIR, diff=-0.195,
+               diff_ci95=[-0.208, -0.183])
+    text = recommendation_text(_rec(search=off, at_level=dict(_rec()["at_level"], diff=-0.186, diff_ci95=[-0.19, -0.18])))
+    assert text.startswith("The smallest change that makes the game fair for good players, as the neural-network "
+                           "player (neural) plays, is:") and "The strongest search does not confirm it." in text
+    assert "outside ±1 point, by 3.2 points: the change moves Cleopatra's edge by −19.5 points there (by −18.6 " \
+           "with neural), but the strongest search starts from +12.5 points, not +11.9." in text
 
 
 def test_level_estimate_reads_the_paired_columns():

@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # Starlette 1.x asks for httpx2 beside httpx; e
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from ccsim.analyses.levels import default_level  # noqa: E402
+from ccsim.explore.form import page_level  # noqa: E402
 from ccsim.analyses.whatif import load_changes_data, whatif  # noqa: E402
 from ccsim.explore import compute, fair  # noqa: E402
 from ccsim.explore.form import FormError, read_question  # noqa: E402
@@ -68,7 +68,7 @@ def page_figures(snap: dict, metric: str) -> dict:
 
 
 def test_a_change_and_an_ordering_give_whatifs_figures(small, client):
-    level = default_level()
+    level = page_level()
     query = f"action_count.cleopatra.veto=1&hand_size=4&caesar_order=veto-first&level={level}&seed=7"
     snaps = answer_of(client, query)
     final = snaps[-1]
@@ -248,6 +248,6 @@ def test_only_the_pages_own_assets_are_served(client):
     for path in ("/static/..%2Fserver.py", "/static/server.py", "/static/../../pyproject.toml", "/static/%2e%2e/form.py"):
         assert client.get(path).status_code == 404
     spec = client.get("/api/form").json()
-    assert spec["default_level"] == default_level() and spec["levels"][0]["name"] == default_level()
+    assert spec["default_level"] == page_level() and spec["levels"][0]["name"] == page_level()
     keys = [p["key"] for s in spec["sections"] for p in s["parameters"]]
     assert "action_count.cleopatra.veto" in keys and len(keys) == len(set(keys))

@@ -25,7 +25,18 @@ from ccsim.runner.ruleset import RulesError, action_counts, rules_block, rules_v
 from ccsim.analyses.levels import default_level, default_levels
 from strategies.registry import available, search_players, strategy_id
 
-__all__ = ["FormError", "Question", "form_spec", "read_question", "ORDER_FIELDS", "FIELDS"]
+__all__ = ["FormError", "Question", "form_spec", "read_question", "ORDER_FIELDS", "FIELDS", "PAGE_LEVEL", "page_level"]
+
+#: the page's own default level: ``learned`` answers a change within ±1 point in about a second (issue 38's
+#: 3 s); ``neural``, the strongest fast level and the level of ``ccsim balance``'s answer, is the next in the
+#: list and about nine times slower (the edge within ±1 point in about 10 s on two cores)
+PAGE_LEVEL = "learned"
+
+
+def page_level() -> str:
+    """The level the page opens with: ``PAGE_LEVEL`` when registered, else the strongest fast level."""
+    return PAGE_LEVEL if any(s["name"] == PAGE_LEVEL for s in available()) else default_level()
+
 
 ORDER_FIELDS = ("cleopatra_order", "caesar_order")
 PARAMETER_KEYS = tuple(p.key for p in PARAMETERS)
@@ -89,8 +100,8 @@ def _levels() -> list[dict]:
     """Every registered strategy as a level of mirror games, the strongest fast level first, each
     with what it costs (the search players play a few games a second)."""
     search = search_players()
-    fast = list(default_levels()) + sorted(s["name"] for s in available()
-                                           if s["name"] not in default_levels() and s["name"] not in search)
+    first = list(dict.fromkeys([page_level(), *default_levels()]))
+    fast = first + sorted(s["name"] for s in available() if s["name"] not in first and s["name"] not in search)
     out = [dict(name=n, cost="fast: thousands of games a second") for n in fast]
     out += [dict(name=n, cost="search: a few games a second, an answer takes minutes") for n in sorted(search)]
     return out
@@ -107,7 +118,7 @@ def form_spec() -> dict:
                 variants=[dict(name=v, words=VARIANT_WORDS[v]) for v in R.VARIANTS],
                 orders=[dict(name=SHUFFLED, letters="", words="a fresh shuffle every game (R1.4)")]
                 + [dict(name=n, letters=s, words=w) for n, (s, w) in PRESETS.items()],
-                levels=_levels(), default_level=default_level(), players=list(R.PLAYERS))
+                levels=_levels(), default_level=page_level(), players=list(R.PLAYERS))
 
 
 # --- reading a filled form --------------------------------------------------------------------
@@ -185,7 +196,7 @@ def _orders(fields: dict, vec, check_standard: bool) -> tuple[tuple, dict]:
 
 
 def _level(fields: dict) -> str:
-    name = _one(fields, "level", default_level()).strip()
+    name = _one(fields, "level", page_level()).strip()
     try:
         strategy_id(name)
     except KeyError as e:

@@ -39,6 +39,8 @@ def _estimate(rows: pd.DataFrame, candidate: int, level: str, tolerance: float) 
     out = dict(level=level, deals=int(r["deals"]), seat_advantage=float(r["seat_advantage"]),
                ci95=[float(r["seat_advantage_lo"]), float(r["seat_advantage_hi"])],
                verdict=level_verdict(r["seat_advantage_lo"], r["seat_advantage_hi"], tolerance))
+    if "diff" in r and math.isfinite(r["diff"]) and candidate != 0:  # the change's own effect, paired
+        out |= dict(diff=float(r["diff"]), diff_ci95=[float(r["diff_lo"]), float(r["diff_hi"])])
     if "elo" in r and math.isfinite(r["elo"]):
         out["elo"] = float(r["elo"])
     return out
@@ -105,8 +107,18 @@ def _search_words(rec: dict) -> str:
            UNCLEAR: f"its estimate {'within' if abs(s['seat_advantage']) * 100 <= rec['tolerance_points'] else 'outside'}"
                     f" {band}, its interval too wide to be sure",
            NOT_FAIR: f"outside {band}"}[s["verdict"]]
-    return (f" With {level_words(s['level'])}, the strongest search, on both sides it is {_fig(s)}, against "
-            f"{points(std['seat_advantage'])} points under the standard rules: {how}.")
+    out = (f" With {level_words(s['level'])}, the strongest search, on both sides it is {_fig(s)}, against "
+           f"{points(std['seat_advantage'])} points under the standard rules: {how}")
+    if s["verdict"] != NOT_FAIR:
+        return out + "."
+    miss = min(abs(100 * s["ci95"][0]), abs(100 * s["ci95"][1])) - rec["tolerance_points"]
+    out += f", by {miss:.1f} points"
+    at = rec["at_level"]
+    if "diff" in s and "diff" in at:  # the change does the same at both levels; the starting edge differs
+        out += (f": the change moves Cleopatra's edge by {points(s['diff'])} points there (by "
+                f"{points(at['diff'])} with {at['level']}), but the strongest search starts from "
+                f"{points(std['seat_advantage'])} points, not {points(rec['standard']['seat_advantage'])}")
+    return out + "."
 
 
 def _curve_words(rec: dict) -> str:
@@ -135,6 +147,10 @@ def recommendation_text(rec: dict) -> str:
                 f"{points(std['seat_advantage'])} points under the standard rules: its interval stays "
                 f"{max(off - rec['tolerance_points'], 0):.1f} points outside {band}." + _search_words(rec)
                 + _curve_words(rec))
-    return (f"For good players, the smallest change that makes the game fair is: {rec['words']}. With {fast} on "
-            f"both sides, Cleopatra's edge goes from {points(std['seat_advantage'])} points under the standard rules "
-            f"to {_fig(at)}: within {band} of an even game." + _search_words(rec) + _curve_words(rec))
+    confirmed = rec["search"] is None or rec["search"]["verdict"] != NOT_FAIR
+    lead = ("For good players, the smallest change that makes the game fair is" if confirmed else
+            f"The smallest change that makes the game fair for good players, as {fast} plays, is")
+    return (f"{lead}: {rec['words']}. With {fast} on both sides, Cleopatra's edge goes from "
+            f"{points(std['seat_advantage'])} points under the standard rules to {_fig(at)}: within {band} of an even "
+            f"game." + ("" if confirmed else " The strongest search does not confirm it.") + _search_words(rec)
+            + _curve_words(rec))
