@@ -367,8 +367,11 @@ def test_the_recommendation_is_said_in_plain_words_with_its_figures():
     off = dict(_rec()["search"], seat_advantage=-0.051, ci95=[-0.061, -0.042], verdict=NOT_FAIR, diff=-0.195,
                diff_ci95=[-0.208, -0.183])
     text = recommendation_text(_rec(search=off, at_level=dict(_rec()["at_level"], diff=-0.186, diff_ci95=[-0.19, -0.18])))
-    assert text.startswith("The smallest change that makes the game fair for good players, as the neural-network "
-                           "player (neural) plays, is:") and "The strongest search does not confirm it." in text
+    assert text.startswith("The smallest change that makes the game fair with the neural-network player (neural) on "
+                           "both sides is:") and "The strongest search does not confirm it." in text
+    alone = recommendation_text(_rec(search=None, search_standard=None))
+    assert alone.startswith("The smallest change that makes the game fair with the neural-network player (neural) on "
+                            "both sides is:") and "search" not in alone  # no search level: no word of good players
     assert "outside ±1 point, by 3.2 points: the change moves Cleopatra's edge by −19.5 points there (by −18.6 " \
            "with neural), but the strongest search starts from +12.5 points, not +11.9." in text
 

@@ -147,10 +147,13 @@ def recommendation_text(rec: dict) -> str:
                 f"{points(std['seat_advantage'])} points under the standard rules: its interval stays "
                 f"{max(off - rec['tolerance_points'], 0):.1f} points outside {band}." + _search_words(rec)
                 + _curve_words(rec))
-    confirmed = rec["search"] is None or rec["search"]["verdict"] != NOT_FAIR
-    lead = ("For good players, the smallest change that makes the game fair is" if confirmed else
-            f"The smallest change that makes the game fair for good players, as {fast} plays, is")
-    return (f"{lead}: {rec['words']}. With {fast} on both sides, Cleopatra's edge goes from "
-            f"{points(std['seat_advantage'])} points under the standard rules to {_fig(at)}: within {band} of an even "
-            f"game." + ("" if confirmed else " The strongest search does not confirm it.") + _search_words(rec)
-            + _curve_words(rec))
+    search = rec["search"]
+    if search is not None and search["verdict"] != NOT_FAIR:  # the strongest search agrees: good players
+        return (f"For good players, the smallest change that makes the game fair is: {rec['words']}. With {fast} on "
+                f"both sides, Cleopatra's edge goes from {points(std['seat_advantage'])} points under the standard "
+                f"rules to {_fig(at)}: within {band} of an even game." + _search_words(rec) + _curve_words(rec))
+    return (f"The smallest change that makes the game fair with {fast} on both sides is: {rec['words']}. "
+            f"Cleopatra's edge goes from {points(std['seat_advantage'])} points under the standard rules to "
+            f"{_fig(at)}: within {band} of an even game."
+            + (" The strongest search does not confirm it." if search is not None else "")
+            + _search_words(rec) + _curve_words(rec))
