@@ -201,6 +201,7 @@ def _count(info: dict, stage: str, res) -> None:
     info[f"{stage}_deals"] = max(info.get(f"{stage}_deals", 0), int(res.stats[0].n))
     info[f"{stage}_games"] = info.get(f"{stage}_games", 0) + res.games
     info[f"{stage}_seconds"] = info.get(f"{stage}_seconds", 0.0) + res.seconds
+    info[f"{stage}_resumed"] = info.get(f"{stage}_resumed", 0) + res.resumed
     info["interrupted"] = info.get("interrupted", False) or res.interrupted
 
 

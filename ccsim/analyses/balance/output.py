@@ -162,7 +162,10 @@ def _headline(b: Balance) -> list[str]:
                     if i["interrupted"] else ""))
     for stage, what in (("fresh", "re-measure"), ("search", "search level"), ("skill", "skill curve")):
         if i.get(f"{stage}_games"):
-            lines.append(f"{what}: {i[f'{stage}_games']:,} games in {i[f'{stage}_seconds']:.1f} s")
+            kept = i.get(f"{stage}_resumed", 0)
+            lines.append(f"{what}: {i[f'{stage}_games']:,} games" + (f" ({kept:,} of them finished before: resumed)"
+                                                                    if kept else "")
+                         + f"; {i[f'{stage}_games'] - kept:,} played in {i[f'{stage}_seconds']:.1f} s")
     return lines
 
 
