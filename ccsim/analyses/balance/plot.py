@@ -81,7 +81,7 @@ def _names(ax, b: "Balance", x: float, gap: float) -> None:
     f = b.recommended[(b.recommended["level"] == b.space.levels[-1].name) & (b.recommended["candidate"] != 0)]
     if f.empty:
         return
-    named = sorted(zip(f["size"] + x + 0.05, 100 * f["seat_advantage"], f["setting"]), key=lambda p: p[1])
+    named = sorted(zip(f["size"] + x + 0.05, 100 * f["seat_advantage"], f["words"]), key=lambda p: p[1])
     for (xi, yi, name), h in zip(named, _label_heights([p[1] for p in named], gap)):
         ax.annotate(name, (xi, yi), xytext=(xi + 0.25, h), fontsize=7, color="0.2", va="center",
                     arrowprops=dict(arrowstyle="-", color="0.6", lw=0.5))
@@ -122,7 +122,8 @@ def balance_plot(b: "Balance"):
     ax_zoom.set_ylim(-half, half)
     ax_all.set_ylabel("seat advantage: Cleopatra's score − 50%, points")
     ax_all.set_title("every candidate as raced (Pareto set: with 95% intervals)", fontsize=10)
-    ax_zoom.set_title("near the band: the Pareto set, and ★ the recommended on fresh deals", fontsize=10)
+    ax_zoom.set_title("near the band: the Pareto set, and ★ re-measured on fresh deals (the final candidates named)",
+                      fontsize=10)
     handles = [Line2D([], [], color=f"C{k}", lw=0, marker="o", label=lv) for k, lv in enumerate(levels)]
     handles += [Line2D([], [], color="0.3", lw=0, marker=_shape(c), label=f"{c} change{'s' if c != 1 else ''}")
                 for c in sorted(b.candidates["changes"].unique())] if not b.candidates.empty else []
