@@ -68,10 +68,6 @@ class PartStore:
     def _dir(self, part: Part) -> Path:
         return self.root / f"{part.name.replace(':', '_').replace('/', '_')}-{part.key}"
 
-    def has(self, part: Part) -> bool:
-        """Whether ``part`` was finished (not whether it can still be read: ``load`` finds that out)."""
-        return (self._dir(part) / "info.json").is_file()
-
     def load(self, part: Part) -> Result | None:
         """The finished ``part`` from its folder; None when it has none, or when its folder is damaged
         (then set aside, and named to ``warn``)."""

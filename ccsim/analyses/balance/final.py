@@ -20,8 +20,9 @@ import pandas as pd
 
 from ccsim.analyses.balance.estimates import level_estimate
 from ccsim.analyses.balance.race import FINALIST
+from ccsim.analyses.balance.skill import FAIR, level_verdict
 
-__all__ = ["remeasure_groups", "setting_rows", "is_fair", "final_candidates", "rank_finals"]
+__all__ = ["remeasure_groups", "setting_rows", "final_candidates", "rank_finals"]
 
 
 def remeasure_groups(frame: pd.DataFrame) -> list[list[int]]:
@@ -34,11 +35,6 @@ def remeasure_groups(frame: pd.DataFrame) -> list[list[int]]:
     return [[int(c) for c in g["candidate"]] for _, g in one.groupby("changes", sort=True)]
 
 
-def is_fair(lo: float, hi: float, tolerance: float) -> bool:
-    """Fair: the whole 95% interval of the seat advantage lies within ±tolerance."""
-    return bool(-tolerance <= lo and hi <= tolerance)
-
-
 def setting_rows(cands, members, levels, stats, tolerance: float) -> list[dict]:
     """One row per member (candidate index) and level from a block's moments ``stats``."""
     rows = []
@@ -48,7 +44,7 @@ def setting_rows(cands, members, levels, stats, tolerance: float) -> list[dict]:
             x = level_estimate(stats[i][lv])
             rows.append(dict(candidate=i, setting=c.name, words=c.words, key=c.key, changes=c.changes,
                              size=c.size, level=level.name, **x,
-                             fair=is_fair(x["seat_advantage_lo"], x["seat_advantage_hi"], tolerance)))
+                             fair=level_verdict(x["seat_advantage_lo"], x["seat_advantage_hi"], tolerance) == FAIR))
     return rows
 
 

@@ -6,7 +6,7 @@ The Elo of a level comes from the strength certificate (``results/strength/``): 
 head-to-head score against one it does (``network.json``: ``neural`` against ``tactician``,
 ``neural-search`` against ``master``) turned into an Elo difference, 400·log10(s / (1 − s)); the
 interval is the score's interval carried through (the anchor's own uncertainty is not added).  A level
-that has no Elo keeps its place in the space's order of levels (weakest first), without a number.
+that has no Elo goes after those that have one, in the space's order of levels, without a number.
 """
 from __future__ import annotations
 

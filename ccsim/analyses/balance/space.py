@@ -360,18 +360,19 @@ def _judge(value, error, where: str) -> str:
     return value
 
 
+def _none(value) -> bool:
+    """Absent, or the word "none" (a file's key or a flag that turns a stage off)."""
+    return value is None or (isinstance(value, str) and value.strip().lower() == "none")
+
+
 def _search_level(name, error, where: str) -> Level | None:
     """A search level by name; ``None`` or ``"none"``: no search level."""
-    if name is None or (isinstance(name, str) and name.strip().lower() == "none"):
-        return None
-    return parse_level(name, error, where)
+    return None if _none(name) else parse_level(name, error, where)
 
 
 def _skill_levels(levels, error, where: str) -> tuple[Level, ...]:
     """The skill curve's levels (a list, or names joined by commas); ``None`` or ``"none"``: no curve."""
-    if levels is None or (isinstance(levels, str) and levels.strip().lower() == "none"):
-        return ()
-    return _levels(levels, error, where)
+    return () if _none(levels) else _levels(levels, error, where)
 
 
 def with_overrides(space: Space, levels=None, budget=None, seed=None, tolerance=None,

@@ -58,7 +58,7 @@ def recommendation(b: Balance) -> dict:
     key = json.loads(row["key"])
     rec = dict(setting=row["setting"], words=row["words"], changes=int(row["changes"]), size=int(row["size"]),
                rules=key["rules"], variants=key["variants"], tolerance_points=round(100 * tol, 10),
-               seed=b.space.seed + 1, level=fast, standard=_estimate(b.recommended, 0, fast, tol),
+               seed=b.info["fresh_seed"], level=fast, standard=_estimate(b.recommended, 0, fast, tol),
                at_level=_estimate(b.recommended, best, fast, tol), search=None, search_standard=None,
                curve=[], stops=None)
     if b.space.search_level is not None and not b.search.empty:
@@ -92,6 +92,12 @@ def _band(rec: dict) -> str:
     return f"±{t:g} point" + ("" if t == 1 else "s")
 
 
+def _outside(e: dict, rec: dict) -> float:
+    """How far, in points, the nearer end of an estimate's interval lies outside the band (0 inside it)."""
+    near = min(abs(100 * e["ci95"][0]), abs(100 * e["ci95"][1]))
+    return max(near - rec["tolerance_points"], 0.0)
+
+
 def _fig(e: dict, deals: bool = True) -> str:
     lo, hi = e["ci95"]
     return (f"{points(e['seat_advantage'])} points (95% interval {points(lo)} to {points(hi)}"
@@ -111,8 +117,7 @@ def _search_words(rec: dict) -> str:
            f"{points(std['seat_advantage'])} points under the standard rules: {how}")
     if s["verdict"] != NOT_FAIR:
         return out + "."
-    miss = min(abs(100 * s["ci95"][0]), abs(100 * s["ci95"][1])) - rec["tolerance_points"]
-    out += f", by {miss:.1f} points"
+    out += f", by {_outside(s, rec):.1f} points"
     at = rec["at_level"]
     if "diff" in s and "diff" in at:  # the change does the same at both levels; the starting edge differs
         out += (f": the change moves Cleopatra's edge by {points(s['diff'])} points there (by "
@@ -141,11 +146,10 @@ def recommendation_text(rec: dict) -> str:
     at, std, fast = rec["at_level"], rec["standard"], level_words(rec["level"])
     band = _band(rec)
     if not rec["fair"]:
-        off = min(abs(100 * at["ci95"][0]), abs(100 * at["ci95"][1]))
         return (f"No change the search tried makes the game fair for good players. The closest: {rec['words']}. "
                 f"With {fast} on both sides it leaves Cleopatra's edge at {_fig(at)}, against "
                 f"{points(std['seat_advantage'])} points under the standard rules: its interval stays "
-                f"{max(off - rec['tolerance_points'], 0):.1f} points outside {band}." + _search_words(rec)
+                f"{_outside(at, rec):.1f} points outside {band}." + _search_words(rec)
                 + _curve_words(rec))
     search = rec["search"]
     if search is not None and search["verdict"] != NOT_FAIR:  # the strongest search agrees: good players
