@@ -1,8 +1,10 @@
 """The strategy registry: names to integer ids, and the compiled dispatch.
 
-Adding a strategy is one new file under ``strategies/`` (or in a folder of
-``CCSIM_STRATEGY_PATH``) that declares ``NAME``, ``ID``, ``FAMILY``, ``DESCRIPTION``
-and ``CHOOSE``: the registry finds it; neither it nor the engine changes.
+Adding a strategy is one new file or folder under ``strategies/`` (or in a folder of
+``CCSIM_STRATEGY_PATH``) that declares its family (``strategies.family``: the short form ``NAME``,
+``ID``, ``FAMILY``, ``DESCRIPTION`` and ``CHOOSE``, or ``FAMILIES``): the registry finds it in the
+package and its wings (``heuristics``, ``learned``, ``neural``, ``search``); neither it nor the
+engine changes, and it imports no family by name.
 
 Every strategy has the signature
 ``choose(params, kind, opts, n, pub, own, mem, me, rng) -> index`` and sees
@@ -20,16 +22,16 @@ only the strategies it plays: a cold ``ccsim run`` no longer compiles all of
 them into every kernel.  (Passing the functions to the kernel as arguments
 would miss numba's disk cache in every new process; DESIGN lesson 6.)
 
-A *data-only* strategy is a TOML file in ``strategies/params/`` (strategies.param_files):
-weights for the ``weighted`` family (registered as ``weighted-<stem>``), a heuristic *style*
-(weights and switches of the one heuristic policy, with its own id: ``<stem>``), or the
-search parameters of an ``expert`` (``<stem>``); ``resolve`` accepts the path of any such file.
+A *data-only* strategy is a TOML file in ``strategies/params/`` (strategies.param_files) of a
+family that reads files (``Family.files``): weights for the ``weighted`` family (registered as
+``weighted-<stem>``), a heuristic *style* (weights and switches of the one heuristic policy, with
+its own id: ``<stem>``), or the search parameters of an ``expert`` (``<stem>``); ``resolve``
+accepts the path of any such file.
 """
 import importlib
 import pkgutil
 import types as pytypes
 from pathlib import Path
-from types import SimpleNamespace
 
 import numba
 import numpy as np
@@ -39,135 +41,116 @@ from ccsim.toolchain.notice import compiling, strategy_seconds
 from ccsim.toolchain.jit import pointer_array, whole_program
 
 from ccsim.kernel.layout import PUB, PUB_SIZE, PRIV_SIZE, OPTS, MEM_SIZE, MAX_PARAMS, P_ENTRY, N_RNG, priv_at, mem_at, seat_of
-from ccsim.kernel.engine.dispatch import ENTRY_SIG, PY_STRATEGIES, RANDOM as _RANDOM_ID
-from strategies import expert, learned, param_files, seer, weighted
-from strategies.leaf import leaf_weights
-from strategies.layouts import N_PARAMS
+from ccsim.kernel.engine.dispatch import ENTRY_SIG, RANDOM as _RANDOM_ID, interpret
+from strategies import param_files
+from strategies.family import Family, Player, families_of
 
-RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.kernel.engine.dispatch)
-WEIGHTED = weighted.ID  # the families whose parameter files strategies/params holds
-EXPERT = expert.ID
-SEER = seer.ID
-LEARNED = learned.ID
-_FILE_FAMILY_ID = {"expert": EXPERT, "learned": LEARNED}  # a parameter file given by path plays this id
 PLUGIN_PATH_ENV = "CCSIM_STRATEGY_PATH"  # folders of plug-in strategy files (strategies/__init__.py)
-
 PARAMS_DIR = param_files.PARAMS_DIR
 ParamFileError = param_files.ParamFileError
-file_family = param_files.file_family
 
 
-def expert_params(search: dict, where: str = "expert", leaf: dict | None = None) -> np.ndarray:
-    """The `expert` parameter vector of a ``[search]`` table (``expert.search_settings``) and a
-    ``[leaf]`` table (the leaf value's weights by feature name, ``strategies.leaf.leaf_weights``);
-    ParamFileError names a bad key or value, or a rollout or opponent that is no plain player."""
-    cfg = expert.search_settings(search, where)
-    rollout, rollout_params = _plain_player(cfg["rollout"], where, "rollout", "the rollout policy")
-    opponent = opponent_params = None
-    if cfg["opponent"]:
-        opponent, opponent_params = _plain_player(cfg["opponent"], where, "opponent", "the opponent model")
-    network = (cfg["prior"] == "neural", cfg["leaf_value"] == "neural")
-    return expert.params_of(cfg["budget"], rollout, cfg["width"], float(cfg["margin"]), cfg["kinds"], float(cfg["z"]),
-                            rollout_params, cfg["depth"], leaf_weights(leaf or {}, where), opponent,
-                            opponent_params, network)
-
-
-def _plain_player(name, where: str, key: str, role: str):
-    """(id, parameters) of the player ``name`` a search plays inside its simulations: not a search."""
-    try:
-        sid, params = lookup(name)
-    except KeyError as e:
-        raise ParamFileError(f"{where}: {key}: {e.args[0]}") from None
-    if sid in (EXPERT, SEER):
-        raise ParamFileError(f"{where}: {role} cannot be a search player")
-    return sid, params
-
-
-def load_params(path) -> tuple[np.ndarray, dict]:
-    """(parameter vector of MAX_PARAMS floats, the file's table) of a parameter file
-    (strategies.param_files: weighted, heuristic, expert or learned)."""
-    path = Path(path)
-    data = param_files.read_toml(path)
-    param_files.refuse_stray_keys(path, data)
-    family = param_files.family_of(path, data)
-    if family == "expert":
-        return expert_params(param_files.table(path, data, "search"), f"parameter file {path}",
-                             param_files.table(path, data, "leaf")), data
-    if family == "learned":
-        try:
-            return learned.model_vector(data, f"parameter file {path}"), data
-        except ValueError as e:
-            raise ParamFileError(str(e)) from None
-    return param_files.weights_vector(path, data), data
-
-
-def _file_entry(f: Path, family: str):
-    """(named parameter set, id, choose function) of one parameter file: a weighted file as
-    ``weighted-<stem>`` (the `weighted` id), a style (with the id it declares) or an `expert`
-    file as ``<stem>``."""
-    params, data = load_params(f)
-    if family == "weighted":
-        name, sid, fam, choose = f"weighted-{f.stem}", WEIGHTED, weighted.FAMILY, weighted.CHOOSE
-    elif family == "heuristic":
-        name, sid, fam, choose = f.stem, param_files.style_id(f, data), "heuristic", weighted.CHOOSE
-    else:
-        name, sid, fam, choose = f.stem, EXPERT, expert.FAMILY, expert.CHOOSE
-    return (SimpleNamespace(NAME=name, ID=sid, FAMILY=fam, PATH=str(f), DEFAULT_PARAMS=params,
-                            DESCRIPTION=data.get("description", f"{family} with {f.name}")), sid, choose)
-
-
-def _file_entries(family: str) -> tuple:
-    """The parameter files of strategies/params of one family, by file name."""
-    return tuple(_file_entry(f, family) for f in sorted(PARAMS_DIR.glob("*.toml")) if file_family(f) == family)
-
-
-def _strategy_modules() -> list:
-    """Every module of the ``strategies`` package (its folder, and the folders of
-    ``CCSIM_STRATEGY_PATH``) that declares a strategy: ``NAME``, ``ID``, ``FAMILY``,
-    ``DESCRIPTION`` and ``CHOOSE``, its compiled choice function.  Adding a strategy is
-    adding such a file; nothing here changes.  Refused: two modules with one id or name."""
+def _declared_families() -> list:
+    """Every family declared in the ``strategies`` package: its modules, its wings' (sub-packages)
+    and the folders of ``CCSIM_STRATEGY_PATH`` (strategies.family.families_of)."""
     import strategies
     found = []
-    for info in pkgutil.iter_modules(strategies.__path__):
-        if info.name in ("registry", "features"):
-            continue
-        module = importlib.import_module(f"strategies.{info.name}")
-        if hasattr(module, "CHOOSE"):
-            found.append(module)
-    _refuse_shared("NAME", found)
+    for info in pkgutil.walk_packages(strategies.__path__, "strategies."):
+        if info.name != __name__:
+            found += families_of(importlib.import_module(info.name))
     return found
 
 
-def _refuse_shared(key: str, found: list) -> None:
+def _by_needs(families: list) -> list:
+    """The families in an order where each comes after the families it needs (``Family.needs``)."""
+    done, order, left = set(), [], list(families)
+    while left:
+        ready = [f for f in left if all(n in done or n not in {g.name for g in left} for n in f.needs)]
+        if not ready:
+            raise ImportError(f"strategy families that need each other: {', '.join(f.name for f in left)}")
+        order += ready
+        left = [f for f in left if f not in ready]
+        done |= {f.name for f in ready} - {f.name for f in left}
+    return order
+
+
+class Socket:
+    """What a family's parameters may ask of the registry while it is built: the players
+    registered so far (``lookup``) and whether an id is a search player's."""
+
+    def __init__(self):
+        self.players: list[tuple[Player, Family]] = []
+
+    def lookup(self, name):
+        return lookup(name, self.players)
+
+    def searches(self, sid: int) -> bool:
+        return any(f.searches for p, f in self.players if p.id == sid)
+
+    def add(self, player: Player, family: Family) -> None:
+        if callable(player.params):
+            player = Player(player.name, player.id, player.description, player.choose, player.params(self),
+                            player.sees_all, player.path)
+        self.players.append((player, family))
+
+
+def _file_players(family: Family, socket: Socket, known: tuple) -> list:
+    """The players of the parameter files of strategies/params that are ``family``'s, by file name."""
+    if family.file_player is None:
+        return []
+    found = []
+    for f in sorted(PARAMS_DIR.glob("*.toml")):
+        data = param_files.read_toml(f)
+        if param_files.family_of(f, data, known) == family.files:
+            params = family.load(f, data, socket)
+            found.append(family.file_player(f, data, params))
+    return found
+
+
+def _refuse_shared(key: str, players: list) -> None:
     """Two strategies (modules or style files) with one id or one name: refused at import."""
     seen = {}
-    for m in found:
-        other = seen.setdefault(getattr(m, key), m)
-        if other is not m:
-            where = lambda x: getattr(x, "PATH", None) or x.__name__  # noqa: E731
-            raise ImportError(f"strategies {where(other)} and {where(m)} share the {key} {getattr(m, key)!r}")
+    for p in players:
+        other = seen.setdefault(getattr(p, key.lower()), p)
+        if other is not p:
+            raise ImportError(f"strategies {other.path or other.name} and {p.path or p.name} share the {key} "
+                              f"{getattr(p, key.lower())!r}")
 
 
-def _registered() -> tuple:
-    """(module or named parameter set, id, choose function), in the order of ``available()``:
-    the strategy files by id, the weighted parameter files, then the search players (their
-    parameter files follow once the table of names exists).  Named parameter sets of a
-    family share its id and function: their parameters differ."""
-    modules = [(m, m.ID, m.CHOOSE) for m in _strategy_modules()] + list(_file_entries("heuristic"))
-    _refuse_shared("ID", [m for m, _, _ in modules])
-    modules.sort(key=lambda e: e[1])
-    return (tuple(e for e in modules if e[0].FAMILY != expert.FAMILY) + _file_entries("weighted")
-            + tuple(e for e in modules if e[0].FAMILY == expert.FAMILY))
+def _registered(families: list) -> tuple:
+    """(player, family) in the order of ``available()``: the players that do not search by id,
+    then the named parameter sets of their families (a family's id with other parameters:
+    ``weighted-<stem>``), then the search players likewise (their parameter files follow).
+    Refused: two players with one name, or two with one id that are not a named set."""
+    known = tuple(dict.fromkeys(f.files for f in families if f.files))
+    socket = Socket()
+    for family in _by_needs(families):
+        for player in family.players:
+            socket.add(player, family)
+        for player in _file_players(family, socket, known):
+            socket.add(player, family)
+    own = {p.id for p, f in socket.players if p.path is None}
+    named_set = [p.path is not None and p.id in own for p, _ in socket.players]
+    _refuse_shared("NAME", [p for p, _ in socket.players])
+    _refuse_shared("ID", [p for (p, _), shared in zip(socket.players, named_set) if not shared])
+    order = sorted(range(len(socket.players)),
+                   key=lambda i: (socket.players[i][1].searches, named_set[i], socket.players[i][0].id))
+    return tuple(socket.players[i] for i in order)
 
 
-_ENTRIES = _registered()
-_CHOOSE = {sid: fn for _, sid, fn in _ENTRIES}
-assert N_PARAMS <= P_ENTRY, "the parameter vector's last slot is the strategy entry"
+RANDOM = _RANDOM_ID  # the engine plays it inline (ccsim.kernel.engine.dispatch)
 
-PY_STRATEGIES.update(_CHOOSE)  # the interpreted dispatch (NUMBA_DISABLE_JIT=1) finds them here
-for _sid in [s for m, s, _ in _ENTRIES if getattr(m, "SEES_ALL", False)]:  # ... the whole state for a seer
-    PY_STRATEGIES[_sid] = (lambda f: lambda params, kind, opts, n, pub, own, mem, me, rng:
-                           f(params, kind, opts, n, pub, own.base, mem, me, rng))(_CHOOSE[_sid])
+
+def load_params(path) -> tuple[np.ndarray, dict]:
+    """(parameter vector of MAX_PARAMS floats, the file's table) of a parameter file of any family
+    that reads files (strategies.param_files)."""
+    path = Path(path)
+    data = param_files.read_toml(path)
+    family = _FILE_FAMILIES[param_files.family_of(path, data, tuple(_FILE_FAMILIES))]
+    vector = family.load(path, data, _SOCKET)
+    params = np.zeros(MAX_PARAMS, np.float64)
+    params[:len(vector)] = vector
+    return params, data
 
 
 def _entry_template(st_p, n_st, rng_p, params_p, me, kind, n):
@@ -184,7 +167,7 @@ def _entry_template(st_p, n_st, rng_p, params_p, me, kind, n):
 
 
 def _seer_template(st_p, n_st, rng_p, params_p, me, kind, n):
-    # a strategy that SEES_ALL (strategies.seer, a measuring device): the whole state in place of
+    # a strategy that sees all (strategies.search.seer, a measuring device): the whole state in place of
     # the private block
     me = seat_of(me)
     st = pointer_array(st_p, n_st)
@@ -193,7 +176,6 @@ def _seer_template(st_p, n_st, rng_p, params_p, me, kind, n):
                   st[PUB:PUB + PUB_SIZE], st, st[mem:mem + MEM_SIZE], me, pointer_array(rng_p, N_RNG)[1 + me:2 + me])
 
 
-_SEES_ALL = {sid for m, sid, _ in _ENTRIES if getattr(m, "SEES_ALL", False)}
 _ENTRY_ADDRESS: dict[int, int] = {}
 
 
@@ -201,8 +183,9 @@ def _compile_entry(sid: int) -> int:
     """The address of strategy ``sid``'s entry, compiled (or loaded from the cache) once per process."""
     if sid not in _ENTRY_ADDRESS:
         name = f"entry_{sid}"
-        template = _seer_template if sid in _SEES_ALL else _entry_template
-        fn = pytypes.FunctionType(template.__code__, dict(globals(), choose=_CHOOSE[sid]), name)
+        player = _BY_ID[sid]
+        template = _seer_template if player.sees_all else _entry_template
+        fn = pytypes.FunctionType(template.__code__, dict(globals(), choose=player.choose), name)
         fn.__qualname__ = name  # one cache file per strategy
         with whole_program(name), cache_dir_for(__name__), compiling(*_entry_notice(sid, name)):
             _ENTRY_ADDRESS[sid] = compile_entry(ENTRY_SIG, fn)
@@ -212,27 +195,39 @@ def _compile_entry(sid: int) -> int:
 def _entry_notice(sid: int, name: str):
     """(what, seconds, cold) for ``ccsim.toolchain.notice.compiling``: cold unless numba's cache holds
     an index for the entry (its files are ``registry.entry_<sid>-<line>.py<ver>.nbi``)."""
-    family = next(m.NAME for m, s, _ in _ENTRIES if s == sid)
+    family = _BY_ID[sid].name
     return family, strategy_seconds(family), not cfunc_on_disk(__name__, name)
 
 
 def entry_slot(sid: int) -> float:
     """The ``P_ENTRY`` value for strategy ``sid`` in this process: its entry's
     address, bit for bit (0 for `random`, which the kernel plays inline, and
-    when numba's JIT is disabled)."""
-    if sid == RANDOM or numba.config.DISABLE_JIT:
+    when numba's JIT is disabled: the interpreted dispatch is handed the function instead)."""
+    if sid == RANDOM:
+        return 0.0
+    if numba.config.DISABLE_JIT:
+        interpret(sid, _interpreted(_BY_ID[sid]))
         return 0.0
     return float(np.int64(_compile_entry(sid)).view(np.float64))
 
 
+def _interpreted(player: Player):
+    """The plain-Python choice function of ``player`` for the interpreted dispatch (NUMBA_DISABLE_JIT=1):
+    a player that sees all is handed the whole state (the private block's view's base)."""
+    if not player.sees_all:
+        return player.choose
+    f = player.choose
+    return lambda params, kind, opts, n, pub, own, mem, me, rng: f(params, kind, opts, n, pub, own.base, mem, me, rng)
+
+
 def available() -> list[dict]:
     """Every registered strategy: name, id, family and one-line description."""
-    return [{"name": m.NAME, "id": sid, "family": m.FAMILY, "description": m.DESCRIPTION} for m, sid, _ in _ENTRIES]
+    return [{"name": p.name, "id": p.id, "family": f.name, "description": p.description} for p, f in _ENTRIES]
 
 
 def search_players() -> set[str]:
     """Names of the registered search players (``expert`` and its parameter files): a few games a second."""
-    return {m.NAME for m, _, _ in _ENTRIES if m.FAMILY == expert.FAMILY}
+    return {p.name for p, f in _ENTRIES if f.searches}
 
 
 def strategy_id(name: str) -> int:
@@ -242,7 +237,7 @@ def strategy_id(name: str) -> int:
 
 def resolve(name: str):
     """(kernel id, parameter vector of MAX_PARAMS floats) for a strategy name,
-    or for the path of a `weighted` parameter file (``*.toml``), ready for the
+    or for the path of a parameter file (``*.toml``), ready for the
     kernel: its ``P_ENTRY`` slot holds the strategy's compiled entry in this
     process (compiled or loaded from numba's cache here, on first use).
 
@@ -254,13 +249,14 @@ def resolve(name: str):
 
 def localized(sid: int, params: np.ndarray) -> np.ndarray:
     """``params`` (strategy ``sid``'s vector, resolved anywhere) with the entry addresses of *this*
-    process in it: its own (``P_ENTRY``) and, for a search player, its rollout policy's."""
+    process in it: its own (``P_ENTRY``) and those of the players its family calls (``Family.calls``:
+    a search player's rollout policy and opponent model)."""
     params = params.copy()
     params[P_ENTRY] = entry_slot(sid)
-    if sid in (EXPERT, SEER):  # a search player calls its rollout policy's entry too, and its opponent model's
-        params[expert.P_ROLLOUT_ENTRY] = entry_slot(int(params[expert.P_ROLLOUT]))
-        if params[expert.P_OPPONENT] > 0:
-            params[expert.P_OPPONENT_ENTRY] = entry_slot(int(params[expert.P_OPPONENT]) - 1)
+    family = _FAMILY_OF_ID.get(sid)
+    if family is not None and family.calls is not None:
+        for slot, callee in family.calls(params):
+            params[slot] = entry_slot(callee)
     return params
 
 
@@ -272,14 +268,16 @@ def player_key(name) -> tuple[int, bytes]:
     return sid, params.tobytes()
 
 
-def lookup(name):
-    for m, sid, _ in _ENTRIES:
-        if m.NAME == name:
+def lookup(name, players=None):
+    """(kernel id, parameter vector before the entry slots are filled in) of a strategy name or the
+    path of a parameter file; KeyError (one line, the known names) if unknown."""
+    players = _ENTRIES if players is None else players
+    for p, _ in players:
+        if p.name == name:
             params = np.zeros(MAX_PARAMS, np.float64)
-            default = getattr(m, "DEFAULT_PARAMS", None)
-            if default is not None:
-                params[:len(default)] = default
-            return sid, params
+            if p.params is not None:
+                params[:len(p.params)] = p.params
+            return p.id, params
     if isinstance(name, (str, Path)) and str(name).endswith(".toml"):
         if not Path(name).is_file():
             raise KeyError(f"parameter file {name!r} not found")
@@ -287,13 +285,20 @@ def lookup(name):
             params, data = load_params(name)
         except ParamFileError as e:
             raise KeyError(str(e)) from None
-        return _FILE_FAMILY_ID.get(data.get("family"), WEIGHTED), params
-    known = ", ".join(m.NAME for m, _, _ in _ENTRIES)
+        family = _FILE_FAMILIES[param_files.family_of(name, data, tuple(_FILE_FAMILIES))]
+        return family.file_id, params
+    known = ", ".join(p.name for p, _ in players)
     raise KeyError(f"unknown strategy {name!r} (known: {known}; or a path to a weighted .toml file)")
 
 
-# the search players' parameters name their rollout policy: they need the table above
-expert.DEFAULT_PARAMS = expert_params({})
-seer.DEFAULT_PARAMS = expert.DEFAULT_PARAMS.copy()
-seer.DEFAULT_PARAMS[expert.P_SEER] = 1.0
-_ENTRIES = _ENTRIES + _file_entries("expert")
+# the registry, read from the families' descriptors
+_FAMILIES = _declared_families()
+_ENTRIES = _registered(_FAMILIES)
+_BY_ID = {p.id: p for p, _ in reversed(_ENTRIES)}  # the first player of an id: its own, not a named set's
+_FAMILY_OF_ID = {p.id: f for p, f in reversed(_ENTRIES)}
+_FILE_FAMILIES = {f.files: f for f in _FAMILIES if f.files}
+_SOCKET = Socket()
+_SOCKET.players = list(_ENTRIES)
+
+# the ids other rooms ask for by their strategy's name (the learned player's training, the tests)
+WEIGHTED, LEARNED, EXPERT = (strategy_id(name) for name in ("weighted", "learned", "expert"))

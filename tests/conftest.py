@@ -27,10 +27,10 @@ from ccsim.kernel.engine.episode import play_seeded_nb, result_row_nb, N_RESULT,
 from ccsim.kernel.engine.invariants import check_state_nb
 from ccsim.runner.orderings import to_codes
 from ccsim.kernel.simulate import seat_config_nb, run_blocks, single_tables, game_specs
-from strategies.registry import _ENTRIES, entry_slot
+from strategies.registry import available, entry_slot
 
-STRATEGY_IDS = tuple(dict.fromkeys(sid for _, sid, _ in _ENTRIES))
-STRATEGY_NAMES = {sid: m.NAME for m, sid, _ in reversed(_ENTRIES)}
+STRATEGY_IDS = tuple(dict.fromkeys(s["id"] for s in available()))
+STRATEGY_NAMES = {s["id"]: s["name"] for s in reversed(available())}
 ALL_VARIANTS = sum(R.VARIANTS.values())
 SUMMARY = []  # lines the tests want shown at the end of the run (end-reason counts, timings)
 

@@ -30,7 +30,7 @@ def _keys(c, s):
 def test_editing_or_adding_a_strategy_keeps_the_engine_key(tmp_path):
     c, s = _copy_tree(tmp_path)
     engine, strategies = _keys(c, s)
-    assert (engine, strategies) == (_cache.source_hash(_cache.ENGINE_ROOTS), _cache.source_hash(_cache.STRATEGY_ROOTS))
+    assert (engine, strategies) == (_cache.source_hash(_cache.ENGINE_ROOTS), _cache.source_hash(_cache.strategy_roots()))
     with open(s / "greedy.py", "a") as f:
         f.write("\n\n@njit(cache=True)\ndef edited_nb(x):\n    return x\n")
     assert _keys(c, s)[0] == engine and _keys(c, s)[1] != strategies

@@ -15,13 +15,13 @@ from ccsim.kernel import layout as L
 from ccsim.kernel.engine.episode import record_game_nb, replay_game_nb, N_RESULT, R_ERROR, R_END
 from ccsim.kernel.engine.invariants import check_state_nb, INVARIANT_NAMES
 from ccsim.play.record import make_record, read_records, replay, RecordError, rules_for, encode_setup, encode_events
-from strategies.registry import _ENTRIES
+from strategies.registry import available
 from conftest import make_rules, make_orders, make_seats
 
 
 RECORDS = Path(__file__).resolve().parent / "data" / "conformance" / "records.jsonl"
 HAVE_RECORDS = True
-STRATEGY_NAMES = {sid: m.NAME for m, sid, _ in _ENTRIES}
+STRATEGY_NAMES = {s["id"]: s["name"] for s in available()}
 
 
 def _lines():

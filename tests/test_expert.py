@@ -1,4 +1,4 @@
-"""The search player `expert` (strategies/expert.py): legal, reproducible, blind to what it may not see."""
+"""The search player `expert` (strategies/search/expert.py): legal, reproducible, blind to what it may not see."""
 import json
 
 import numpy as np
@@ -12,7 +12,7 @@ from ccsim.play.game import Game
 from ccsim.play.record import replay
 from ccsim.analyses.run import write_records
 from ccsim.kernel.simulate import simulate_rows, set_threads, get_threads
-from strategies import expert as E
+from strategies.search import expert as E
 from strategies.registry import resolve, available, load_params, ParamFileError
 from test_observation import perturb_hidden
 

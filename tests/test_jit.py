@@ -8,7 +8,7 @@ from ccsim.kernel import layout as L
 from ccsim.kernel.engine.episode import play_seeded_nb, result_row_nb, N_RESULT, R_ERROR
 from ccsim.toolchain.jit import njit, stack_array, f64_view, pointer_array
 from conftest import make_rules, make_orders
-from strategies.greedy import ID as GREEDY
+from strategies.heuristics.greedy import ID as GREEDY
 from strategies.registry import RANDOM, entry_slot, resolve
 
 

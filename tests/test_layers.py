@@ -70,7 +70,7 @@ def test_imports_run_one_way_down_the_layers():
 
 def test_the_layer_check_sees_an_upward_import():
     assert _layer("ccsim.kernel.engine.step") < _layer("ccsim.runner.config") < _layer("ccsim.cli.batch")
-    assert _layer("strategies.greedy") < _layer("ccsim.runner.backends")
+    assert _layer("strategies.heuristics.greedy") < _layer("ccsim.runner.backends")
 
 
 def test_numba_internals_only_in_the_toolchain():

@@ -1,4 +1,4 @@
-"""The learned player (strategies/learned.py) and its training (ccsim.training).
+"""The learned player (strategies/learned/__init__.py) and its training (ccsim.training).
 
 The perturbation tests of every strategy (hidden information changes nothing) run on it in
 tests/test_strategies.py, as on any registered strategy; here: its inference against a plain

@@ -23,11 +23,11 @@ from ccsim.kernel.engine.invariants import check_state_nb, INVARIANT_NAMES
 from ccsim.kernel.engine.score import vp_lead_nb
 from ccsim.kernel.engine.turn import step_options_nb, can_be_active_nb, place_nb, discard_options_nb
 from ccsim.kernel.engine.core import draw_options_nb
-from strategies.registry import _ENTRIES, entry_slot
+from strategies.registry import available, entry_slot
 from ccsim.kernel.engine.dispatch import choose_nb
 from conftest import make_rules, make_orders, make_seats
 
-STRATEGY_IDS = list(dict.fromkeys(sid for _, sid, _ in _ENTRIES))
+STRATEGY_IDS = list(dict.fromkeys(s["id"] for s in available()))
 SEAT_PAIRS = [(a, b) for a in STRATEGY_IDS for b in STRATEGY_IDS]
 
 
@@ -269,7 +269,7 @@ def test_observation_changes_with_what_the_player_sees(compiled):
 def test_greedy_choice_depends_on_what_it_sees(compiled):
     """The choice comparison has teeth too: revealing the opponent's face-down
     cards (public after a scout or a vote) changes greedy's step in some positions."""
-    from strategies.greedy import ID as GREEDY
+    from strategies.heuristics.greedy import ID as GREEDY
     changed = 0
     tried = 0
     gen = np.random.default_rng(3)

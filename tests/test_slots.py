@@ -13,7 +13,9 @@ import pytest
 from ccsim.kernel import slots
 from ccsim.kernel import layout, rules
 from ccsim.kernel.engine import episode
-from strategies import expert, layouts, learned
+from strategies import learned
+from strategies.heuristics import layouts
+from strategies.search import expert
 from strategies.neural import inputs, model
 
 LAYOUTS = [  # (module, table name, {name: offset})

@@ -26,13 +26,13 @@ from ccsim.kernel.observe import observation
 from ccsim.analyses.run import simulate
 from ccsim.analyses.stats import wilson_interval
 from strategies import registry
-from strategies.registry import _ENTRIES, available, resolve, load_params, ParamFileError, WEIGHTED
+from strategies.registry import available, search_players, resolve, load_params, ParamFileError, WEIGHTED
 from ccsim.kernel.engine.dispatch import choose_nb
-from strategies.layouts import PARAM_NAMES, N_PARAMS, P_VERSION
-from strategies.twists import reweigh_groups  # a style's own change to the group tables (none: no-op)
+from strategies.heuristics.layouts import PARAM_NAMES, N_PARAMS, P_VERSION
+from strategies.heuristics.twists import reweigh_groups  # a style's own change to the group tables (none: no-op)
 
 # the search player plays in tests/test_expert.py: a thousand of its games would take minutes
-NAMES = [m.NAME for m, _, _ in _ENTRIES if m.FAMILY != "search"]
+NAMES = [s["name"] for s in available() if s["name"] not in search_players()]
 HEURISTICS = [n for n in NAMES if n not in ("random", "greedy", "weighted")]
 GAMES = 1500  # deals per pairing; each is played twice, seats swapped
 
@@ -282,8 +282,8 @@ def test_a_veto_weighs_the_announced_target(compiled, name):
     decision reads the target the engine announced."""
     from ccsim.kernel.decisions import VETO
     from ccsim.kernel.rules import WRATH, VETO as VETO_CARD
-    from strategies.tables import fill_groups, new_tables
-    from strategies.scoring import damage_at
+    from strategies.heuristics.tables import fill_groups, new_tables
+    from strategies.heuristics.scoring import damage_at
     _, w = resolve(name)
     sp = np.stack([w, w])
     flips = 0
@@ -314,8 +314,8 @@ def test_tables_kept_from_mode_are_those_of_the_first_step(compiled, name):
     computation gives there, and the first STEP uses them once, choosing as with an empty memory."""
     from ccsim.kernel.decisions import MODE, STEP
     from ccsim.kernel.engine.turn import step_options_nb
-    from strategies.layouts import M_TURN, M_TURN_T, M_KEPT_G, KEPT, KEPT_ROWS
-    from strategies.tables import fill_groups, fill_gains, new_tables
+    from strategies.heuristics.layouts import M_TURN, M_TURN_T, M_KEPT_G, KEPT, KEPT_ROWS
+    from strategies.heuristics.tables import fill_groups, fill_gains, new_tables
     _, w = resolve(name)
     sp = np.stack([w, w])
     kept = 0
@@ -358,8 +358,8 @@ def test_tables_kept_from_a_placement_are_those_of_the_next_step(compiled, name)
     choice (and the random draws) are those of a memory without kept tables."""
     from ccsim.kernel.decisions import STEP
     from ccsim.play.game import Game
-    from strategies.layouts import M_TURN, M_KEPT_G, M_KEPT_NP, KEPT_ROWS, R_SC, S_STALE
-    from strategies.tables import fill_groups, fill_gains, gains_ready, kept_tables, refill_groups, new_tables
+    from strategies.heuristics.layouts import M_TURN, M_KEPT_G, M_KEPT_NP, KEPT_ROWS, R_SC, S_STALE
+    from strategies.heuristics.tables import fill_groups, fill_gains, gains_ready, kept_tables, refill_groups, new_tables
     _, w = resolve(name)
     refreshed = 0
     for game in range(3):
@@ -409,8 +409,8 @@ def test_tables_kept_from_a_placement_hold_only_for_the_next_step_after_that_car
     (only that group's column is computed again); not if the card filled the group (its vote
     took the cards away), nor at another decision, turn or count of cards placed."""
     from ccsim.kernel.decisions import STEP, MODE, T_PLACE_DOWN
-    from strategies.layouts import KEPT_ROWS, R_HID, R_SC, S_STALE
-    from strategies.tables import keep_step_tables, kept_tables, new_tables
+    from strategies.heuristics.layouts import KEPT_ROWS, R_HID, R_SC, S_STALE
+    from strategies.heuristics.tables import keep_step_tables, kept_tables, new_tables
     st = _positions(("defender", "majority"), 1)[0]
     pub = st[L.PUB:L.PUB + L.PUB_SIZE].copy()
     pub[L.PUB_NPLACED], pub[L.PUB_ACTION] = 0, -1
@@ -445,11 +445,11 @@ def test_tables_kept_from_a_placement_hold_only_for_the_next_step_after_that_car
 
 @pytest.mark.parametrize("name", ["weighted-balanced", "defender", "majority"])
 def test_kept_stakes_give_the_tables_of_a_fresh_computation(compiled, name):
-    """strategies.features keeps the stakes in the player's memory between decisions:
+    """strategies.heuristics.features keeps the stakes in the player's memory between decisions:
     the tables made with a memory filled at other positions (stale entries), at this very
     position (entries reused) and with an empty memory are identical, bit for bit."""
-    from strategies.layouts import M_STAKE_CTX, M_END
-    from strategies.tables import fill_groups, new_tables
+    from strategies.heuristics.layouts import M_STAKE_CTX, M_END
+    from strategies.heuristics.tables import fill_groups, new_tables
     _, w = resolve(name)
     positions = _positions(("defender", "majority"), 12)
     for p in (0, 1):
@@ -470,7 +470,7 @@ def test_kept_stakes_give_the_tables_of_a_fresh_computation(compiled, name):
 def test_sig_is_the_clamped_cubic_bit_for_bit():
     """features.sig clamps without branches: at and beyond the clamps it gives exactly 0.0 and
     1.0, inside them the cubic, the very values of the branching form (the games stay the same)."""
-    from strategies.features import sig
+    from strategies.heuristics.features import sig
     xs = np.concatenate([np.linspace(-6.0, 6.0, 4001), np.nextafter(2.5, [0.0, 9.0]),
                          np.nextafter(-2.5, [0.0, -9.0]), [2.5, -2.5, 0.0, -0.0, 1e300, -1e300]])
     for x in xs:

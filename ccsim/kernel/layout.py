@@ -164,7 +164,7 @@ SETUP_FIELDS = (
 
 MAX_OPTIONS = 128       # the largest option list (120 initial placements)
 MEM_SIZE = 440          # per-player strategy memory (int32), zeroed at game start
-#                         (strategies.features keeps its tables in [16:436])
+#                         (strategies.heuristics.features keeps its tables in [16:436])
 
 
 def _place(fields, base, prefix, region):

@@ -1,8 +1,8 @@
 """One mechanism for every integer layout: a table of slots, and the plain definitions it places.
 
 The state vector (``layout``), the rules vector (``rules``), the result row (``engine.episode``),
-the heuristics' parameter vector, group table and memory (``strategies.layouts``), the search's
-parameters (``strategies.expert``) and the learned player's model and feature columns
+the heuristics' parameter vector, group table and memory (``strategies.heuristics.layouts``), the search's
+parameters (``strategies.search.expert``) and the learned player's model and feature columns
 (``strategies.learned``) are each one table of rows ``(name, shape, meaning)``.  ``place`` lays a table out, row after row; the module then
 holds the offsets as plain module-level lines (``PUB_FU = 19``) that grep and editors find and
 compiled code reads as constants, between two marker lines::

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ccsim.toolchain.cache import STRATEGY_ROOTS
+from ccsim.toolchain.cache import strategy_roots
 from ccsim.runner.config import DEFAULT_CONNECT_TIMEOUT, ConfigError, check_backend_flags
 
 SALT_ENV = "CCSIM_FINGERPRINT_SALT"  # test hook: a worker with it set reports a different fingerprint
@@ -142,7 +142,7 @@ def _sources_digest() -> str:
     h = hashlib.sha256()
     # ccsim, strategies and the plug-in folders of CCSIM_STRATEGY_PATH (a worker without the
     # client's plug-ins has another fingerprint and is refused)
-    for root in map(Path, STRATEGY_ROOTS):
+    for root in map(Path, strategy_roots()):
         for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".toml")):
             h.update(str(path.relative_to(root.parent)).encode())
             h.update(path.read_bytes())

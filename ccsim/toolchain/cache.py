@@ -31,19 +31,24 @@ _CONSTANT_MODULES = {"rules.py", "layout.py"}
 
 _HERE = Path(__file__).resolve().parents[1]  # ccsim/
 ENGINE_ROOTS = (_HERE,)
-# the plug-in folders of CCSIM_STRATEGY_PATH (strategies/__init__.py) are strategies too
-STRATEGY_ROOTS = (_HERE, _HERE.parent / "strategies",
-                  *(Path(p) for p in os.environ.get("CCSIM_STRATEGY_PATH", "").split(os.pathsep) if p))
+STRATEGIES = "strategies"  # the package of the plug-in strategies (compiled code outside ccsim)
+
+
+def strategy_roots() -> tuple:
+    """ccsim and the folders of the strategies package as it says them itself (its ``__path__``:
+    its own folder and the plug-in folders of CCSIM_STRATEGY_PATH, strategies/__init__.py)."""
+    import importlib
+    return (_HERE, *map(Path, importlib.import_module(STRATEGIES).__path__))
 
 _FOLDERS: dict[str, str] = {}
 
 
 def _reaches_kernel(path: Path, text: bytes) -> bool:
-    if path.suffix == ".npz":  # a network's weights, frozen into its compiled player (strategies/neural.py)
-        return path.parent.name == "weights"
+    if path.suffix == ".npz":  # a network's weights, frozen into its compiled player (strategies/neural)
+        return True
     if path.suffix == ".toml":  # a style compiled code freezes (the search's prior, the learned player's
         # tables: tactician.toml); weight, search and learned files are run-time parameters
-        return path.parent.name == "params" and b'family = "heuristic"' in text
+        return b'family = "heuristic"' in text
     return b"njit" in text or b"cfunc" in text or path.name in _CONSTANT_MODULES
 
 
@@ -115,12 +120,12 @@ def engine_folder() -> str:
 
 
 def strategies_folder() -> str:
-    return _folder("strategies", STRATEGY_ROOTS)
+    return _folder("strategies", strategy_roots())
 
 
 def folder_for(module: str) -> str:
     """The cache folder of a compiled function defined in ``module``."""
-    return strategies_folder() if module.split(".")[0] == "strategies" else engine_folder()
+    return strategies_folder() if module.split(".")[0] == STRATEGIES else engine_folder()
 
 
 @contextlib.contextmanager

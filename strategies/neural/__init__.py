@@ -22,12 +22,12 @@ from ccsim.kernel.layout import MAX_OPTIONS
 from ccsim.toolchain.jit import njit, stack_array
 from strategies.learned import (BASE, MAX_FEATURES, STEP_FEATURES, MODE_FEATURES, VETO_FEATURES, DRAW_FEATURES,
                                SPY_FEATURES, decision_features_nb)
-from strategies.layouts import N_ROWS
+from strategies.heuristics.layouts import N_ROWS
 from strategies.neural.inputs import N_OBS, N_OPT, encode_obs_nb, encode_option_nb, encode_state_option_nb, kind_column
 from strategies.neural.model import H1, H2, N_HEADS, N_WEIGHTS, WIN, MARGIN as MARGIN_HEAD, obs_layer_nb, option_value_nb
-from strategies.scoring import must_be_active
-from strategies.tables import keep_step_tables
-from strategies.weighted import policy_nb
+from strategies.heuristics.scoring import must_be_active
+from strategies.heuristics.tables import keep_step_tables
+from strategies.heuristics.weighted import policy_nb
 
 NAME = "neural"
 ID = 12  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
@@ -108,7 +108,7 @@ def candidates_nb(kind, F, n, alive):
     """The options the network chooses among, into ``alive``; returns how many.  Every option,
     but at a STEP only the ``WIDTH`` best by the tactician's score and ending the turn: the network
     rates options well where its data are (its games' choices and their near rivals), and a
-    maximum over 40 noisy ratings picks the noise (as the search's prior does, strategies.expert)."""
+    maximum over 40 noisy ratings picks the noise (as the search's prior does, strategies.search.expert)."""
     if kind != STEP or n <= WIDTH:
         for i in range(n):
             alive[i] = i

@@ -20,14 +20,19 @@ from ccsim.toolchain.jit import njit
 from ccsim.kernel.layout import OPTS, PUB, PUB_SIZE, PRIV_SIZE, MEM_SIZE, H_SID, P_ENTRY, priv_at, mem_at
 from ccsim.kernel.rng import below_nb
 
-RANDOM = 0       # the strategy id played inline (strategies/random_play.py)
+RANDOM = 0       # the strategy id played inline (strategies/heuristics/random_play.py)
 NO_ENTRY = -2    # choose_nb's answer for a seat whose parameters carry no entry address
 
 ENTRY_SIG = types.int64(types.CPointer(types.int32), types.int64, types.CPointer(types.uint64),
                         types.CPointer(types.float64), types.int64, types.int64, types.int64)
 
-#: interpreted strategies by id (NUMBA_DISABLE_JIT=1 only): strategies.registry fills it
-PY_STRATEGIES: dict = {}
+_INTERPRETED: dict = {}  # interpreted strategies by id (NUMBA_DISABLE_JIT=1 only): see interpret
+
+
+def interpret(sid: int, choose) -> None:
+    """Hand the interpreted dispatch (NUMBA_DISABLE_JIT=1) strategy ``sid``'s plain-Python choice
+    function: strategies.registry does, when it resolves the strategy (its entry slot stays 0)."""
+    _INTERPRETED[sid] = choose
 
 
 def observation_views(st, me, n):
@@ -50,10 +55,10 @@ if numba.config.DISABLE_JIT:
         """The option strategy ``sid`` (parameters ``params``) picks for seat ``me`` (interpreted)."""
         if sid == RANDOM:
             return below_nb(rng, 1 + me, n)
-        if sid not in PY_STRATEGIES:
+        if sid not in _INTERPRETED:
             return NO_ENTRY
         opts, pub, own, mem = observation_views(st, me, n)
-        return PY_STRATEGIES[sid](params, kind, opts, n, pub, own, mem, me, rng[1 + me:2 + me])
+        return _INTERPRETED[sid](params, kind, opts, n, pub, own, mem, me, rng[1 + me:2 + me])
 else:
     @njit(cache=True)
     def choose_with_nb(st, rng, sid, params, me, kind, n):

@@ -462,7 +462,7 @@ def apply_nb(st, rng, i, checked=None):
 def drive_turns_nb(st, rng, sp, turns):
     """Play on, the seats' strategies deciding, past ``turns`` turn boundaries (R9.2: the end of a
     turn) or to the end of the game; it stops at the last boundary, before the next turn starts.
-    A search's rollout cut off at a depth (``strategies.expert``) plays this way."""
+    A search's rollout cut off at a depth (``strategies.search.expert``) plays this way."""
     keep = st[H_STOP]
     st[H_STOP] = PH_NEXT_TURN
     for t in range(turns):

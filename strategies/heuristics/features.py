@@ -3,8 +3,8 @@ pieces, VoC odds, a patrician's stake (kept in the player's memory between decis
 
 Everything here reads only a player's observation (``pub`` and her own
 ``own`` array, R8), so any strategy built on it respects hidden information
-by construction.  The per-decision group table built from them is ``strategies.tables``;
-the slots of the parameter vector, the table and the memory are ``strategies.layouts``.
+by construction.  The per-decision group table built from them is ``strategies.heuristics.tables``;
+the slots of the parameter vector, the table and the memory are ``strategies.heuristics.layouts``.
 """
 
 import math
@@ -19,7 +19,7 @@ from ccsim.kernel.rules import (CARD_VALUE, PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE,
                                 RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD,
                                 ACTION_BASE, N_GROUPS)
 from ccsim.kernel.observe import group_n, in_play
-from strategies.layouts import M_STAKE_CTX, M_STAKE_KEY, M_STAKE_F, M_INV_F
+from strategies.heuristics.layouts import M_STAKE_CTX, M_STAKE_KEY, M_STAKE_F, M_INV_F
 
 # mean value of an unseen influence card of the default deck: (5*(1+2+3+4+5) + 2*0) / 27
 MEAN_HIDDEN_VALUE = 75.0 / 27.0

@@ -2,7 +2,7 @@
 
 At the decisions the search player searches (MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW) each
 option gets a short feature vector, read off the same per-decision group table the heuristics
-build (``strategies.tables``, with `tactician`'s weights: vote odds, stakes, the gain of each
+build (``strategies.heuristics.tables``, with `tactician`'s weights: vote odds, stakes, the gain of each
 hand card on each group, the tactician's own score of the option), and the option with the
 largest ``theta . features`` is played.  The other decisions (the initial placement, the
 castling split, the passive discard) are `tactician`'s.  Everything is read from the player's
@@ -32,15 +32,17 @@ from ccsim.kernel.layout import (MAX_OPTIONS, MAX_PARAMS, P_ENTRY, PUB_NPLACED, 
 from ccsim.kernel.rules import (ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD, PHIL, N_GROUPS,
                                 ACTION_BASE, RP_GROUP_SIZE, RP_GROUP_LIMIT, RP_HAND_SIZE)
 from ccsim.toolchain.jit import njit, stack_array
-from strategies.features import VAL, opp_hand_actions, p_opp_holds
-from strategies.layouts import P_PASSIVE, R_GAIN, R_W, R_E, R_D, R_NEXT, R_N, R_ROOM, R_SC, S_PVETO, S_DECKMEAN
-from strategies.param_files import style_vector
-from strategies.scoring import (announced_damage, veto_damage, best_single_placement, hand_can_improve,
+from strategies.heuristics.features import VAL, opp_hand_actions, p_opp_holds
+from strategies.heuristics.layouts import PARAM_NAMES, P_PASSIVE, R_GAIN, R_W, R_E, R_D, R_NEXT, R_N, R_ROOM, R_SC, S_PVETO, S_DECKMEAN
+from strategies.family import Family, Player
+from strategies.param_files import ParamFileError, refuse_stray_keys
+from strategies.heuristics.styles import style_vector
+from strategies.heuristics.scoring import (announced_damage, veto_damage, best_single_placement, hand_can_improve,
                                 must_be_active, prepare_step, choose_spy)
-from strategies.tables import (new_tables_nb, kept_tables, refill_groups, fill_gains, keep_turn_tables,
+from strategies.heuristics.tables import (new_tables_nb, kept_tables, refill_groups, fill_gains, keep_turn_tables,
                                keep_step_tables)
-from strategies.twists import reweigh_groups, step_context, twisted_score, worst_threat_veto, still_held
-from strategies.weighted import choose_mode, choose_draw, action_card_value, policy_nb
+from strategies.heuristics.twists import reweigh_groups, step_context, twisted_score, worst_threat_veto, still_held
+from strategies.heuristics.weighted import choose_mode, choose_draw, action_card_value, policy_nb
 
 NAME = "learned"
 ID = 10  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies
@@ -527,7 +529,7 @@ def choose_learned_nb(params, kind, opts, n, pub, own, mem, me, rng):
 
 
 # ---- the weights file (family "learned"): one table per block, weights by feature name ------------
-WEIGHTS_FILE = Path(__file__).resolve().parent / "weights" / "learned.toml"
+WEIGHTS_FILE = Path(__file__).resolve().parents[1] / "weights" / "learned.toml"
 FILE_KEYS = {"description", "family", "training", *BLOCKS}
 
 
@@ -568,5 +570,17 @@ def shipped_weights() -> np.ndarray:
 
 DEFAULT_PARAMS = shipped_weights()
 
-
 CHOOSE = choose_learned_nb  # what the registry compiles into this strategy's entry
+
+
+def _load(path, data: dict, socket) -> np.ndarray:
+    refuse_stray_keys(path, data, FILE_KEYS, PARAM_NAMES)
+    try:
+        return model_vector(data, f"parameter file {path}")
+    except ValueError as e:
+        raise ParamFileError(str(e)) from None
+
+
+# a weights file is played by path (the shipped one is DEFAULT_PARAMS)
+FAMILIES = (Family(FAMILY, (Player(NAME, ID, DESCRIPTION, CHOOSE, DEFAULT_PARAMS),), files="learned",
+                   load=_load, file_id=ID),)

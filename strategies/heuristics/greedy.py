@@ -15,7 +15,7 @@ from ccsim.kernel.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, DRAW,
 from ccsim.kernel.layout import PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PUB_RULES, PUB_ADECKN
 from ccsim.kernel.rules import CARD_VALUE, PHIL, ASSASSINATION, SPY, CASTLING, SCOUT, WRATH, VETO as VETO_CARD, N_GROUPS, RP_GROUP_SIZE
 from ccsim.kernel.observe import hand_influence, room
-from strategies.features import margin, win_prob, next_vote_weight, group_stake
+from strategies.heuristics.features import margin, win_prob, next_vote_weight, group_stake
 
 NAME = "greedy"
 ID = 1  # its kernel id: stable (parameter vectors and dispatch hold it); unique among the strategies

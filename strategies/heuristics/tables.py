@@ -1,8 +1,8 @@
 """The per-decision group table of the heuristic family, and its keeping between decisions.
 
 ``fill_groups`` and ``fill_gains`` compute, once per decision, a small float64 table ``T``
-(rows ``strategies.layouts.R_*``) from the features of ``strategies.features``; options are
-then scored by look-ups in it (``strategies.scoring``).  Parts of it are kept in the player's
+(rows ``strategies.heuristics.layouts.R_*``) from the features of ``strategies.heuristics.features``; options are
+then scored by look-ups in it (``strategies.heuristics.scoring``).  Parts of it are kept in the player's
 memory for the next decision of the same turn, where they still hold (``keep_*``,
 ``kept_tables``).  Everything is read from the player's observation (pub, own) only.
 """
@@ -13,10 +13,10 @@ from ccsim.kernel.decisions import STEP, T_PLACE_DOWN, T_PLACE_UP, step_group, s
 from ccsim.kernel.layout import (PUB_TURN, PUB_NPLACED, PUB_ACTION, PUB_RULES, PUB_REMAIN, PUB_OUT,
                                  PR_HAND, group_of, fd_at, fdn_at, fu_at, siden_at)
 from ccsim.kernel.rules import PHIL, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_SIDE_LIMIT, N_GROUPS, VETO as VETO_CARD_CODE
-from strategies.features import (VAL, INVH_BY_FD, FRAC, e_val, rev_prob, opp_unseen, opp_hand_actions,
+from strategies.heuristics.features import (VAL, INVH_BY_FD, FRAC, e_val, rev_prob, opp_unseen, opp_hand_actions,
                                  p_opp_holds, voc_odds, voc_card_in_deck, spread_inv, inv_spread, stake_context,
                                  stake_kept)
-from strategies.layouts import (P_MAJORITY, P_HIDDEN_PHIL, P_NOISE, P_HORIZON, P_NEXT, P_SOON, P_LONG, P_TRIGGER,
+from strategies.heuristics.layouts import (P_MAJORITY, P_HIDDEN_PHIL, P_NOISE, P_HORIZON, P_NEXT, P_SOON, P_LONG, P_TRIGGER,
                                 R_D, R_INV, R_INVH, R_PREV, R_PREVP, R_W, R_E, R_ROOM, R_N, R_STAKE, R_NEXT, R_SOON,
                                 R_MY, R_OPPV, R_OPPFD, R_MYUP, R_GAIN, R_SC, R_MYPH, R_OPPPH, R_HID, N_ROWS,
                                 S_MU, S_PVETO, S_DECKMEAN, S_HANDINF, S_GAINS, S_STALE, KEPT_ROWS, KEPT,

@@ -1,7 +1,7 @@
 """The heuristics' twists: the small feature functions a style switches on.
 
 A style (a file ``strategies/params/<name>.toml`` with ``family = "heuristic"``) is the one
-policy skeleton of ``strategies.weighted`` with its own weights and up to five switches,
+policy skeleton of ``strategies.heuristics.weighted`` with its own weights and up to five switches,
 one per place where a style may depart from the core (``layouts.SWITCH_NAMES``):
 
 | switch   | where                                   | twists (value: what it does)                     |
@@ -27,14 +27,14 @@ from ccsim.kernel.layout import (PUB_RULES, PUB_REMAIN, PUB_VOC_DECKN, PUB_ACTIO
                                  action_count_at)
 from ccsim.kernel.rules import (N_GROUPS, RP_GROUP_SIZE, RP_GROUP_LIMIT, RP_BONUS_THRESHOLD, PHIL, ACTION_BASE,
                                 ASSASSINATION, SCOUT, WRATH, SPY, CASTLING, VETO as VETO_CARD)
-from strategies.layouts import (R_W, R_E, R_N, R_D, R_INV, R_PREV, R_PREVP, R_STAKE, R_NEXT, R_SOON, R_OPPFD, R_SC,
+from strategies.heuristics.layouts import (R_W, R_E, R_N, R_D, R_INV, R_PREV, R_PREVP, R_STAKE, R_NEXT, R_SOON, R_OPPFD, R_SC,
                                 R_MYPH, R_OPPPH, S_PVETO, P_SWITCH, P_NEXT, P_SOON, P_LONG, P_NOISE, P_SCOUT,
                                 P_VETO, P_GUARD_LEAD, P_GUARD_TRAIL, P_GUARD_LEAD_MARGIN, P_GUARD_TRAIL_MARGIN,
                                 P_FOCUS_OPEN, P_FOCUS_SETTLED, P_FOCUS_BONUS, P_TRAP_SPRING, P_TRAP_BREAK,
                                 P_SHOWN_PHILOSOPHER, P_HER_TURN, P_BAD_DRAW, P_COMBO, P_THREAT_SHARE,
                                 P_FACE_UP_FEAR, P_RESPONSE_CARDS)
-from strategies.features import tail, voc_card_in_deck, e_val, opp_hand_actions, p_opp_holds, VAL
-from strategies.scoring import (option_score, best_single_placement, hand_can_improve, must_be_active,
+from strategies.heuristics.features import tail, voc_card_in_deck, e_val, opp_hand_actions, p_opp_holds, VAL
+from strategies.heuristics.scoring import (option_score, best_single_placement, hand_can_improve, must_be_active,
                                 veto_damage, announced_damage, choose_spy)
 
 # the values each switch takes in a style file, in code order (0 = the core's behaviour)

@@ -1,11 +1,11 @@
 """`weighted`: the one policy of the heuristic family; its weights and switches are data.
 
 Every heuristic plays this skeleton (``policy_nb``): the light decisions first (draw, spy,
-placement, mode when it is forced, discards), then the group tables of ``strategies.tables``
+placement, mode when it is forced, discards), then the group tables of ``strategies.heuristics.tables``
 (kept from this turn's last decision where they hold, refilled where not), then the decision
-from the tables, scored by ``strategies.scoring``.  A parameter vector ``w`` (``layouts.P_*``,
+from the tables, scored by ``strategies.heuristics.scoring``.  A parameter vector ``w`` (``layouts.P_*``,
 names in ``layouts.PARAM_NAMES``) holds the weights, and five switches
-(``layouts.SWITCH_NAMES``) that turn on the *twists* of ``strategies.twists``, a style's own
+(``layouts.SWITCH_NAMES``) that turn on the *twists* of ``strategies.heuristics.twists``, a style's own
 ideas at fixed places of the skeleton.
 
 So a strategy of this family is a TOML file in ``strategies/params``:
@@ -26,13 +26,13 @@ from ccsim.kernel.decisions import (PLACEMENT, MODE, STEP, VETO, SPY_PICK, CASTL
 from ccsim.kernel.layout import (PUB_RULES, PUB_CTX_CARD, PUB_CTX_G1, PUB_CTX_G2, PUB_ADECKN, PUB_REMAIN,
                                  PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, fdn_at, siden_at)
 from ccsim.kernel.rules import ASSASSINATION, SPY, CASTLING, WRATH, VETO as VETO_CARD, N_GROUPS, RP_GROUP_SIZE
-from strategies.layouts import (PARAM_NAMES, N_PARAMS, P_PASSIVE, P_VETO, P_DRAW_INFLUENCE, P_DRAW_ACTION,
+from strategies.heuristics.layouts import (PARAM_NAMES, N_PARAMS, P_PASSIVE, P_VETO, P_DRAW_INFLUENCE, P_DRAW_ACTION,
                                 P_PLACE_BIG, P_PLACE_BONUS, P_PLACE_SMALL)
-from strategies.tables import (new_tables_nb, fill_groups, fill_gains, keep_turn_tables, kept_tables,
+from strategies.heuristics.tables import (new_tables_nb, fill_groups, fill_gains, keep_turn_tables, kept_tables,
                                keep_step_tables, refill_groups)
-from strategies.scoring import (best_step, prepare_step, best_single, hand_can_improve, must_be_active,
+from strategies.heuristics.scoring import (best_step, prepare_step, best_single, hand_can_improve, must_be_active,
                                 announced_damage, castle_plan, best_discard, fill_light, can_place_any)
-from strategies.twists import (reweigh_groups, step_context, twisted_score, worst_threat_veto, outlook_mode,
+from strategies.heuristics.twists import (reweigh_groups, step_context, twisted_score, worst_threat_veto, outlook_mode,
                                spy_choice, S_STEP, S_VETO, S_MODE, WORST_THREAT, OUTLOOK)
 
 NAME = "weighted"
@@ -42,7 +42,7 @@ DESCRIPTION = "parametric: scores every option by weighted features; weights fro
 
 # the `balanced` weights (strategies/params/balanced.toml holds the same); also what an
 # all-zero parameter vector falls back to
-BALANCED_WEIGHTS = {  # by name: strategies.layouts.PARAM_TABLE gives each its slot and meaning
+BALANCED_WEIGHTS = {  # by name: strategies.heuristics.layouts.PARAM_TABLE gives each its slot and meaning
     "version": 1.0,
     "next": 2.0,
     "soon": 2.0,
@@ -89,7 +89,7 @@ BALANCED_WEIGHTS = {  # by name: strategies.layouts.PARAM_TABLE gives each its s
     "face_up_fear": 0.05,
     "response_cards": 5.0,
 }
-assert set(BALANCED_WEIGHTS) == set(PARAM_NAMES), "name every weight of strategies.layouts.PARAM_TABLE"
+assert set(BALANCED_WEIGHTS) == set(PARAM_NAMES), "name every weight of strategies.heuristics.layouts.PARAM_TABLE"
 
 
 def _vector(weights: dict) -> np.ndarray:
@@ -239,7 +239,7 @@ def twisted_step(w, T, pub, own, mem, me, opts, n):
 @njit(cache=True)
 def step_scores(w, pub, own, mem, me, opts, n, out):
     """Every STEP option's score into ``out``, from freshly filled tables (what a `step`-twisted
-    STEP maximises): the search player's prior (strategies.expert)."""
+    STEP maximises): the search player's prior (strategies.search.expert)."""
     T = new_tables_nb()
     fill_groups(w, pub, own, mem, me, T)
     placing = prepare_step(w, pub, own, T, opts, n)
@@ -295,5 +295,3 @@ def params_with(**weights) -> np.ndarray:
         v[PARAM_NAMES.index(k)] = x
     return v
 
-
-CHOOSE = policy_nb  # what the registry compiles into this strategy's entry (and every style's)
