@@ -61,3 +61,38 @@ def test_two_strategies_with_one_id_are_refused(plugin_env, tmp_path):
     env = dict(plugin_env, CCSIM_STRATEGY_PATH=str(clash))
     out = _ccsim(["strategies"], env)
     assert out.returncode != 0 and "share the ID 1" in out.stderr
+
+
+_FAMILY = '''"""`lefty`: a family of two players, declared by one descriptor (strategies.family)."""
+import numpy as np
+
+from ccsim.toolchain.jit import njit
+from strategies.family import Family, Player
+
+
+@njit(cache=True)
+def choose_lefty_nb(params, kind, opts, n, pub, own, mem, me, rng):
+    k = int(params[0])  # the option it always plays, when there are that many
+    return k if k < n else n - 1
+
+
+FAMILIES = (Family("lefty", (Player("lefty-first", 30, "always the first option", choose_lefty_nb, np.array([0.0])),
+                             Player("lefty-second", 31, "always the second option", choose_lefty_nb,
+                                    np.array([1.0])))),)
+'''
+
+
+def test_a_family_folder_is_registered_and_played(tmp_path):
+    """A new family, a folder of its own named by CCSIM_STRATEGY_PATH, with nothing edited outside it."""
+    (tmp_path / "lefty").mkdir()
+    (tmp_path / "lefty" / "__init__.py").write_text(_FAMILY, encoding="utf-8")
+    env = dict(os.environ, CCSIM_STRATEGY_PATH=str(tmp_path),
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    listed = _ccsim(["strategies", "--json"], env)
+    assert listed.returncode == 0, listed.stderr
+    mine = [(s["name"], s["id"], s["family"]) for s in json.loads(listed.stdout) if s["family"] == "lefty"]
+    assert mine == [("lefty-first", 30, "lefty"), ("lefty-second", 31, "lefty")]
+    run = _ccsim(["run", "--games", "40", "--cleopatra", "lefty-first", "--caesar", "lefty-second", "--json"], env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    summary = json.loads(run.stdout)
+    assert summary["games"] == 40 and summary["engine_errors"] == 0
