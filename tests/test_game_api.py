@@ -176,3 +176,10 @@ def test_a_game_so_far_replays_as_far_as_it_goes(compiled):
 def test_the_game_is_importable_from_the_package():
     import ccsim
     assert ccsim.Game is Game
+
+
+def test_prepare_resolves_a_strategy_before_the_game_starts():
+    g = Game(seed=3)
+    assert g.prepare("random") is g and g.ask("random") in range(len(g.legal()))
+    with pytest.raises(GameError, match="unknown strategy 'nobody'"):
+        g.prepare("nobody")

@@ -226,6 +226,12 @@ class Game:
         self._asked[p] = str(strategy)
         return i
 
+    def prepare(self, strategy: str) -> "Game":
+        """Resolve ``strategy`` now (compiled, or loaded from the cache, on first use), so that an
+        unknown name fails before the game starts and the first ``ask`` is quick: GameError if unknown."""
+        self._strategy(strategy)
+        return self
+
     def _strategy(self, name):
         if name not in self._strategies:
             from strategies.registry import resolve

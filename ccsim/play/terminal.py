@@ -385,7 +385,7 @@ def _new_game(against, seat, seed, game_index, cleopatra_order, caesar_order, va
     names = ["human", against] if seat == R.PLAYERS[0] else [against, "human"]
     g = Game(seed=seed, game=game_index, cleopatra_order=cleopatra_order, caesar_order=caesar_order,
              variants=variants, rules=rules, players=names)
-    g._strategy(against)
+    g.prepare(against)
     if record:
         try:
             open(record, "a", encoding="utf-8").close()
