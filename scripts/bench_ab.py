@@ -36,7 +36,7 @@ import os, ccsim
 if os.path.isdir(os.path.join(os.path.dirname(ccsim.__file__), "runner")):
     from ccsim.runner.config import RunConfig
     from ccsim.kernel.simulate import simulate_rows, set_threads
-else:  # a checkout from before the layered layout (issue 24)
+else:  # a checkout from before the layered layout (ccsim.config, no ccsim.runner)
     from ccsim.config import RunConfig
     from ccsim.simulate import simulate_rows, set_threads
 set_threads(1)

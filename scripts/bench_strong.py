@@ -1,4 +1,4 @@
-"""The strong players' speed: games/s of `learned`, `neural` and the search players (issues 25 and 35).
+"""The strong players' speed: games/s of `learned`, `neural` and the search players (the targets: `learned` and `neural` at heuristic speed, the searches at many games a second).
 
     python scripts/bench_strong.py [--markdown results/BENCHMARKS.md] [--repeats 3]
 

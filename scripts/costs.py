@@ -1,4 +1,4 @@
-"""What each part of the published balance results cost on this machine (issue 39): games, seconds, games/s.
+"""What each part of the published balance results cost on this machine: games, seconds, games/s.
 
     python scripts/costs.py [results/balance] [results/balance-report]
 

@@ -1,4 +1,4 @@
-"""The strength certificate of every level of play (issue 25): results/strength/.
+"""The strength certificate of every level of play: results/strength/.
 
     python scripts/strength.py ladder   [--games 10000] [--search-games 100] [--seed 2026120401]
     python scripts/strength.py trace    [--player expert|master] [--games 300] [--seed ...]
@@ -174,7 +174,7 @@ def _brief(m: dict) -> dict:
 
 # --------------------------------------------------------------------- targets ---
 def targets(args) -> None:
-    """Issue 25's two figures on fresh seeds: learned against tactician, master against expert-b256."""
+    """The strong players' two first figures on fresh seeds: learned against tactician, master against expert-b256."""
     rows = []
     for a, b, deals, seed in (("learned", "tactician", args.learned_deals, args.seed),
                               ("master", "expert-b256", args.master_deals, args.seed + 1)):
@@ -196,7 +196,7 @@ def speed(a: str, b: str, deals: int, seed: int) -> float:
 
 
 def network(args) -> None:
-    """Issue 35's figures on fresh seeds: `neural` against `tactician` and `expert`, `neural-search`
+    """The value network's figures on fresh seeds: `neural` against `tactician` and `expert`, `neural-search`
     against `master`, and their speeds, all measured in this one run."""
     rows = []
     for a, b, deals, seed in (("neural", "tactician", args.tactician_deals, args.seed),

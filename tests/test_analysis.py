@@ -352,7 +352,7 @@ def test_tournament_of_orderings_labels_its_entrants(compiled):
 
 
 def test_tournament_flags_identical_players_not_as_a_pairing(compiled):
-    # issue 28: `weighted` and its `balanced` parameter file are one player, shown at 50.0% [50.0%, 50.0%]
+    # `weighted` and its `balanced` parameter file are one player, shown at 50.0% [50.0%, 50.0%]
     t = tournament("greedy,weighted,weighted-balanced", games=20, seed=3)
     flags = {(r.a, r.b): r.identical for r in t.pairings.itertuples()}
     assert flags == {("greedy", "weighted"): False, ("greedy", "weighted-balanced"): False,
@@ -430,9 +430,9 @@ def test_whatif_prints_tables_and_json(capsys, tmp_path, compiled):
     code, out, err = run_cli(capsys, "whatif", "--games", "60", "--variant", "late_orgies_boxed", "--rules", rules,
                              "--out", tmp_path / "o", "--no-progress")
     assert code == 0, err
-    # the default level is the strongest fast one (issue 26: no longer greedy); every arm's own value
+    # the default level is the strongest fast one (no longer greedy); every arm's own value
     # stands with its interval beside the difference
-    level = default_level()  # neural, the strongest fast player (issue 39)
+    level = default_level()  # neural, the strongest fast player
     flat = " ".join(out.split())  # the table fits the terminal: a heading may wrap
     assert f"{level} — big censor: the censor group has 5 patricians (standard: 3)" in flat
     assert "difference [95% CI]" in out and "changed" in out and "standard" in out and "RULES.md" not in out

@@ -1,4 +1,4 @@
-"""Fair rules (issue 26): the search space, the race on synthetic games (exactly and fast), one
+"""Fair rules: the search space, the race on synthetic games (exactly and fast), one
 small real search end to end, resuming, the command line and its one-line errors."""
 import json
 import math
@@ -226,7 +226,7 @@ def two_level_measure(truth, gap, seed=0):
 
 
 def test_a_race_judged_at_the_first_level_keeps_what_is_fair_there_alone():
-    """judge = "first" (the default space, issue 39): a setting fair with the strong players and eight points
+    """judge = "first" (the default space): a setting fair with the strong players and eight points
     off with the weaker ones wins the race; judged at every level, its weaker level counts against it."""
     truth = np.array([0.18, 0.0, 0.08, 0.04, 0.12, 0.15, 0.10, 0.09, 0.11])
     costs = [(0, 0)] + [(1, 1)] * 4 + [(1, 2)] * 4
@@ -290,7 +290,7 @@ def test_every_simplest_setting_goes_to_the_remeasure_grouped_by_changes():
                                                                        FINALIST],
                               keeps_bounds=[True] * 7 + [False], changes=[0, 1, 2, 2, 2, 1, 1, 1],
                               size=[0, 2, 2, 3, 4, 1, 1, 1], worst=[0.1, 0.009, 0.008, 0.004, 0.001, 0.0095, 0.0, 0.0]))
-    # a Pareto setting far from fair goes too (issue 39: noise must not drop the simplest answer); a
+    # a Pareto setting far from fair goes too (noise must not drop the simplest answer); a
     # finalist off the Pareto set too; a halved one off it never, nor one that breaks a bound
     assert remeasure_groups(frame) == [[5, 1], [2, 3, 4]]
 

@@ -89,7 +89,7 @@ print(json.dumps([before, numba.config.CACHE_DIR, engine_folder(), theirs.theirs
 
 
 def test_ccsims_folder_is_for_ccsims_functions_only(tmp_path):
-    # issue 36: importing ccsim once set numba's process-wide folder, so other libraries'
+    # importing ccsim once set numba's process-wide folder, so other libraries'
     # functions cached in ccsim's; NUMBA_CACHE_DIR (numba's own variable) holds ccsim's folders too
     (tmp_path / "theirs.py").write_text(_THEIRS)
     env = {k: v for k, v in os.environ.items() if k != "CCSIM_CACHE_DIR"}

@@ -27,7 +27,7 @@ def run_cli(capsys, *argv):
     (["run", "--games", "5", "--out", "/proc/forbidden"], "--out"),
     (["run", "--games", "abc"], "not a valid integer"),
     (["replay", "/nonexistent.jsonl"], "cannot read"),
-    # every command's own errors reach the one catch of the command group (issue 24)
+    # every command's own errors reach the one catch of the command group
     (["tournament", "--strategies", "greedy", "--games", "5"], "at least two entrants"),
     (["tournament", "--strategies", "greedy,random", "--games", "0"], "--games"),
     (["whatif", "--rules", "/nonexistent.toml"], "/nonexistent.toml"),
@@ -47,7 +47,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
 
 
 def test_every_error_class_is_one_of_the_family():
-    # issue 24: one family, caught once; the modules' classes are its two kinds
+    # one error family, caught once; the modules' classes are its two kinds
     import ccsim.runner.backends, ccsim.runner.config, ccsim.play.game, ccsim.runner.orderings, ccsim.play.record, ccsim.report.spec  # noqa: E401
     import ccsim.runner.ruleset, ccsim.analyses.orderings.study, ccsim.analyses.tournament, ccsim.analyses.whatif, strategies.registry  # noqa: E401
     import ccsim.analyses.balance.space, ccsim.training.train, ccsim.training.neural_train, ccsim.runner.changes, ccsim.explore.form  # noqa: E401
@@ -138,7 +138,7 @@ def test_swapped_runs_record_both_games_of_each_deal(capsys, tmp_path, compiled)
 
 
 def test_swapped_run_summary_says_deals_and_games(capsys, compiled):
-    # issue 28: --swap-seats --games 20000 plays 40,000 games; the summary says so
+    # --swap-seats --games 20000 plays 40,000 games; the summary says so
     code, out, _ = run_cli(capsys, "run", "--games", "30", "--swap-seats")
     assert code == 0 and "games: 60 (30 deals, each played twice with the seats swapped)" in out
     code, out, _ = run_cli(capsys, "run", "--games", "30")
@@ -146,7 +146,7 @@ def test_swapped_run_summary_says_deals_and_games(capsys, compiled):
 
 
 def test_orderings_compare_says_whose_score(capsys, compiled):
-    # issue 28: the table is the ordering's player's score over both seats
+    # the table is the ordering's player's score over both seats
     code, out, _ = run_cli(capsys, "orderings", "compare", "veto-first", "--games", "20")
     assert code == 0 and "score = greedy's with its deck in each ordering, over both seats" in out
     assert "score [95%]" in out

@@ -1,4 +1,4 @@
-"""Issue 28, never silent: the compile notice, ``ccsim compile``, and times that count games only."""
+"""Never silent: the compile notice, ``ccsim compile``, and times that count games only."""
 import io
 import json
 import os
@@ -57,7 +57,7 @@ def test_notice_silent_off_a_terminal_and_when_quick():
 
 
 def test_a_command_announces_each_step_once():
-    """Issue 37: the kernel compiled by the cold-start helper, then loaded from the cache, is one message."""
+    """The kernel compiled by the cold-start helper, then loaded from the cache, is one message."""
     out = FakeTTY()
     with compiling("the kernel", 30, stream=out, delay=0):
         pass

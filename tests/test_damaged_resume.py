@@ -1,4 +1,4 @@
-"""Long runs that survive damage (issue 39, item 4): a finished file a rerun cannot read back.
+"""Long runs that survive damage: a finished file a rerun cannot read back.
 
 A task file of ``ccsim balance`` or a part of ``ccsim report`` that a disk error or a partial copy left
 truncated, empty or garbled is named in one line, set aside as ``.damaged`` (never deleted) and played

@@ -1,4 +1,4 @@
-"""Issue 37, what a designer reads: every summary of run, tournament, whatif, balance, orderings and
+"""What a designer reads: every summary of run, tournament, whatif, balance, orderings and
 metrics fits 80 and 100 columns (``--wide`` prints every column), and no summary nor the report of an
 example study names a rules parameter by its dotted key alone, nor the standard rules as RULES.md."""
 import re
@@ -99,7 +99,7 @@ def test_the_report_of_an_example_study_speaks_plain_words(tmp_path, compiled):
 
 
 def test_progress_in_a_log_is_a_line_every_few_seconds_however_long_a_task():
-    """Issue 37: under a non-terminal stderr a long task no longer leaves the log silent."""
+    """Under a non-terminal stderr a long task no longer leaves the log silent."""
     import io
     import time
     from ccsim.runner.driver import ProgressLines, progress_bar
@@ -118,7 +118,7 @@ def test_progress_in_a_log_is_a_line_every_few_seconds_however_long_a_task():
 
 
 def test_a_figure_knows_its_precision():
-    """Issue 37: fair only inside the band; an interval wider than the band says how many games would do."""
+    """Fair only inside the band; an interval wider than the band says how many games would do."""
     from ccsim.analyses.precision import games_needed, inside, precision_warning, too_wide
     # designer.md's old example: ±1.4 points from 5,000 deals against a ±1-point band
     assert too_wide(-0.031, -0.003, 0.01) and not inside(-0.031, -0.003, 0.01)

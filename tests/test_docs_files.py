@@ -1,4 +1,4 @@
-"""Issue 37: the documents name only files the repository holds, and the standard rules by that name
+"""The documents name only files the repository holds, and the standard rules by that name
 (docs/rules.md), never a RULES.md or DESIGN.md that no reader can open."""
 import re
 from pathlib import Path

@@ -51,7 +51,7 @@ def test_a_failing_backend_keeps_the_tally_and_hands_back_the_error():
 
 
 def test_the_clock_counts_games_not_warming():
-    # issue 28: compiling (here: a slow warm-up) is not playing time
+    # compiling (here: a slow warm-up) is not playing time
     done = drive(FakeBackend(warm_s=0.5), lambda t: t, [1], _tally()[1], warm=0)
     assert done.seconds < 0.5
 

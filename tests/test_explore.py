@@ -1,4 +1,4 @@
-"""``ccsim explore``'s server (issue 38): the page's API through Starlette's test client.
+"""``ccsim explore``'s server: the page's API through Starlette's test client.
 
 The figures are ``ccsim whatif``'s own on the same seed and deals; a bad field is refused with the
 command line's one-line message and nothing runs; a second question from the same page cancels the

@@ -1,4 +1,4 @@
-"""``ccsim explore`` in a real browser (issue 38): headless Chromium, the system's, driven by Selenium
+"""``ccsim explore`` in a real browser: headless Chromium, the system's, driven by Selenium
 through the system's chromedriver (Debian's ``chromium`` and ``chromium-driver``; ``.ci/run``
 installs them).  The page opens, Cleopatra's vetoes go from 2 to 1, the edge's figure changes and
 its interval narrows; a bad ordering shows the command line's message at its field."""

@@ -1,4 +1,4 @@
-"""``ccsim explore`` on the command line (issue 38): one line and exit 2 without the extra or with a
+"""``ccsim explore`` on the command line: one line and exit 2 without the extra or with a
 port it cannot use; the address printed, the page served on loopback, Ctrl-C stopping it cleanly."""
 import json
 import os

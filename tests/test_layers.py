@@ -1,4 +1,4 @@
-"""The house along the data flow (issue 24, README "Layers"): imports run one way, numba's
+"""The house along the data flow (README "Layers", docs/architecture.md): imports run one way, numba's
 internals stay in the toolchain, and files and functions stay a size a newcomer can read."""
 import ast
 from pathlib import Path
@@ -115,7 +115,7 @@ def _private_uses(path: Path):
 
 
 def test_no_import_of_another_modules_private_name():
-    # what the modules of a sub-package share is public inside it (issue 36): a leading
+    # what the modules of a sub-package share is public inside it: a leading
     # underscore means "this module's own", so no other module may lean on it
     found = [f"{p.relative_to(ROOT)}:{line} {text}" for p in _sources() for line, text in _private_uses(p)]
     assert found == []
@@ -209,7 +209,7 @@ def test_the_circle_check_sees_a_circle():
     assert _a_circle({"a": {"b"}, "b": set()}) == []
 
 
-# no folder a newcomer cannot take in at a glance (issue 36: the rooms by seam)
+# no folder a newcomer cannot take in at a glance (rooms by seam, not by line count)
 MAX_FOLDER_MODULES = 15
 
 
@@ -222,7 +222,7 @@ def test_no_folder_of_more_than_15_modules():
     assert {f: len(m) for f, m in folders.items() if len(m) > MAX_FOLDER_MODULES} == {}
 
 
-# No file or function too long to read at once, outside tests/ (issue 24: the last ones were split).
+# No file or function too long to read at once, outside tests/.
 MAX_FILE_LINES = 600
 MAX_FUNCTION_LINES = 80
 

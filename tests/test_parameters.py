@@ -1,4 +1,4 @@
-"""The one table of rules parameters (issue 37): every key a rules block has, in plain words,
+"""The one table of rules parameters: every key a rules block has, in plain words,
 its standard value read from the kernel's standard rules vector."""
 import pytest
 

@@ -164,7 +164,7 @@ def test_bad_flags_are_one_line_usage_errors(compiled):
 
 
 def test_a_rules_change_is_played_to_the_end_shown_on_the_board_and_replayed(tmp_path, compiled):
-    """Issue 37: a designer playtests a change; the board says which rules are in force, the
+    """A designer playtests a change; the board says which rules are in force, the
     record carries them, and `ccsim replay --check` replays it under them."""
     path = tmp_path / "game.jsonl"
     example = str(ROOT / "examples" / "playtest.toml")

@@ -1,4 +1,4 @@
-"""A strategy is one file (issue 24): the worked example of strategies/README.md, `hoarder`,
+"""A strategy is one file, a family one file or folder: the worked example of strategies/README.md, `hoarder`,
 kept outside the repository and named by CCSIM_STRATEGY_PATH, is listed, played and
 replayed with no edit to the registry or the engine."""
 import json

@@ -1,5 +1,5 @@
 """Every command of README.md's and docs/*.md's ```bash blocks runs as written from the
-repository's root (issue 28), with its game counts cut down so the whole file stays quick.
+repository's root, with its game counts cut down so the whole file stays quick.
 
 Each document's commands run in order in one fresh copy of the root (so a command may
 read what an earlier one of the same document wrote, as `ccsim replay games.jsonl` after

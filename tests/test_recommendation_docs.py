@@ -1,4 +1,4 @@
-"""One recommendation for a designer (issue 39): the fair-rules search's answer, said once in plain words, is
+"""One recommendation for a designer: the fair-rules search's answer, said once in plain words, is
 quoted with the same words and figures wherever a designer meets it: the README, the designer's guide, the
 balance results' README and the report's summary (and the search's own pareto.md)."""
 import json

@@ -147,7 +147,7 @@ def test_a_section_may_cap_a_slow_player_otherwise():
 
 
 def test_the_headline_level_is_the_strongest_measured_at_scale():
-    """Issue 39: a level carries the headline with 20,000 seat games; a capped one that still plays them
+    """A level carries the headline with 20,000 seat games; a capped one that still plays them
     does, a search player capped below them does not (the strongest at full scale was the rule before)."""
     st = parse_study({"levels": ["greedy", "tactician", "neural", "master"], "caps": {"neural": 20_000, "master": 8_000},
                       "seat": {"games": 100_000}})

@@ -1,4 +1,4 @@
-"""Issue 27: a report a designer reads without a statistician, checked on the claims of a tiny study.
+"""A report a designer reads without a statistician, checked on the claims of a tiny study.
 
 The wording rules (a claim is stated at its own level once and its verdict never names it; a
 negligible effect is never a headline; every figure carries its unit; one sign format), the

@@ -1,5 +1,5 @@
 """One table mechanism for every integer layout (ccsim.kernel.slots): every module's plain
-slot definitions are its table's placement, written out (issue 24: grep finds `PUB_FU = `,
+slot definitions are its table's placement, written out (so grep finds `PUB_FU = `,
 `RP_HAND_SIZE = `, `R_WINNER = `, `P_BUDGET = `; no globals().update).
 
 A deliberate table edit: ``CCSIM_UPDATE_GOLDEN=1 python -m pytest tests/test_slots.py``

@@ -410,7 +410,7 @@ def test_rating_intervals_draws_narrow_the_interval():
     (0.0, "0.0%"), (1.0, "100.0%"), (0.582, "58.2%"), (0.01, "1.0%"), (0.99, "99.0%"),
     (318e-6, "0.032%"), (0.005, "0.50%"), (0.999682, "99.968%"), (3.8e-6, "0.00038%"), (float("nan"), "n/a")])
 def test_format_percent_keeps_rare_rates_non_zero(x, text):
-    # issue 28: 318 wins of 1,000,000 printed as 0.0% [0.0%, 0.0%]
+    # 318 wins of 1,000,000 printed as 0.0% [0.0%, 0.0%]
     assert format_percent(x) == text
 
 

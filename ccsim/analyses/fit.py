@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 __all__ = ["Col", "table", "paragraph", "fit_lines", "terminal_width", "MAX_WIDTH"]
 
-#: the widest a summary gets without --wide (issue 37: a 100-column terminal)
+#: the widest a summary gets without --wide (a 100-column terminal)
 MAX_WIDTH = 100
 GAP = "  "
 

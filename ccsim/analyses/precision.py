@@ -1,4 +1,4 @@
-"""Figures that know their precision (issue 37): a verdict of "fair" or "negligible" needs the whole
+"""Figures that know their precision: a verdict of "fair" or "negligible" needs the whole
 95% interval inside its band, and an interval wider than the band can never lie inside it, however
 the estimate falls.  Then a reader is told so, with the number of games that would do.
 

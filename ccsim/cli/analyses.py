@@ -27,7 +27,7 @@ def _threads(n):
 
 
 def _show(progress):
-    """Progress is on unless --no-progress: a bar on a terminal, plain lines in a log (issue 37)."""
+    """Progress is on unless --no-progress: a bar on a terminal, plain lines in a log (never a silent half minute)."""
     return True if progress is None else progress
 
 

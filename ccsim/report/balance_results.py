@@ -1,4 +1,4 @@
-"""What a fair-rules search (``ccsim balance``, issue 26) leaves in its results folder, read for a
+"""What a fair-rules search (``ccsim balance``) leaves in its results folder, read for a
 study's ``[balance]`` section (docs/report.md, "The fair-rules section").
 
 The folder's contract:
@@ -7,7 +7,7 @@ The folder's contract:
   ``ccsim whatif --rules`` file, best first (the smallest change that balances the game first);
 * ``summary.json`` (optional): ``tolerance``, the half-width of "fair" as a share of score
   (0.01: within ±1 point of 50%, the default), ``command``, the command line that ran the
-  search, and ``recommendation`` (issue 39: the search's one answer, its ``text`` quoted in the
+  search, and ``recommendation`` (the search's one answer for a designer, its ``text`` quoted in the
   report's summary word for word); other keys are ignored;
 * ``pareto.parquet`` (optional): the search's Pareto set, shown as a table as it is;
 * ``skill.parquet`` (optional): the skill curve (``ccsim.analyses.balance.skill``), drawn in the report.

@@ -193,7 +193,7 @@ def words_for(e: Estimate, kind: str, clear: str, negligible: str, unclear: str,
 
 def more_games(e: Estimate, kind: str, games: int, noun: str = "games", seoi: float | None = None) -> str:
     """Where ``e``'s interval is wider than the band it is judged against (±seoi), how many games would
-    narrow it to half the band (issue 37); "" otherwise."""
+    narrow it to half the band (a figure says when it rests on too few games); "" otherwise."""
     k = KINDS[kind]
     s = k.seoi if seoi is None else seoi
     if k.null is None or not too_wide(e.lo, e.hi, s) or games <= 0:

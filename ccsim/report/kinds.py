@@ -12,7 +12,7 @@ of these classes:
 * ``clear``: the interval excludes the null and the estimate reaches the smallest effect of
   interest (|estimate − null| ≥ seoi): an effect that matters.
 * ``small``: the interval excludes the null but the estimate lies within ±seoi: a real effect,
-  smaller than anything of interest (issue 37: never called clear, never a headline).  For a
+  smaller than anything of interest (never called clear, never a headline).  For a
   seat advantage this is ``unclear``: too few games to tell whether the game is fair.
 * ``unclear``: the interval contains the null and reaches beyond ±seoi: too few games to tell.
 * ``descriptive``: a figure with no null (turns per game): nothing to test, only to describe.

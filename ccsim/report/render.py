@@ -69,7 +69,7 @@ def rests_text(rep) -> str:
 
 def not_measured_at_reference(rep) -> list:
     """The claims stated at a level weaker than the headline level that was not measured for them at all
-    (issue 39: checked at the headline level, or said not to be)."""
+    (a claim is checked at the headline level, or said not to be)."""
     st = rep.study
     rank = {lv: k for k, lv in enumerate(st.levels)}
     return [c for c in rep.claims if c.level in rank and rank[c.level] < rank.get(st.reference, -1)

@@ -119,7 +119,7 @@ class Study:
 
     def at_scale(self, level: str) -> bool:
         """``level`` plays at least ``HEADLINE_MIN`` games in each section that names a minimum and measures
-        it (issue 39: a seat advantage on 20,000 games, a fair-change arm on 10,000 deals)."""
+        it (a seat advantage on 20,000 games, a fair-change arm on 10,000 deals)."""
         return all(played >= HEADLINE_MIN[name] for name, lv, _, played in planned_games(self)
                    if lv == level and name in HEADLINE_MIN)
 
@@ -137,7 +137,7 @@ class Study:
         return self.reference if self.reference in levels else self.strongest_full_scale(levels)
 
 
-#: the least games a level must play to carry the headline claims (issue 39): the seat advantage on 20,000
+#: the least games a level must play to carry the headline claims: the seat advantage on 20,000
 #: mirror games, each arm of the fair change on 10,000 deals
 HEADLINE_MIN = {"seat": 20_000, "balance": 10_000}
 

@@ -130,7 +130,7 @@ def run_study(path, out, progress: bool = False, render: bool = True, backend=No
 
 def _answer(st) -> str:
     """The fair-rules search's recommendation in its own words, when the study has a [balance] section
-    whose results folder holds one (issue 39: quoted, never re-worded)."""
+    whose results folder holds one (quoted, never re-worded)."""
     s = st.sections.get("balance")
     return s.get("recommendation", "") if s and s.get("found") else ""
 

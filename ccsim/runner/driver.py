@@ -24,7 +24,7 @@ LINE_EVERY = 10.0
 
 
 class ProgressLines:
-    """Progress where stderr is no terminal (issue 37: never a silent half minute in a log): a plain
+    """Progress where stderr is no terminal (never a silent half minute in a log): a plain
     line every ``LINE_EVERY`` seconds from a small thread, however long a task takes, instead of a bar
     redrawn in place."""
 

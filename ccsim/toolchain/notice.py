@@ -1,4 +1,4 @@
-"""Never a silent minute (issue 28): a line on stderr while something compiles.
+"""Never a silent minute: a line on stderr while something compiles.
 
 ``compiling(what, seconds)`` wraps a step that may compile (the batch kernel's
 first call, a strategy's entry, the game engine of ``ccsim play``).  When the
@@ -8,7 +8,7 @@ in place (``\\r``); the line ends with ``done in N s``.  A quick load from the
 cache, or stderr that is not a terminal (a pipe, a file, a test), prints nothing.
 ``cold=False`` (the compiled code waits in numba's disk cache) says ``loading``
 instead.  A notice inside another one says nothing: the outer one is ticking.  Each ``what`` is
-announced once per process (issue 37): the kernel compiled by the cold-start helper and then loaded
+announced once per process: the kernel compiled by the cold-start helper and then loaded
 from the cache is one message, not two.
 """
 from __future__ import annotations

@@ -65,7 +65,7 @@ def build_balance(st: Study, res: dict) -> Section:
     sec.shows["metrics"] = WHATIF_SHOWS
     if s["pareto"]:
         sec.tables["pareto"] = pd.read_parquet(s["pareto"])
-    if s.get("skill"):  # the search's skill curve (issue 39): one plot, the balance results' and the report's
+    if s.get("skill"):  # the search's skill curve (its fairness across levels of play): one plot, the balance results' and the report's
         from ccsim.analyses.balance.plot import skill_plot
         sec.figures["skill"] = skill_plot(pd.read_parquet(s["skill"]), s["tolerance"])
     seat = _seat_rows(met)

@@ -179,7 +179,7 @@ def _card_statement(card: str, e: Estimate, games: int) -> str:
     how = f"(one copy taken out of her deck, both players averaged, on the same {games:,} deals)"
     who = f"with {e.context} on both sides"
     worth = f"One {card} card is worth {q} of its owner's score {who} {how}"
-    # a card worth less than nothing needs a word of why (issue 37)
+    # a card worth less than nothing needs a word of why (a designer reads the surprise, not just the sign)
     why = (f" Worth less than nothing: its owner does better without the copy, because {e.context} plays it "
            f"where it helps less than the action card drawn in its place (R2.2, R4.1); the figure is the card as "
            f"this strategy plays it, not the card itself." if e.hi < 0 else "")
