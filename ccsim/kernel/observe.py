@@ -8,7 +8,7 @@ strategy use them.
 import numpy as np
 from ccsim.toolchain.jit import njit
 
-from ccsim.kernel.layout import PUB, PUB_REMAIN, PUB_RULES, PUB_SIZE, PRIV_SIZE, PR_HAND, fu_at, fdn_at, siden_at, priv_at
+from ccsim.kernel.layout import PUB, PUB_REMAIN, PUB_RULES, PUB_SIZE, PRIV_SIZE, PR_HAND, siden_at, priv_at
 from ccsim.kernel.rules import RP_SIDE_LIMIT, RP_GROUP_LIMIT, N_GROUPS, N_VALUES
 
 
@@ -45,17 +45,6 @@ def room(pub, g, p):
     b = pub[PUB_RULES + RP_GROUP_LIMIT] - group_n(pub, g)
     r = a if a < b else b
     return r if r > 0 else 0
-
-
-@njit(cache=True)
-def face_up(pub, g, p, code):
-    """Face-up cards of a value code on p's side of g."""
-    return pub[fu_at(g, p, code)]
-
-
-@njit(cache=True)
-def face_down_n(pub, g, p):
-    return pub[fdn_at(g, p)]
 
 
 @njit(cache=True)

@@ -35,11 +35,6 @@ def my_sum(pub, own, me, g):
 
 
 @njit(cache=True)
-def my_phils(pub, own, me, g):
-    return pub[fu_at(g, me, PHIL)] + own[fd_at(g, PHIL)]
-
-
-@njit(cache=True)
 def opp_visible_sum(pub, me, g):
     o = 1 - me
     t = 0
