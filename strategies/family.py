@@ -2,7 +2,7 @@
 
 A family module either declares one player with five constants (the short form, the one
 strategies/README.md teaches: ``NAME``, ``ID``, ``FAMILY``, ``DESCRIPTION``, ``CHOOSE``, and if it
-likes ``DEFAULT_PARAMS`` and ``SEES_ALL``) or a tuple ``FAMILIES`` of ``Family`` descriptors, for a
+likes ``DEFAULT_PARAMS``, ``SEES_ALL`` and ``WEIGHTS_FILE``) or a tuple ``FAMILIES`` of ``Family`` descriptors, for a
 family with parameter files or with players that call other families' players.  The registry
 (strategies.registry) finds both forms in the ``strategies`` package, its wings and the folders of
 ``CCSIM_STRATEGY_PATH``; it imports no family by name.
@@ -35,7 +35,8 @@ class Family:
     ``strategies/params`` registers (None: its files are used by path only); ``file_id`` the
     kernel id a file given by path plays.  ``needs``: the families whose players its parameters
     name, registered before its own are made.  ``searches``: its players search (a few games a
-    second; never a rollout policy).  ``calls(params)``: ``(slot, id)`` of the other players whose
+    second; never a rollout policy).  ``weights``: the file of trained weights its players read (the
+    one ``ccsim train --install`` replaces).  ``calls(params)``: ``(slot, id)`` of the other players whose
     entries its compiled code calls, filled into those slots of the parameter vector."""
     name: str
     players: tuple = ()
@@ -46,6 +47,7 @@ class Family:
     needs: tuple = ()
     searches: bool = False
     calls: Callable | None = None
+    weights: object = None
 
 
 def families_of(module) -> tuple:
@@ -57,4 +59,4 @@ def families_of(module) -> tuple:
         return ()
     player = Player(module.NAME, module.ID, module.DESCRIPTION, module.CHOOSE,
                     getattr(module, "DEFAULT_PARAMS", None), getattr(module, "SEES_ALL", False))
-    return (Family(module.FAMILY, (player,)),)
+    return (Family(module.FAMILY, (player,), weights=getattr(module, "WEIGHTS_FILE", None)),)

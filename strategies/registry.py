@@ -260,6 +260,15 @@ def localized(sid: int, params: np.ndarray) -> np.ndarray:
     return params
 
 
+def weights_file(name: str) -> Path:
+    """The file of trained weights strategy ``name`` plays with (``ccsim train --install`` replaces
+    it); KeyError if unknown or it has none."""
+    for p, f in _ENTRIES:
+        if p.name == name and f.weights is not None:
+            return Path(f.weights)
+    raise KeyError(f"strategy {name!r} has no file of trained weights")
+
+
 def player_key(name) -> tuple[int, bytes]:
     """What makes a player: its kernel id and parameter vector (before the entry slots are
     filled in), so two names with one key, such as `weighted` and its `balanced` file, are

@@ -21,7 +21,8 @@ from ccsim.kernel.simulate import play_specs, simulate_rows, set_threads
 from ccsim.analyses.stats import bradley_terry, holm, mean_ci, nash_average, paired_difference, wilson_interval
 from ccsim.analyses.summary import summarize_frame
 from ccsim.analyses.orderings import study
-from ccsim.analyses.tournament import (tournament, tournament_json, heatmap, significant_cycles, format_tournament,
+from ccsim.present.heatmap import tournament_heatmap
+from ccsim.analyses.tournament import (tournament, tournament_json, significant_cycles, format_tournament,
                               TournamentError)
 from ccsim.analyses.levels import default_level
 from ccsim.analyses.whatif import whatif, format_whatif, Change, WhatIfError, load_changes
@@ -347,7 +348,7 @@ def test_tournament_cli_table_json_and_files(capsys, tmp_path, compiled):
 def test_tournament_of_orderings_labels_its_entrants(compiled):
     t = tournament("greedy", games=30, orderings="veto-first,shuffled,AAAASCRVWSCRV")
     assert t.entrants == ["veto-first", "shuffled", "AAAASCRVWSCRV"] and len(t.pairings) == 3
-    fig = heatmap(t)
+    fig = tournament_heatmap(t)
     assert fig.axes[0].get_title().startswith("Round robin")
 
 

@@ -9,7 +9,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # lowest first: a module may import its own layer and the layers below it, never above
 LAYERS = ["ccsim.errors", "ccsim.toolchain", "ccsim.kernel", "strategies", "ccsim.runner", "ccsim.play",
-          "ccsim.analyses", "ccsim.training", "ccsim.report", "ccsim.explore", "ccsim.cli"]
+          "ccsim.analyses", "ccsim.training", "ccsim.present", "ccsim.report", "ccsim.explore", "ccsim.cli"]
+# the doors: where a person or a file meets an analysis; only they use the presentation room
+DOORS = ("ccsim.cli", "ccsim.report", "ccsim.explore", "ccsim.present")
+# the strategies' socket: what other rooms may import of strategies/ (a family is reached through it)
+SOCKET = ("strategies.registry", "strategies.family", "strategies.param_files")
+# ccsim.training trains the learned players on their own features and network: it reaches into
+# their families until the training of both seats is unified (another engineer's room)
+FAMILY_READERS = ("ccsim.training",)
 
 
 def _modules():
@@ -265,3 +272,97 @@ def test_every_package_folder_is_installed():
     found = {".".join(p.parent.relative_to(ROOT).parts) for top in ("ccsim", "strategies")
              for p in (ROOT / top).rglob("__init__.py")}
     assert found == listed
+
+
+def _in(module: str, rooms) -> bool:
+    return any(module == r or module.startswith(r + ".") for r in rooms)
+
+
+def _presentation_users(graph: dict) -> list:
+    return sorted(f"{m} -> {t}" for m, targets in graph.items() for t in targets
+                  if _in(t, ("ccsim.present",)) and not _in(m, DOORS))
+
+
+def test_presentation_is_imported_by_the_doors_only():
+    assert _presentation_users(_import_graph()) == []
+
+
+def test_the_presentation_check_sees_an_analysis_drawing():
+    graph = {"ccsim.analyses.tournament": {"ccsim.present.heatmap"}, "ccsim.cli.analyses": {"ccsim.present.files"}}
+    assert _presentation_users(graph) == ["ccsim.analyses.tournament -> ccsim.present.heatmap"]
+
+
+def _family_imports(graph: dict) -> list:
+    return sorted(f"{m} -> {t}" for m, targets in graph.items() for t in targets
+                  if t.startswith("strategies.") and not _in(t, SOCKET)
+                  and not m.startswith("strategies") and not _in(m, FAMILY_READERS))
+
+
+def test_no_module_outside_strategies_imports_a_family_by_name():
+    # the registry is the socket: the rest of the house names a strategy, never its module
+    assert _family_imports(_import_graph()) == []
+
+
+def test_the_family_check_sees_a_family_import():
+    graph = {"ccsim.runner.config": {"strategies.registry", "strategies.search.expert"},
+             "strategies.registry": {"strategies.heuristics.weighted"}, "ccsim.training.dmc": {"strategies.learned"}}
+    assert _family_imports(graph) == ["ccsim.runner.config -> strategies.search.expert"]
+
+
+_MUTATORS = {"update", "append", "extend", "add", "setdefault", "insert", "clear", "pop", "remove"}
+
+
+def _top_level(tree):
+    """The statements that run when the module is imported: its body, into ifs, loops, withs and
+    trys, not into functions or classes."""
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop(0)
+        yield node
+        if isinstance(node, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+            todo += [n for part in ("body", "orelse", "finalbody", "handlers") for n in getattr(node, part, [])]
+        elif isinstance(node, ast.ExceptHandler):
+            todo += node.body
+
+
+def _root(node):
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _foreign_assignments(path: Path):
+    """(line, text) of each statement run at import that assigns to, or mutates, a name imported from
+    ccsim or strategies: ``expert.DEFAULT_PARAMS = ...``, ``TABLE[k] = ...``, ``TABLE.update(...)``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.split(".")[0] in ("ccsim", "strategies"):
+            imported |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.Import):
+            imported |= {a.asname or a.name.split(".")[0] for a in node.names
+                         if a.name.split(".")[0] in ("ccsim", "strategies")}
+    for node in _top_level(tree):
+        targets = (node.targets if isinstance(node, ast.Assign) else
+                   [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+        for t in targets:
+            if isinstance(t, (ast.Attribute, ast.Subscript)) and _root(t) in imported:
+                yield node.lineno, ast.unparse(t)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _MUTATORS \
+                and _root(node.value.func.value) in imported:
+            yield node.lineno, ast.unparse(node.value.func)
+
+
+def test_no_import_time_assignment_to_another_modules_globals():
+    found = [f"{p.relative_to(ROOT)}:{line} {text}" for p in _sources() for line, text in _foreign_assignments(p)]
+    assert found == []
+
+
+def test_the_assignment_check_sees_a_module_mutated_at_import(tmp_path):
+    p = tmp_path / "m.py"
+    p.write_text("from strategies import expert\nfrom ccsim.kernel.engine.dispatch import PY_STRATEGIES\n"
+                 "import numpy as np\nexpert.DEFAULT_PARAMS = 1\nPY_STRATEGIES.update({})\n"
+                 "for k in (1, 2):\n    PY_STRATEGIES[k] = 0\nnp.x = 1\n\n\ndef f():\n    expert.X = 2\n")
+    assert [line for line, _ in _foreign_assignments(p)] == [4, 5, 7]

@@ -40,7 +40,7 @@ from ccsim.analyses.fit import Col, fit_lines, table
 from ccsim.runner.parameters import vector_words
 from strategies.registry import available, player_key, search_players, strategy_id
 
-__all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "heatmap", "score_heatmap", "format_tournament",
+__all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "format_tournament",
            "tournament_json"]
 
 TASK_GAMES = 100_000  # games per task: a few seconds each, so progress and Ctrl-C stay responsive
@@ -494,58 +494,3 @@ def tournament_json(t: Tournament) -> dict:
     if i["interrupted"]:
         out["interrupted"] = True
     return out
-
-
-def heatmap(t: Tournament, path=None, title: str | None = None):
-    """The score matrix as a heatmap (rows and columns by Bradley-Terry rank); returns the figure,
-    saved as PNG at ``path`` if given."""
-    order = list(t.ratings["entrant"])
-    i = t.info
-    fig = score_heatmap(order, t.score.loc[order, order].to_numpy(), t.score_lo.loc[order, order].to_numpy(),
-                        t.score_hi.loc[order, order].to_numpy(),
-                        title or f"Round robin: {i['deals']:,} deals per pairing"
-                                 + (f" ({i['search_deals']:,} with a search player)" if i.get("search_deals") else "")
-                                 + ", each played twice, seats swapped\n"
-                                 f"seed {i['seed']}; rules: {i['rules']}; bold: 95% interval excludes 50%")
-    if path is not None:
-        from pathlib import Path
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-    return fig
-
-
-def score_heatmap(labels, score, lo, hi, title: str, ylabel: str = "entrant (row), by Bradley-Terry rank"):
-    """A score matrix (row's score against column, 0..1, with its interval ``lo``, ``hi``) as a heatmap:
-    bold where the interval excludes 50%, "—" on the diagonal, a blank cell for a pairing not played (NaN)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from ccsim.analyses.plots import text_color
-    m = 100 * np.asarray(score, dtype=float)
-    lo = 100 * np.asarray(lo, dtype=float)
-    hi = 100 * np.asarray(hi, dtype=float)
-    k = len(labels)
-    fig, ax = plt.subplots(figsize=(3.4 + 0.72 * k, 2.4 + 0.62 * k))
-    im = ax.imshow(np.where(np.eye(k, dtype=bool), np.nan, m), cmap="RdBu", vmin=0, vmax=100)
-    for a in range(k):
-        for b in range(k):
-            if a == b:
-                ax.text(b, a, "—", ha="center", va="center", color="0.5")
-                continue
-            if np.isnan(m[a, b]):
-                continue
-            sig = lo[a, b] > 50 or hi[a, b] < 50
-            ax.text(b, a, f"{m[a, b]:.0f}" if abs(m[a, b] - 50) >= 10 else f"{m[a, b]:.1f}", ha="center",
-                    va="center", fontsize=7.5 if k > 8 else 9, fontweight="bold" if sig else "normal",
-                    color=text_color(im.cmap(im.norm(m[a, b]))))
-    ax.set_xticks(range(k))
-    ax.set_yticks(range(k))
-    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=9)
-    ax.set_yticklabels(labels, fontsize=9)
-    ax.set_xlabel("opponent (column)")
-    ax.set_ylabel(ylabel)
-    cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
-    cb.set_label("row's score against column, %")
-    ax.set_title(title, fontsize=9.5)
-    fig.tight_layout()
-    return fig

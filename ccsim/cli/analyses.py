@@ -16,6 +16,7 @@ import click
 from ccsim.kernel import rules as R
 from ccsim.analyses.levels import DEFAULT_LEVELS
 from ccsim.cli.options import COUNT, backend_options, cli_backend, wide_option, width_of, writable_folder as _writable
+from ccsim.present.files import write_parquet
 
 
 def _threads(n):
@@ -29,12 +30,6 @@ def _threads(n):
 def _show(progress):
     """Progress is on unless --no-progress: a bar on a terminal, plain lines in a log (never a silent half minute)."""
     return True if progress is None else progress
-
-
-def _parquet(df, path: Path):
-    out = df.copy()
-    out.attrs = {}
-    out.to_parquet(path, index=False)
 
 
 _COMMON = [
@@ -70,7 +65,8 @@ def _common(fn):
 def tournament_cmd(strategies, games, orderings, variants, nash, search_games, seed, threads, out, as_json, progress,
                    wide, backend, scheduler, workers, connect_timeout):
     """Round robin: score matrix, Bradley-Terry ratings, seat advantage, transitivity."""
-    from ccsim.analyses.tournament import tournament, format_tournament, tournament_json, heatmap, entrant_names
+    from ccsim.analyses.tournament import tournament, format_tournament, tournament_json, entrant_names
+    from ccsim.present.heatmap import tournament_heatmap
 
     entrant_names(strategies)
     folder = _writable(out)
@@ -84,12 +80,12 @@ def tournament_cmd(strategies, games, orderings, variants, nash, search_games, s
     d = tournament_json(t)
     text = format_tournament(t, width_of(wide))
     if folder:
-        _parquet(t.pairings, folder / "pairings.parquet")
-        _parquet(t.ratings, folder / "ratings.parquet")
-        _parquet(t.score.rename_axis("entrant").reset_index(), folder / "matrix.parquet")
+        write_parquet(t.pairings, folder / "pairings.parquet")
+        write_parquet(t.ratings, folder / "ratings.parquet")
+        write_parquet(t.score.rename_axis("entrant").reset_index(), folder / "matrix.parquet")
         (folder / "summary.json").write_text(json.dumps(d, indent=2) + "\n")
         (folder / "tournament.txt").write_text(format_tournament(t) + "\n")
-        heatmap(t, folder / "heatmap.png")
+        tournament_heatmap(t, folder / "heatmap.png")
     click.echo(json.dumps(d) if as_json else text)
     if t.info["interrupted"]:
         sys.exit(130)
@@ -143,14 +139,14 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
     d = whatif_json(w)
     text = format_whatif(w, all_metrics, width_of(wide))
     if folder:
-        _parquet(w.metrics, folder / "metrics.parquet")
-        _parquet(w.lengths, folder / "lengths.parquet")
+        write_parquet(w.metrics, folder / "metrics.parquet")
+        write_parquet(w.lengths, folder / "lengths.parquet")
         (folder / "summary.json").write_text(json.dumps(d, indent=2) + "\n")
         (folder / "whatif.txt").write_text(format_whatif(w, True) + "\n")
         if (w.metrics["kind"] != "base").any():
             whatif_plot(w, folder / "whatif.png")
         if w.cards is not None:
-            _parquet(w.cards, folder / "cards.parquet")
+            write_parquet(w.cards, folder / "cards.parquet")
             cards_plot(w, folder / "cards.png")
     click.echo(json.dumps(d) if as_json else text)
     if w.info["interrupted"]:

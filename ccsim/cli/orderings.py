@@ -12,6 +12,7 @@ import click
 
 from ccsim.kernel import rules as R
 from ccsim.cli.options import COUNT, backend_options, cli_backend, wide_option, width_of, writable_folder as _writable
+from ccsim.present.files import write_parquet
 from ccsim.cli.orderings_text import compare_text, positions_text, search_text
 from ccsim.analyses.stats import json_number as _num
 
@@ -63,12 +64,6 @@ def _matchup_options(fn):
     ]):
         fn = opt(fn)
     return backend_options(fn)
-
-
-def _parquet(df, path: Path):
-    out = df.copy()
-    out.attrs = {}
-    out.to_parquet(path, index=False)
 
 
 def _log(quiet: bool):
@@ -181,8 +176,8 @@ def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, wide
     roles = pd.concat([df.assign(role="top"),
                        pd.DataFrame([a["baseline"]]).assign(rank=0, role="baseline"),
                        pd.DataFrame([a["worst"]]).assign(rank=-1, role="worst of sample")], ignore_index=True)
-    _parquet(roles, folder / "search_top.parquet")
-    _parquet(pd.DataFrame(a["progress"]), folder / "search_progress.parquet")
+    write_parquet(roles, folder / "search_top.parquet")
+    write_parquet(pd.DataFrame(a["progress"]), folder / "search_progress.parquet")
     search_progress(df, folder / "search_progress.png")
     summary = {
         "matchup": a["matchup"], "budget": a["budget"], "games_used": a["games_used"],
@@ -229,7 +224,7 @@ def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, w
                      opponent_order=opponent_order, games=games, seed=seed, deals_per_ordering=deals_per_ordering,
                      variants=variants, log=_log(quiet))
     a = df.attrs
-    _parquet(df, folder / "positions.parquet")
+    write_parquet(df, folder / "positions.parquet")
     positions_heatmap(df, folder / "positions_heatmap.png")
     recs = [{"card": r.card, "letter": r.letter, "kind": r.kind, "region": r.region, "effect": _num(r.effect),
              "se": _num(r.se), "ci95": [_num(r.lo), _num(r.hi)], "raw": _num(r.raw)} for r in df.itertuples()]

@@ -43,8 +43,8 @@ def train_cmd(out, seed, rounds, games, rate, budget, kinds, lam, eval_deals, in
         result = train(cfg, folder, backend=be, progress=progress and not as_json, log=log)
     history = json.loads((folder / "history.json").read_text()) if (folder / "history.json").exists() else {}
     if install and (folder / "learned.toml").exists():
-        from strategies.learned import WEIGHTS_FILE
-        shutil.copyfile(folder / "learned.toml", WEIGHTS_FILE)
+        from strategies.registry import weights_file
+        shutil.copyfile(folder / "learned.toml", weights_file("learned"))
     if as_json:
         click.echo(json.dumps(history, indent=1))
         return
@@ -76,7 +76,7 @@ def train_cmd(out, seed, rounds, games, rate, budget, kinds, lam, eval_deals, in
 @click.option("--json", "as_json", is_flag=True, help="Print the generations as JSON.")
 @click.option("--progress/--no-progress", default=True, help="A progress bar while playing.")
 def train_neural_cmd(out, seed, generations, games, keep, epochs, eval_deals, install, as_json, progress):
-    """Train the value network of the `neural` player (strategies/neural.py) from the outcomes of
+    """Train the value network of the `neural` player (strategies/neural/) from the outcomes of
     self-play games: generation 0 from the heuristics' games, then generations of its own; each
     generation scored against tactician with a 95% interval (docs/learned.md)."""
     from ccsim.training.neural_train import NetworkTrainConfig, train_network, write_history
@@ -95,8 +95,8 @@ def train_neural_cmd(out, seed, generations, games, keep, epochs, eval_deals, in
             bar.close()
     write_history(folder, cfg, gens)
     if install:
-        from strategies.neural import WEIGHTS_FILE
-        shutil.copyfile(folder / "neural.npz", WEIGHTS_FILE)
+        from strategies.registry import weights_file
+        shutil.copyfile(folder / "neural.npz", weights_file("neural"))
     if as_json:
         click.echo((folder / "history.json").read_text())
         return

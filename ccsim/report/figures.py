@@ -14,6 +14,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
 from ccsim.analyses.plots import signed, text_color  # noqa: E402
+from ccsim.present.heatmap import draw_scores  # noqa: E402
 
 __all__ = ["level_forest", "stacked_shares", "payoff_heatmap", "ratings_plot", "length_boxes", "skill_panels"]
 
@@ -87,20 +88,9 @@ def payoff_heatmap(score: pd.DataFrame, lo: pd.DataFrame, hi: pd.DataFrame, mixt
     k = len(labels)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(5.5 + 0.75 * k, 2.8 + 0.55 * k),
                                  gridspec_kw=dict(width_ratios=[k, 2.4], wspace=0.06))
-    m = 100 * score.to_numpy(dtype=float)
-    im = ax.imshow(np.where(np.eye(k, dtype=bool), np.nan, m), cmap="RdBu", vmin=35, vmax=65)
-    for a in range(k):
-        for b in range(k):
-            if a == b:
-                ax.text(b, a, "—", ha="center", va="center", color="0.5")
-                continue
-            sig = lo.iat[a, b] > 0.5 or hi.iat[a, b] < 0.5
-            ax.text(b, a, f"{m[a, b]:.1f}", ha="center", va="center", fontsize=8,
-                    fontweight="bold" if sig else "normal", color=text_color(im.cmap(im.norm(m[a, b])), not sig))
-    ax.set_xticks(range(k))
-    ax.set_yticks(range(k))
-    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8, family="monospace")
-    ax.set_yticklabels(labels, fontsize=8, family="monospace")
+    draw_scores(ax, labels, 100 * score.to_numpy(dtype=float), 100 * lo.to_numpy(dtype=float),
+                100 * hi.to_numpy(dtype=float), vmin=35, vmax=65, cell=lambda x: f"{x:.1f}", fontsize=8, muted=True,
+                ticks={"fontsize": 8, "family": "monospace"})
     ax.set_xlabel("opponent's ordering (column)")
     ax.set_ylabel("ordering (row); cells: row's score, %")
     mx = mixture.set_index("ordering").reindex(labels)

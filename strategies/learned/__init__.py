@@ -583,4 +583,5 @@ def _load(path, data: dict, socket) -> np.ndarray:
 
 # a weights file is played by path (the shipped one is DEFAULT_PARAMS)
 FAMILIES = (Family(FAMILY, (Player(NAME, ID, DESCRIPTION, CHOOSE, DEFAULT_PARAMS),), files="learned",
-                   load=_load, file_id=ID),)
+                   load=_load, file_id=ID,
+                   weights=WEIGHTS_FILE),)

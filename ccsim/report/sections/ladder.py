@@ -12,7 +12,7 @@ from ccsim.report.spec import Study
 from ccsim.report.tables import Show, matrix_shows
 from ccsim.report.units import ELO_ANCHOR, quote
 from ccsim.analyses.stats import bradley_terry, rating_intervals
-from ccsim.analyses.tournament import score_heatmap
+from ccsim.present.heatmap import score_heatmap
 
 
 N_BOOT = 200
