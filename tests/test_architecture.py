@@ -1,0 +1,31 @@
+"""docs/architecture.md is what the imports say (scripts/architecture.py writes it): it cannot drift."""
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("architecture", ROOT / "scripts" / "architecture.py")
+arch = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(arch)
+
+
+def test_the_house_guide_is_what_the_imports_say():
+    assert arch.main(["--check"]) == 0, "docs/architecture.md is out of date: run python scripts/architecture.py"
+
+
+def test_the_check_sees_a_guide_that_drifted(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(arch, "OUT", tmp_path / "architecture.md")
+    assert arch.main(["--check"]) == 1  # none yet
+    assert arch.main([]) == 0 and arch.main(["--check"]) == 0
+    (tmp_path / "architecture.md").write_text(arch.render().replace("ccsim.present", "ccsim.presents"))
+    assert arch.main(["--check"]) == 1 and "out of date" in capsys.readouterr().err
+
+
+def test_the_floors_are_the_layer_tests():
+    from test_layers import LAYERS
+    assert arch.FLOORS == LAYERS
+
+
+def test_the_walk_reaches_the_kernel_from_the_door():
+    text = arch.render()
+    walk = text[text.index("## A walk"):]
+    assert "`ccsim.cli.analyses`" in walk and "`ccsim.kernel.simulate`" in walk
