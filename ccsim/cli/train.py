@@ -76,7 +76,7 @@ def train_cmd(out, seed, rounds, games, rate, budget, kinds, lam, eval_deals, in
 @click.option("--json", "as_json", is_flag=True, help="Print the generations as JSON.")
 @click.option("--progress/--no-progress", default=True, help="A progress bar while playing.")
 def train_neural_cmd(out, seed, generations, games, keep, epochs, eval_deals, install, as_json, progress):
-    """Train the value network of the `neural` player (strategies/neural/) from the outcomes of
+    """Train the value network of the `neural` player (strategies/neural.py) from the outcomes of
     self-play games: generation 0 from the heuristics' games, then generations of its own; each
     generation scored against tactician with a 95% interval (docs/learned.md)."""
     from ccsim.training.neural_train import NetworkTrainConfig, train_network, write_history
