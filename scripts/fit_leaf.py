@@ -1,4 +1,4 @@
-"""The leaf value's weights (strategies/leaf.py) from self-play positions: the [leaf] table of a search file.
+"""The leaf value's weights (strategies/search/leaf.py) from self-play positions: the [leaf] table of a search file.
 
     python scripts/fit_leaf.py [--games 20000] [--seed 7] [--player tactician] [--write strategies/params/master.toml]
 

@@ -22,7 +22,7 @@ stream ``k`` of ``rng``, consistent with what she has seen:
 Every hidden slot is written from p's observation and the random stream
 alone (pools are built in card-code order, then shuffled), so the sample does
 not depend on the real hidden cards at all.  The setup block (the real deal)
-is cleared.  Search players (``strategies/expert.py``) play their simulations
+is cleared.  Search players (``strategies/search/expert.py``) play their simulations
 in such worlds.
 """
 import numpy as np
