@@ -30,6 +30,7 @@ accepts the path of any such file.
 """
 import importlib
 import pkgutil
+from dataclasses import replace
 import types as pytypes
 from pathlib import Path
 
@@ -89,8 +90,7 @@ class Socket:
 
     def add(self, player: Player, family: Family) -> None:
         if callable(player.params):
-            player = Player(player.name, player.id, player.description, player.choose, player.params(self),
-                            player.sees_all, player.path)
+            player = replace(player, params=player.params(self))
         self.players.append((player, family))
 
 
