@@ -82,8 +82,9 @@ FAMILIES = (Family("lefty", (Player("lefty-first", 30, "always the first option"
 '''
 
 
-def test_a_family_folder_is_registered_and_played(tmp_path):
-    """A new family, a folder of its own named by CCSIM_STRATEGY_PATH, with nothing edited outside it."""
+def test_a_family_folder_is_registered_and_played(tmp_path, compiled):
+    """A new family, a folder of its own named by CCSIM_STRATEGY_PATH, with nothing edited outside it
+    (the engine compiled first: the run below loads it from the cache, and compiles only the family)."""
     (tmp_path / "lefty").mkdir()
     (tmp_path / "lefty" / "__init__.py").write_text(_FAMILY, encoding="utf-8")
     env = dict(os.environ, CCSIM_STRATEGY_PATH=str(tmp_path),
