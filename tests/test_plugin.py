@@ -82,18 +82,26 @@ FAMILIES = (Family("lefty", (Player("lefty-first", 30, "always the first option"
 '''
 
 
-def test_a_family_folder_is_registered_and_played(tmp_path, compiled):
-    """A new family, a folder of its own named by CCSIM_STRATEGY_PATH, with nothing edited outside it
-    (the engine compiled first: the run below loads it from the cache, and compiles only the family)."""
+@pytest.fixture
+def family_env(tmp_path):
+    """A new family, a folder of its own named by CCSIM_STRATEGY_PATH, with nothing edited outside it."""
     (tmp_path / "lefty").mkdir()
     (tmp_path / "lefty" / "__init__.py").write_text(_FAMILY, encoding="utf-8")
-    env = dict(os.environ, CCSIM_STRATEGY_PATH=str(tmp_path),
-               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    listed = _ccsim(["strategies", "--json"], env)
+    return dict(os.environ, CCSIM_STRATEGY_PATH=str(tmp_path),
+                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+
+
+def test_a_family_folder_is_registered(family_env):
+    listed = _ccsim(["strategies", "--json"], family_env)
     assert listed.returncode == 0, listed.stderr
     mine = [(s["name"], s["id"], s["family"]) for s in json.loads(listed.stdout) if s["family"] == "lefty"]
     assert mine == [("lefty-first", 30, "lefty"), ("lefty-second", 31, "lefty")]
-    run = _ccsim(["run", "--games", "40", "--cleopatra", "lefty-first", "--caesar", "lefty-second", "--json"], env)
+
+
+def test_a_family_folder_plays(family_env, compiled):
+    # the engine compiled in this session first: the run loads it from the cache and compiles the family
+    run = _ccsim(["run", "--games", "40", "--cleopatra", "lefty-first", "--caesar", "lefty-second", "--json"],
+                 family_env)
     assert run.returncode == 0, run.stderr[-2000:]
     summary = json.loads(run.stdout)
     assert summary["games"] == 40 and summary["engine_errors"] == 0
