@@ -33,11 +33,11 @@ NET_TABLE = (
 NET_SLOTS, N_WEIGHTS = slots.place(NET_TABLE, "N_")
 # --- slots of net: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
 N_W1 = 0
-N_B1 = 22336
-N_W2 = 22400
-N_B2 = 24448
-N_W3 = 24480
-N_B3 = 24544
+N_B1 = 22400
+N_W2 = 22464
+N_B2 = 24512
+N_W3 = 24544
+N_B3 = 24608
 # --- end of the slots of net ---
 slots.hold(globals(), NET_SLOTS, "net")
 SCALE = OBS_SCALE  # frozen into the compiled code
