@@ -165,6 +165,32 @@ def tests_all() -> str:
     return f"{_test_counts()[1]:,}"
 
 
+def _flat_rules(block: dict, prefix: str = "") -> dict:
+    """A nested rules block as the form's dotted keys: {"action_count.caesar.veto": 4}."""
+    out = {}
+    for k, v in block.items():
+        out |= _flat_rules(v, f"{prefix}{k}.") if isinstance(v, dict) else {f"{prefix}{k}": v}
+    return out
+
+
+def published_json() -> str:
+    """The page's copy of the published answer (ccsim/explore/static/answer.json): the change in words, the
+    level that judged it, the form query that loads it, and the paragraph."""
+    rec = recommendation()
+    query = [[k, str(v)] for k, v in _flat_rules(rec.get("rules") or {}).items()]
+    query += [["variant", v] for v in rec.get("variants") or []]
+    at = rec.get("at_level") or {}
+    judged = (f"judged with {level_words(rec['level'])} on both sides: Cleopatra's edge "
+              f"{points(rec['standard']['seat_advantage'])} points under the standard rules, "
+              f"{points(at['seat_advantage'])} with the change" if at else "")
+    data = dict(words=rec.get("words"), level=rec.get("level"), judged=judged, query=query,
+                text=recommendation_text(rec), source="results/balance/summary.json")
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+#: files written whole from the results (the explore page's copy of the answer ships with the package)
+FILES: dict[str, Callable[[], str]] = {"ccsim/explore/static/answer.json": published_json}
+
 FIGURES: dict[str, Callable[[], str]] = {
     "answer": answer, "answer-change": answer_change, "ladder": ladder,
     "balance-games": balance_games, "balance-millions": balance_millions,
@@ -203,8 +229,18 @@ def fill(text: str, skip: frozenset = frozenset()) -> tuple[str, list[str]]:
 
 
 def run(check: bool, skip: frozenset = frozenset(), root: Path = ROOT) -> list[str]:
-    """Fill (or check) every document; the list of "file: figure" that were (or would be) changed."""
+    """Fill (or check) every document and generated file; the list of "file: figure" that were (or would
+    be) changed."""
     drift = []
+    for rel, make in FILES.items():
+        path = root / rel
+        if not path.parent.exists():
+            continue
+        new = make()
+        if not path.exists() or path.read_text(encoding="utf-8") != new:
+            drift.append(f"{rel}: the whole file")
+            if not check:
+                path.write_text(new, encoding="utf-8")
     for path in documents(root):
         text = path.read_text(encoding="utf-8")
         new, changed = fill(text, skip)
