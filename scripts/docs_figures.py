@@ -91,6 +91,32 @@ def ladder() -> str:
     return "\n".join(rows)
 
 
+def _names(levels: list[str], conj: str = "and") -> str:
+    names = [f"`{lv}`" for lv in levels]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {conj} " + names[-1]
+
+
+def where_fair() -> str:
+    """The answer's reach in one plain sentence: at which levels measured the change is fair, and whether
+    any level that plays both seats alike (``strategies.seats``) finds it fair."""
+    rec = recommendation()
+    curve = rec.get("curve") or []
+    by = {v: [c["level"] for c in curve if c["verdict"] == v] for v in ("fair", "unclear", "not fair")}
+    balanced = [c["level"] for c in curve if seats.is_balanced(c["level"])]
+    fair_balanced = [lv for lv in by["fair"] if lv in balanced]
+    out = (f"In short: the change is fair with {_names(by['fair'])} on both sides" if by["fair"]
+           else "In short: the change is fair at no level measured")
+    if by["not fair"]:
+        out += f", not with {_names(by['not fair'], 'or')}"
+    if by["unclear"]:
+        out += f"; unclear with {_names(by['unclear'])} (too few games to tell)"
+    out += ". "
+    if balanced:
+        out += (f"Of the levels that play both seats alike ({_names(balanced)}), "
+                + (f"it is fair with {_names(fair_balanced)}." if fair_balanced else "none finds it fair."))
+    return out
+
+
 def balance_games() -> str:
     return f"{_json('results/balance/summary.json')['games']:,}"
 
@@ -192,7 +218,7 @@ def published_json() -> str:
 FILES: dict[str, Callable[[], str]] = {"ccsim/explore/static/answer.json": published_json}
 
 FIGURES: dict[str, Callable[[], str]] = {
-    "answer": answer, "answer-change": answer_change, "ladder": ladder,
+    "answer": answer, "answer-change": answer_change, "ladder": ladder, "where-fair": where_fair,
     "balance-games": balance_games, "balance-millions": balance_millions,
     "report-games": report_games, "report-millions": report_millions,
     "expert-speed": expert_speed, "master-speed": master_speed, "neural-speed": neural_speed,
