@@ -1,4 +1,4 @@
-"""The house along the data flow (issue 24, README "Layers"): imports run one way, numba's
+"""The house along the data flow (issue 24, docs/architecture.md "Layers"): imports run one way, numba's
 internals stay in the toolchain, and files and functions stay a size a newcomer can read."""
 import ast
 from pathlib import Path
