@@ -1,10 +1,12 @@
-"""STUB of the seat-gain certificate's reader, kept on a helper branch until the real module lands in main
-(the real one replaces this file whole; its interface is the same three functions).
+"""How each player plays each seat: its gains over `tactician`'s mirror as Cleopatra and as Caesar.
 
-A level of play can gain more in one seat than the other over ``tactician``'s mirror games; such a level
-cannot judge the game's balance.  ``seats.json`` (package data beside this file) holds each level's gap
-in points: Cleopatra-seat gain minus Caesar-seat gain.  When the file is absent this stub falls back to
-the figures measured so far (results/strength/), so the page and the documents can say them.
+A balance figure is Cleopatra's edge when one player plays both seats; it speaks of the game only
+if the player is as good with Caesar's cards as with Cleopatra's.  ``seats.json`` beside this file
+(written by ``python scripts/strength.py seats``, its copy in ``results/strength/``) holds, for
+every measured player, its score in each seat against `tactician`, its gain over the score that
+seat gets in `tactician`'s mirror on the same deals, and the seat gap (the Cleopatra gain minus the
+Caesar gain), each with its 95% interval.  A player whose gap is more than ``GAP_LIMIT`` points is
+*lopsided*: its mirror adds its own lean to the game's, so it cannot judge balance.
 """
 from __future__ import annotations
 
@@ -12,45 +14,51 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["seat_gap", "is_balanced", "describe", "BALANCED_POINTS"]
-
-#: a level plays both seats alike when its gap is at most this many points
-BALANCED_POINTS = 3.0
-#: the gaps measured so far (points); tactician is 0 by definition (the gains are over its mirror)
-_MEASURED = {"neural": 10.9, "master": -3.4, "neural-search": -0.1, "tactician": 0.0}
+SEATS_FILE = Path(__file__).resolve().parent / "seats.json"
+GAP_LIMIT = 3.0     # points: a larger seat gap makes a player lopsided
+BALANCED_POINTS = GAP_LIMIT
+REFERENCE = "tactician"
 
 
 @lru_cache(maxsize=1)
-def _gaps() -> dict[str, float]:
-    path = Path(__file__).with_name("seats.json")
-    if not path.exists():
-        return dict(_MEASURED)
-    data = json.loads(path.read_text(encoding="utf-8"))
-    rows = data.get("levels", data) if isinstance(data, dict) else {}
-    out = {}
-    for name, v in rows.items():
-        gap = v.get("gap_points", v.get("gap")) if isinstance(v, dict) else v
-        if isinstance(gap, (int, float)):
-            out[name] = float(gap)
-    return out
+def certificate() -> dict:
+    """The measured seat gains: {player name: its row of seats.json}, the reference's row added
+    (a gap of 0 by definition); empty when the file is missing."""
+    if not SEATS_FILE.is_file():
+        return {}
+    data = json.loads(SEATS_FILE.read_text(encoding="utf-8"))
+    rows = {r["name"]: r for r in data["players"]}
+    zero = {"gain_cleopatra": 0.0, "gain_caesar": 0.0, "seat_gap": 0.0, "seat_gap_ci95": [0.0, 0.0],
+            "balanced": True, "deals": data["mirror"]["deals"], "reference": True}
+    rows.setdefault(data["reference"], {"name": data["reference"], **zero})
+    return rows
+
+
+def seat_row(name: str) -> dict | None:
+    """``name``'s measured row (gains, gap, intervals, deals), or None if it was not measured."""
+    return certificate().get(name)
 
 
 def seat_gap(name: str) -> float | None:
-    """Cleopatra-seat gain minus Caesar-seat gain over ``tactician``'s mirror, in points; None: unmeasured."""
-    return _gaps().get(name)
+    """Cleopatra-seat gain minus Caesar-seat gain, in points; None if not measured."""
+    row = seat_row(name)
+    return None if row is None else float(row["seat_gap"])
 
 
 def is_balanced(name: str) -> bool | None:
-    """True when the level plays both seats alike (gap within ``BALANCED_POINTS``); None: unmeasured."""
+    """True if ``name`` plays both seats alike (|gap| <= GAP_LIMIT), None if not measured."""
     gap = seat_gap(name)
-    return None if gap is None else abs(gap) <= BALANCED_POINTS
+    return None if gap is None else abs(gap) <= GAP_LIMIT
 
 
 def describe(name: str) -> str:
-    """The gap in plain words: "plays Cleopatra 10.9 points better than Caesar"."""
-    gap = seat_gap(name)
-    if gap is None:
+    """``name``'s seat gap in plain words, e.g. "plays Cleopatra 10.9 points better than Caesar"."""
+    row = seat_row(name)
+    if row is None:
         return "seat gap not measured"
+    if row.get("reference"):
+        return "the reference: plays both seats alike by definition"
+    gap = float(row["seat_gap"])
     if round(abs(gap), 1) == 0:
         return "plays both seats alike"
     better, worse = ("Cleopatra", "Caesar") if gap > 0 else ("Caesar", "Cleopatra")
