@@ -1,7 +1,9 @@
-"""docs/architecture.md, the house guide, written from the imports themselves so it cannot drift.
+"""The house guide at the top of docs/architecture.md, written from the imports so it cannot drift.
 
-    python scripts/architecture.py           # (re)write docs/architecture.md
-    python scripts/architecture.py --check   # exit 1, one line, if the file is not what the imports say
+    python scripts/architecture.py           # (re)write it, between its markers in docs/architecture.md
+    python scripts/architecture.py --check   # exit 1, one line, if it is not what the imports say
+
+The rest of docs/architecture.md (the data flow, the layers' prose) is written by hand.
 
 The rooms are the floors of tests/test_layers.py (``LAYERS``) and the wings of ``strategies/``;
 each room's line is the first sentence of its package's docstring; the picture is the room-to-room
@@ -15,6 +17,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "architecture.md"
+BEGIN = "<!-- the house, from its imports: written by scripts/architecture.py, do not edit by hand -->"
+END = "<!-- end of the house, from its imports -->"
 # lowest first, as tests/test_layers.py has them; the strategies' wings are rooms of their own
 FLOORS = ["ccsim.errors", "ccsim.toolchain", "ccsim.kernel", "strategies", "ccsim.runner", "ccsim.play",
           "ccsim.analyses", "ccsim.training", "ccsim.present", "ccsim.report", "ccsim.explore", "ccsim.cli"]
@@ -137,15 +141,15 @@ def render() -> str:
     graph = import_graph(mods)
     edges = room_edges(graph)
     rooms = [r for r in FLOORS if r in mods or any(m.startswith(r + ".") for m in mods)] + [w for w in WINGS if w in mods]
-    lines = ["# The house: rooms, imports and a walk through `ccsim balance`", "",
-             "Written by `python scripts/architecture.py` from the imports (do not edit by hand; "
-             "`tests/test_architecture.py` fails when it drifts). Floors lowest first: a room imports only "
-             "its own floor and the floors below (`tests/test_layers.py`).", "", "## The rooms", "",
+    lines = [BEGIN, "## The house, from its imports", "",
+             "Written by `python scripts/architecture.py` from the imports (`tests/test_architecture.py` "
+             "fails when it drifts). Floors lowest first: a room imports only its own floor and the floors "
+             "below (`tests/test_layers.py`).", "", "### The rooms", "",
              "| room | modules | what it holds |", "|---|---:|---|"]
     for r in rooms:
         n = sum(1 for m in mods if room_of(m) == r)
         lines.append(f"| `{r}` | {n} | {room_line(r, mods)} |")
-    lines += ["", "## The imports between rooms", "", "```mermaid", "graph TD"]
+    lines += ["", "### The imports between rooms", "", "```mermaid", "graph TD"]
     ids = {r: r.replace(".", "_") for r in rooms}
     for a in rooms:
         for b in sorted(edges.get(a, ()), key=rooms.index):
@@ -154,18 +158,27 @@ def render() -> str:
     width = max(map(len, rooms))
     for a in reversed(rooms):
         lines.append(f"{a:<{width}}  -> {', '.join(sorted(edges.get(a, ()), key=rooms.index)) or '(nothing)'}")
-    lines += ["```", "", f"## A walk: `ccsim {COMMAND[0]}` from the door to the kernel and back", ""]
-    lines += _walk(graph, mods)
+    lines += ["```", "", f"### A walk: `ccsim {COMMAND[0]}` from the door to the kernel and back", ""]
+    lines += _walk(graph, mods) + [END]
     return "\n".join(lines) + "\n"
+
+
+def spliced(text: str, block: str) -> str:
+    """``text`` (docs/architecture.md) with ``block`` between its markers, or after its title."""
+    if BEGIN in text and END in text:
+        return text[:text.index(BEGIN)] + block + text[text.index(END) + len(END) + 1:]
+    title, _, rest = text.partition("\n")
+    return f"{title}\n\n{block}\n{rest.lstrip(chr(10))}"
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if docs/architecture.md is out of date")
     args = parser.parse_args(argv)
-    text = render()
+    old = OUT.read_text(encoding="utf-8") if OUT.is_file() else "# Architecture\n"
+    text = spliced(old, render())
     if args.check:
-        if not OUT.is_file() or OUT.read_text(encoding="utf-8") != text:
+        if text != old:
             where = OUT.relative_to(ROOT) if OUT.is_relative_to(ROOT) else OUT
             print(f"{where} is out of date: run python scripts/architecture.py", file=sys.stderr)
             return 1

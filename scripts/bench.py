@@ -24,6 +24,18 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def processor() -> str:
+    """The processor's model name (a speed figure means little without it: subnormal floats, for
+    one, cost some processors eight times what they cost others)."""
+    try:
+        for line in open("/proc/cpuinfo", encoding="utf-8"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown processor"
+
+
 def games_per_s(cleo, caes, games, threads, repeats=3):
     from ccsim.runner.config import RunConfig
     from ccsim.kernel.simulate import simulate_rows, set_threads
@@ -206,7 +218,7 @@ def main():
     import numba
     from strategies.registry import available  # noqa: F401  (used with --all-pairings)
     n = 20_000 if args.quick else 200_000
-    res = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+    res = {"machine": f"{processor()}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
                       f"numba {numba.__version__}", "date": datetime.date.today().isoformat(),
            "command": "python scripts/bench.py " + " ".join(sys.argv[1:]),
            "games_matchup": n, "games_pairing": n // 4, "games_jit_off": 300 if args.quick else 2000,
@@ -274,7 +286,7 @@ def main_game_api(args):
         with tempfile.TemporaryDirectory() as d:
             cold.append(start_time(d))
             warm.append(start_time(d))
-    res = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+    res = {"machine": f"{processor()}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
                       f"numba {numba.__version__}", "date": datetime.date.today().isoformat(),
            "command": "python scripts/bench.py " + " ".join(sys.argv[1:]), "games": games,
            "games_per_s": round(statistics.median(r[0] for r in rounds), 1),
@@ -300,7 +312,7 @@ def main_game_api(args):
 
 def main_dask(args):
     import numba
-    meta = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+    meta = {"machine": f"{processor()}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
                        f"numba {numba.__version__}", "date": datetime.date.today().isoformat(),
             "command": "python scripts/bench.py " + " ".join(sys.argv[1:])}
     games = 100_000 if args.quick else 1_000_000

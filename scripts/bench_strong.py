@@ -18,7 +18,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import replace_section  # noqa: E402
+from bench import processor, replace_section  # noqa: E402
 
 SECTION = "## The strong players' speed"
 MATCHUPS = (  # (cleopatra, caesar, games a run, threads)
@@ -52,7 +52,21 @@ def games_per_s(a: str, b: str, games: int, threads: int, repeats: int) -> float
     return games / statistics.median(times)
 
 
-def markdown(rows, meta) -> str:
+CLI_MATCHUPS = (("neural", "neural", 20_000),)  # the same figure as a user gets it: `ccsim run` in a new process
+
+
+def cli_games_per_s(a: str, b: str, games: int) -> float:
+    """games/s that ``ccsim run --json`` reports for the matchup (2 threads, a new process, the
+    kernels loaded from numba's cache: the first, warming run is not counted)."""
+    import json
+    import subprocess
+    cmd = ["ccsim", "run", "--games", str(games), "--cleopatra", a, "--caesar", b, "--threads", "2", "--json"]
+    subprocess.run(cmd[:3] + ["200"] + cmd[4:], check=True, capture_output=True)  # compiled / cached
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return float(json.loads(out)["games_per_s"])
+
+
+def markdown(rows, meta, cli_rows=()) -> str:
     lines = [SECTION, "",
              f"`{meta['command']}` on {meta['date']} ({meta['machine']}): games/s of each matchup, the median of "
              f"{meta['repeats']} runs of fresh games in one process, compiled and warmed first. The targets of "
@@ -62,6 +76,13 @@ def markdown(rows, meta) -> str:
              "| cleopatra | caesar | threads | games a run | games/s |", "|---|---|---:|---:|---:|"]
     for a, b, n, th, gps in rows:
         lines.append(f"| `{a}` | `{b}` | {th} | {n:,} | {gps:,.1f} |")
+    if cli_rows:
+        lines += ["", "The same matchups as a user times them, `ccsim run --games N --cleopatra A --caesar B "
+                  "--threads 2 --json` in a new process (its `games_per_s`), beside this script's figure:", "",
+                  "| cleopatra | caesar | games | `ccsim run` games/s | this script's | ratio |", "|---|---|---:|---:|---:|---:|"]
+        mine = {(a, b): gps for a, b, n, th, gps in rows if th == 2}
+        for a, b, n, gps in cli_rows:
+            lines.append(f"| `{a}` | `{b}` | {n:,} | {gps:,.1f} | {mine[(a, b)]:,.1f} | {gps / mine[(a, b)]:.2f} |")
     return "\n".join(lines) + "\n"
 
 
@@ -75,14 +96,18 @@ def main(argv=None):
         gps = games_per_s(a, b, n, th, args.repeats)
         rows.append((a, b, n, th, gps))
         print(f"{a} vs {b}, {th} threads: {gps:,.1f} games/s", flush=True)
+    cli_rows = []
+    for a, b, n in CLI_MATCHUPS:
+        cli_rows.append((a, b, n, cli_games_per_s(a, b, n)))
+        print(f"ccsim run {a} vs {b}: {cli_rows[-1][3]:,.1f} games/s", flush=True)
     meta = {"command": "python scripts/bench_strong.py " + " ".join(argv or sys.argv[1:]),
             "date": datetime.date.today().isoformat(), "repeats": args.repeats,
-            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
+            "machine": f"{processor()}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
     if args.markdown:
         with open(args.markdown, encoding="utf-8") as f:
             text = f.read()
         with open(args.markdown, "w", encoding="utf-8") as f:
-            f.write(replace_section(text, SECTION, markdown(rows, meta)))
+            f.write(replace_section(text, SECTION, markdown(rows, meta, cli_rows)))
 
 
 if __name__ == "__main__":

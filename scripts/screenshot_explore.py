@@ -2,7 +2,8 @@
 
     python scripts/screenshot_explore.py [--out docs/img] [--query "action_count.cleopatra.veto=1"]
 
-Serves the page from this process, opens it with the form in ``--query`` (the page's own URL state),
+Serves the page from this process, opens it with the form in ``--query`` (the page's own URL state; by
+default the published answer of ``ccsim balance``, the change the README gives),
 waits for the answer to finish, opens the sample game at turn ``--turn``, and saves the whole page
 at 1280 and 800 pixels wide as ``explore-1280.png`` and ``explore-800.png``.  Needs the explore extra,
 selenium and Debian's chromium and chromium-driver.
@@ -19,6 +20,9 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from urllib.parse import urlencode
+
+from ccsim.explore.form import published_answer
 from ccsim.explore.serve import serve_in_thread
 
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -57,9 +61,11 @@ def shoot(url: str, width: int, turn: int, path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/img")
-    ap.add_argument("--query", default="action_count.cleopatra.veto=1")
+    ap.add_argument("--query", default=None, help="the form as a query string [the published answer's change]")
     ap.add_argument("--turn", type=int, default=6, help="the sample game's turn shown (0: the first)")
     args = ap.parse_args()
+    if args.query is None:
+        args.query = urlencode([tuple(kv) for kv in (published_answer() or {}).get("query") or []])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     url, stop = serve_in_thread()

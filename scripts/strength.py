@@ -5,6 +5,7 @@
     python scripts/strength.py exploit  [--games 400] [--seed ...]
     python scripts/strength.py headroom [--games 300] [--seed ...]
     python scripts/strength.py targets  [--learned-deals 5000] [--master-deals 500]
+    python scripts/strength.py seats    [--games 10000] [--search-games 600] [--seed 2026120601]
     python scripts/strength.py report   # results/strength/README.md and the frontier plot from the JSON files
 
 Each part writes its JSON (with the command that made it) into results/strength/ and the
@@ -20,6 +21,11 @@ has its 95% interval, and each part has a seed of its own (no part reuses anothe
   search (the expert, its simulations playing her seat with exactly her strategy: ``opponent``)
   against the player, and the margin over the same search without that model, on the same deals.
 * **headroom** — the search against a copy of itself that sees the hidden cards (`expert-seer`).
+* **seats** — each player's gain in each seat over `tactician`'s mirror, on the same deals: its
+  score as Cleopatra against `tactician` minus Cleopatra's score in `tactician`'s mirror, and the
+  same as Caesar; the seat gap (Cleopatra's gain minus Caesar's) with its interval.  A player whose
+  gap is more than 3 points is *lopsided*: its mirror adds its own lean to the game's, so it cannot
+  judge balance.  Writes results/strength/seats.json and its packaged copy strategies/seats.json.
 """
 from __future__ import annotations
 
@@ -42,7 +48,8 @@ MASTER = ROOT / "strategies" / "params" / "master.toml"
 
 
 def _machine() -> str:
-    return (f"{dt.date.today().isoformat()}, {platform.machine()}, {os.cpu_count()} cores, "
+    from bench import processor
+    return (f"{dt.date.today().isoformat()}, {processor()}, {platform.machine()}, {os.cpu_count()} cores, "
             f"Python {platform.python_version()}")
 
 
@@ -225,6 +232,72 @@ def headroom(args) -> None:
     print(f"expert vs expert-seer: {m['score']:.1%} [{m['ci95'][0]:.1%}, {m['ci95'][1]:.1%}]", file=sys.stderr)
 
 
+# --------------------------------------------------------------------- seats -----
+def cleopatra_points(a: str, b: str, deals: int, seed: int) -> tuple[np.ndarray, float]:
+    """Cleopatra's score on each of ``deals`` deals of ``seed`` (``a`` Cleopatra, ``b`` Caesar, no
+    swap; a draw half) and the games/s."""
+    from ccsim.analyses.run import run
+    from ccsim.runner.config import RunConfig
+    summary, df = run(RunConfig(games=deals, seed=seed, cleopatra=a, caesar=b), keep_frames=True)
+    df = df.sort_values("game")
+    c = np.where(df["winner"].isna(), 0.5, (df["winner"] == "cleopatra").astype(float))
+    return c, summary["games_per_s"]
+
+
+def mean_ci(x) -> tuple[float, list]:
+    """Mean of ``x`` in points and its 95% interval (Student t)."""
+    from scipy import stats
+    x = 100.0 * np.asarray(x, float)
+    half = stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x))
+    return float(x.mean()), [float(x.mean() - half), float(x.mean() + half)]
+
+
+def seat_row(name: str, ref: str, mirror: np.ndarray, deals: int, seed: int) -> dict:
+    """``name``'s score in each seat against ``ref`` on the mirror's deals, its gains over the mirror
+    and the seat gap, each deal a paired observation."""
+    as_cleo, gps = cleopatra_points(name, ref, deals, seed)
+    as_caesar, _ = cleopatra_points(ref, name, deals, seed)
+    m = mirror[:deals]
+    gain_cleo, gain_caesar = as_cleo - m, (1.0 - as_caesar) - (1.0 - m)
+    row = {"name": name, "deals": deals, "games_per_s": gps}
+    for key, x in (("cleopatra_score", as_cleo), ("caesar_score", 1.0 - as_caesar), ("gain_cleopatra", gain_cleo),
+                   ("gain_caesar", gain_caesar), ("seat_gap", gain_cleo - gain_caesar)):
+        row[key], row[key + "_ci95"] = mean_ci(x)
+    row["balanced"] = abs(row["seat_gap"]) <= SEAT_GAP_LIMIT
+    return row
+
+
+SEAT_GAP_LIMIT = 3.0  # points: strategies.seats.GAP_LIMIT
+
+
+def seats(args) -> None:
+    from strategies.registry import available
+    ref = "tactician"
+    deals = max(args.games, args.search_games)
+    mirror, _ = cleopatra_points(ref, ref, deals, args.seed)
+    rows = []
+    for s in available():
+        name = s["name"]
+        if name in ("expert-seer", "expert-b256", "weighted") or name == ref:
+            continue
+        n = args.search_games if name in search_names() else args.games
+        row = seat_row(name, ref, mirror, n, args.seed)
+        rows.append(row)
+        print(f"{name:>20}: Cleopatra {row['gain_cleopatra']:+.1f}, Caesar {row['gain_caesar']:+.1f}, gap "
+              f"{row['seat_gap']:+.1f} [{row['seat_gap_ci95'][0]:+.1f}, {row['seat_gap_ci95'][1]:+.1f}] "
+              f"({n:,} deals a seat)", file=sys.stderr, flush=True)
+    m, ci = mean_ci(mirror[:args.games])
+    data = {"reference": ref, "gap_limit": SEAT_GAP_LIMIT,
+            "mirror": {"cleopatra_score": m, "cleopatra_score_ci95": ci, "deals": args.games},
+            "players": rows, "seed": args.seed, "machine": _machine(),
+            "command": f"python scripts/strength.py seats --games {args.games} --search-games {args.search_games} "
+                       f"--seed {args.seed}",
+            "meaning": "points (a draw half): a player's score in a seat against the reference minus that seat's "
+                       "score in the reference's mirror on the same deals; seat_gap = gain_cleopatra - gain_caesar"}
+    _write("seats.json", data)
+    (ROOT / "strategies" / "seats.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="part", required=True)
@@ -256,6 +329,10 @@ def main(argv=None):
     p.add_argument("--master-deals", type=int, default=500)
     p.add_argument("--speed-deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=2026120501)
+    p = sub.add_parser("seats")
+    p.add_argument("--games", type=int, default=10_000)
+    p.add_argument("--search-games", type=int, default=600)
+    p.add_argument("--seed", type=int, default=2026120601)
     sub.add_parser("report")
     args = ap.parse_args(argv)
     if args.part == "report":
@@ -263,7 +340,7 @@ def main(argv=None):
         write_report(OUT)
     else:
         {"ladder": ladder, "trace": trace, "exploit": exploit, "headroom": headroom, "targets": targets,
-         "network": network}[args.part](args)
+         "network": network, "seats": seats}[args.part](args)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,28 @@ def ladder_section(d: dict) -> list:
     return lines + [""]
 
 
+def seats_section(d: dict) -> list:
+    """Each player's gain in each seat over the reference's mirror, and its seat gap."""
+    m = d["mirror"]
+    lines = ["## Each seat: how much better than `tactician` a player plays Cleopatra and Caesar", "",
+             f"A balance figure is Cleopatra's edge when one player plays both seats, so it speaks of the game only "
+             f"if the player is as good with Caesar's cards as with Cleopatra's. Each player below played "
+             f"`{d['reference']}` in each seat on the same deals as `{d['reference']}`'s own mirror (in which "
+             f"Cleopatra scores {m['cleopatra_score']:.1f}% [{m['cleopatra_score_ci95'][0]:.1f}%, {m['cleopatra_score_ci95'][1]:.1f}%], {m['deals']:,} deals). "
+             f"Its *gain* in a seat is its score there minus that seat's score in the mirror, in points (a draw "
+             f"half); the *seat gap* is the Cleopatra gain minus the Caesar gain, each deal a paired observation. "
+             f"A player whose gap is more than {d['gap_limit']:g} points is **lopsided**: its mirror adds its own "
+             f"lean to the game's, so it cannot judge balance. `{d['command']}` ({d['machine']}).", "",
+             "| player | deals a seat | as Cleopatra | gain | as Caesar | gain | seat gap [95%] | |",
+             "|---|---:|---:|---:|---:|---:|---|---|"]
+    for r in sorted(d["players"], key=lambda r: -(r["gain_cleopatra"] + r["gain_caesar"])):
+        kind = "balanced" if r["balanced"] else "**lopsided**"
+        lines.append(f"| `{r['name']}` | {r['deals']:,} | {r['cleopatra_score']:.1f}% | {r['gain_cleopatra']:+.1f} | "
+                     f"{r['caesar_score']:.1f}% | {r['gain_caesar']:+.1f} | {r['seat_gap']:+.1f} "
+                     f"[{r['seat_gap_ci95'][0]:+.1f}, {r['seat_gap_ci95'][1]:+.1f}] | {kind} |")
+    return lines + [""]
+
+
 def _short(name: str) -> str:
     return Path(name).stem if name.endswith(".toml") else name
 
@@ -149,7 +171,7 @@ def write_report(out: Path) -> None:
              "95% interval, every game is played twice with the seats swapped, and each part plays deals of a "
              "seed of its own.", ""]
     parts = {"targets.json": targets_section, "ladder.json": ladder_section, "trace-expert.json": trace_section, "trace-master.json": trace_section,
-             "exploit.json": exploit_section, "headroom.json": headroom_section}
+             "exploit.json": exploit_section, "headroom.json": headroom_section, "seats.json": seats_section}
     for name, section in parts.items():
         f = out / name
         if f.exists():

@@ -35,7 +35,7 @@ ALL_VARIANTS = sum(R.VARIANTS.values())
 SUMMARY = []  # lines the tests want shown at the end of the run (end-reason counts, timings)
 
 
-# Two tiers (README "Tests"): `pytest -m "not slow"` answers in minutes. A test that asks for the
+# Two tiers (docs/tests.md): `pytest -m "not slow"` answers in minutes. A test that asks for the
 # big kernels (``compiled``, and every fixture built on it), a Dask cluster or a whole study played
 # (test_report_wording's ``tiny``, test_study's ``tiny_search``) is slow, whichever file it is in;
 # the others that play many games or compile in a fresh cache say so themselves.

@@ -122,6 +122,18 @@ def test_a_tournament_and_a_whatif_on_a_cluster_give_the_local_tables(compiled, 
     same_rows(w_dask.metrics, w_local.metrics)
 
 
+def test_a_tiny_network_training_on_a_cluster_gives_the_local_weights(compiled, cluster, tmp_path):
+    """train-neural's games are tasks like every other command's: the same weights on Dask."""
+    from ccsim.training.neural_train import NetworkTrainConfig, train_network
+    cfg = NetworkTrainConfig(seed=4, generations=2, games=60, keep=0.2, epochs=1, eval_deals=10)
+    train_network(cfg, tmp_path / "local")
+    with DaskBackend(cluster.scheduler_address) as be:
+        train_network(cfg, tmp_path / "dask", backend=be)
+    for g in range(2):
+        local, dask = (np.load(tmp_path / where / f"gen{g}.npz")["weights"] for where in ("local", "dask"))
+        np.testing.assert_array_equal(dask, local)
+
+
 def test_cli_run_with_local_workers_writes_the_same_parquet(compiled, tmp_path, capsys):
     args = ["run", "--games", "30000", "--seed", "5", "--caesar", "random", "--json"]  # chunks: 50,000 / 10,000
     assert run_cli(capsys, *args, "--out", str(tmp_path / "local"))[0] == 0

@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # Starlette 1.x asks for httpx2 beside httpx; e
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from ccsim.explore.form import page_level  # noqa: E402
+from ccsim.explore.form import plain_message, page_level  # noqa: E402
 from ccsim.analyses.whatif import load_changes_data, whatif  # noqa: E402
 from ccsim.explore import compute, fair  # noqa: E402
 from ccsim.explore.form import FormError, read_question  # noqa: E402
@@ -129,32 +129,49 @@ def test_memory_forgets_the_least_recently_used_chunks_first():
 
 
 @pytest.mark.parametrize("query, field, message", [
-    ("hand_size=9", "hand_size", "rules.hand_size: must be 1..6, got 9"),
-    ("hand_size=four", "hand_size", "rules.hand_size: must be an integer 1..6, got 'four'"),
+    ("hand_size=9", "hand_size", "Hand size: must be from 1 to 6; it is 9"),
+    ("hand_size=four", "hand_size", "Hand size: must be a whole number from 1 to 6; you typed 'four'"),
+    ("hand_size=abc", "hand_size", "Hand size: must be a whole number from 1 to 6; you typed 'abc'"),
+    ("hand_size=", "hand_size", "Hand size: is empty: type a whole number from 1 to 6"),
+    ("action_count.caesar.veto=x", "action_count.caesar.veto", "Caesar's vetoes: must be a whole number from 0 to"),
     ("cleopatra_order=VVASCRAWASCR", "cleopatra_order",
-     "ordering 'VVASCRAWASCR': has 12 letters, needs 13 (has A=3 S=2 C=2 R=2 W=1 V=2, needs A=4 S=2 C=2 R=2 W=1 V=2)"),
-    ("caesar_order=veto-middle", "caesar_order", "ordering 'veto-middle': unknown letters 'E' 'T' 'O' 'M' 'I' 'D' 'L' (use A S C R W V)"),
-    ("level=nobody", "level", "--strategy: unknown strategy 'nobody'"),
-    ("seed=-1", "seed", "--seed must be an integer in 0 .. 2**63-1, got -1"),
-    ("variant=three_orgies", "variant", "unknown variant 'three_orgies'"),
-    ("orgies=0&variant=two_orgies", "orgies", "rules.orgies: two_orgies boxes a plain orgy, so it needs orgies >= 1"),
-    ("side_limit=3", "group_limit", "rules.group_limit: must be 2..2 * side_limit = 6, got 8"),
-    ("stray=1", "stray", "unknown field 'stray'"),
+     "Cleopatra's action deck: ordering 'VVASCRAWASCR': has 12 letters, needs 13 (has A=3 S=2 C=2 R=2 W=1 V=2, "
+     "needs A=4 S=2 C=2 R=2 W=1 V=2)"),
+    ("caesar_order=veto-middle", "caesar_order",
+     "Caesar's action deck: ordering 'veto-middle': unknown letters 'E' 'T' 'O' 'M' 'I' 'D' 'L' (use A S C R W V)"),
+    ("level=nobody", "level", "Level of play: unknown player 'nobody'"),
+    ("level=tactican", "level", "Level of play: unknown player 'tactican': did you mean `tactician`?"),
+    ("seed=-1", "seed", "Seed: must be from 0 to 2⁶³−1; it is -1"),
+    ("seed=", "seed", "Seed: is empty: type a whole number from 0 to 2⁶³−1"),
+    ("variant=three_orgies", "variant", "Variants: unknown variant 'three_orgies'"),
+    ("variant=two_orgy", "variant", "Variants: unknown variant 'two_orgy': did you mean `two_orgies`?"),
+    ("orgies=0&variant=two_orgies", "orgies", "Orgies: two_orgies boxes a plain orgy, so it needs orgies >= 1"),
+    ("side_limit=3", "group_limit", "Group limit: must be from 2 to 2 * side limit = 6; it is 8"),
+    ("stray=1", "stray", "Stray: unknown field 'stray'"),
 ])
-def test_bad_fields_are_refused_with_the_clis_message(client, query, field, message):
+def test_bad_fields_are_refused_in_the_forms_words(client, query, field, message):
     for route in ("/api/check", "/api/answer?page=p1&", "/api/sample", "/api/change.toml"):
         r = client.get(route + ("&" if "?" in route else "?") + query)
         assert r.status_code == 400, route
         assert r.json()["errors"][field].startswith(message)
 
 
-def test_the_message_is_the_command_lines_own():
-    # the same value through the command line's validator gives the very line the page shows
+def test_no_message_names_a_dotted_key_or_a_flag():
+    with pytest.raises(FormError) as e:
+        read_question({"action_count.caesar.spy": ["12"], "group_size.censor": ["zz"], "seed": ["s"],
+                       "level": ["x"]})
+    for message in e.value.errors.values():
+        assert "rules." not in message and "--" not in message and "action_count" not in message, message
+
+
+def test_the_message_is_the_command_lines_validator_said_in_the_forms_words():
+    # the same value through the command line's validator gives the line the page shows, in the form's words
     with pytest.raises(FormError) as page:
         read_question({"action_count.caesar.spy": ["12"]})
     with pytest.raises(ValueError) as cli:
         rules_vector({"action_count": {"caesar": {"spy": 12}}})
-    assert page.value.errors == {"action_count.caesar.spy": str(cli.value)}
+    assert page.value.errors == {"action_count.caesar.spy": plain_message("action_count.caesar.spy", str(cli.value))}
+    assert str(cli.value).startswith("rules.action_count.caesar.spy: must be 0..9, got 12")
 
 
 def test_every_bad_field_is_marked_at_once():

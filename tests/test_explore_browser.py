@@ -1,7 +1,9 @@
 """``ccsim explore`` in a real browser: headless Chromium, the system's, driven by Selenium
 through the system's chromedriver (Debian's ``chromium`` and ``chromium-driver``; ``.ci/run``
-installs them).  The page opens, Cleopatra's vetoes go from 2 to 1, the edge's figure changes and
-its interval narrows; a bad ordering shows the command line's message at its field."""
+installs them).  The page opens with the published answer and every level's seat gap, Cleopatra's vetoes
+go from 2 to 1, the edge's figure changes and its interval narrows; a bad ordering shows the command
+line's message, in the form's words, at its field; "abc" and an empty field say what was typed, and the
+figures on screen are greyed while the form is invalid."""
 import shutil
 import tempfile
 
@@ -17,6 +19,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from ccsim.explore import compute  # noqa: E402
+from ccsim.explore.form import plain_message, published_answer  # noqa: E402
 from ccsim.explore.serve import serve_in_thread  # noqa: E402
 from ccsim.runner.orderings import OrderingError, parse_ordering  # noqa: E402
 from ccsim.runner.ruleset import action_counts, rules_vector  # noqa: E402
@@ -77,5 +80,40 @@ def test_a_change_of_vetoes_is_answered_and_a_bad_ordering_is_refused(page):
     with pytest.raises(OrderingError) as cli:  # the command line's line for the same deck under the same rules
         parse_ordering("AASCRV", action_counts(rules_vector({"action_count.cleopatra.veto": 1}), 0))
     # the field is checked as it is typed: wait for the check of the whole text, not of a first letter
-    wait.until(lambda d: message.text == str(cli.value))
+    wait.until(lambda d: message.text == plain_message("cleopatra_order", str(cli.value)))
     assert page.find_element(By.ID, "status").text.startswith("nothing runs")
+
+
+def _stale(driver) -> bool:
+    return "stale" in driver.find_element(By.TAG_NAME, "body").get_attribute("class").split()
+
+
+def test_the_page_opens_with_the_published_answer_and_the_levels_seat_gaps(page):
+    wait = WebDriverWait(page, 60, poll_frequency=0.1)
+    words = published_answer()["words"]
+    wait.until(lambda d: d.find_element(By.ID, "published-words").text == words)
+    options = [o.text for o in page.find_elements(By.CSS_SELECTOR, "#f-level option")]
+    assert options and not any("strongest" in o for o in options)
+    assert any(o.startswith("neural — plays Cleopatra") and "lopsided" in o for o in options), options
+    assert any(o.startswith("tactician — plays both seats alike") for o in options), options
+    page.find_element(By.ID, "published-load").click()
+    wait.until(lambda d: d.find_element(By.ID, "words").text == words)
+
+
+def test_abc_and_an_empty_field_say_what_was_typed_and_grey_the_figures(page):
+    wait = WebDriverWait(page, 120, poll_frequency=0.1)
+    wait.until(lambda d: edge(d)[1] is not None)
+    assert not _stale(page)
+    hand = page.find_element(By.ID, "f-hand_size")
+    hand.clear()
+    hand.send_keys("abc")
+    message = page.find_element(By.ID, "m-hand_size")
+    wait.until(lambda d: message.text == "Hand size: must be a whole number from 1 to 6; you typed 'abc'")
+    assert _stale(page)
+    hand.clear()
+    hand.send_keys(" ")
+    wait.until(lambda d: message.text == "Hand size: is empty: type a whole number from 1 to 6")
+    assert _stale(page)
+    hand.clear()
+    hand.send_keys("4")
+    wait.until(lambda d: not _stale(d) and message.text == "")

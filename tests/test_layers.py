@@ -1,4 +1,4 @@
-"""The house along the data flow (README "Layers", docs/architecture.md): imports run one way, numba's
+"""The house along the data flow (docs/architecture.md "Layers"): imports run one way, numba's
 internals stay in the toolchain, and files and functions stay a size a newcomer can read."""
 import ast
 from pathlib import Path
@@ -13,7 +13,8 @@ LAYERS = ["ccsim.errors", "ccsim.toolchain", "ccsim.kernel", "strategies", "ccsi
 # the doors: where a person or a file meets an analysis; only they use the presentation room
 DOORS = ("ccsim.cli", "ccsim.report", "ccsim.explore", "ccsim.present")
 # the strategies' socket: what other rooms may import of strategies/ (a family is reached through it)
-SOCKET = ("strategies.registry", "strategies.family", "strategies.param_files")
+SOCKET = ("strategies.registry", "strategies.family", "strategies.param_files",
+          "strategies.seats")  # (what each player's seats measured: data about players, no family)
 # ccsim.training trains the learned players on their own features and network: it reaches into
 # their families until the training of both seats is unified (another engineer's room)
 FAMILY_READERS = ("ccsim.training",)

@@ -129,7 +129,7 @@ def test_help_and_undo(tmp_path, compiled):
     path = tmp_path / "undone.jsonl"
     res = _play(["--seed", "5", "--record", str(path)], "?\n\n" + _keys(120) + "u\n" * 3 + _keys(60) + "q\n")
     out = res.output
-    assert "Keys (they never change between prompts)" in out
+    assert "Keys: each prompt lists its own, and on one prompt a key means one thing." in out
     assert "so far: " in out and "(u goes back)" in out
     assert "(your last move is taken back)" in out
     assert "You left the game" in out
@@ -187,3 +187,38 @@ def test_the_first_prompt_shows_the_set_aside_cards_not_an_empty_hand(compiled):
 def test_a_rules_file_of_several_changes_needs_a_name(compiled):
     res = _play(["--rules", str(ROOT / "examples" / "changes.toml")], "q\n")
     assert res.exit_code == 2 and "--change NAME" in res.output
+
+
+# --- a typed line is read whole or not at all (no game needed: the steps of Game.legal()'s options) -------
+
+from ccsim.play.terminal import option_path, read_keys  # noqa: E402
+
+PLACES = [dict(e="place", card=c, face=f, group=g) for c in ("3", "4") for f in ("up", "down")
+          for g in ("senator", "praetor")] + [dict(e="end")]
+
+
+def _read(line, legal=PLACES, chosen=()):
+    return read_keys([option_path(d) for d in legal], list(chosen), line, len(legal))
+
+
+def test_a_whole_move_in_one_line():
+    steps, why = _read("4db")
+    assert why is None and [label for _, label, _ in steps] == ["place 4", "face-down", "praetor"]
+
+
+def test_a_key_that_means_nothing_refuses_the_whole_line():
+    steps, why = _read("4dz")
+    assert steps == [] and why == ("  '4dz' not read, nothing taken: 'z' is not one of the keys after place 4 > "
+                                   "face-down (keys there: A B)")
+
+
+def test_keys_after_a_complete_move_refuse_the_whole_line():
+    steps, why = _read("4dbb")
+    assert steps == [] and why == ("  '4dbb' not read, nothing taken: the move is complete at '4db'; 'b' means "
+                                   "nothing more")
+
+
+def test_a_step_with_one_way_on_may_be_typed_or_left_out():
+    down = [d for d in PLACES if d.get("face") != "up"]
+    assert [lbl for _, lbl, _ in _read("4b", down)[0]] == ["place 4", "face-down", "praetor"]
+    assert [lbl for _, lbl, _ in _read("4db", down)[0]] == ["place 4", "face-down", "praetor"]

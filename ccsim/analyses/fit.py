@@ -80,7 +80,8 @@ def table(cols: list[Col], rows: list[list[str]], width: int | None = None, inde
             out.append((indent + line).rstrip())
     left = list(dict.fromkeys(cols[k].header.strip() or "a column" for k in range(len(cols)) if k not in shown))
     if left:
-        out += paragraph(f"(left out at {width} columns: {', '.join(left)}; --wide shows them)", width, indent)
+        out += paragraph(f"(not shown, to fit in {width} columns: {', '.join(left)}; --wide shows them)", width,
+                         indent)
     return out
 
 

@@ -321,13 +321,19 @@ def record_arms(path, arms, strategies, seed: int, k: int) -> int:
 _POINTS = {"seat_advantage", "draw_rate", "leader_at_half", "decisiveness"} | {f"end_{e}" for e in R.END_NAMES[1:]}
 
 
+def _signed(x: float, digits: int) -> str:
+    """``x`` with its sign and ``digits`` decimals; a value that rounds to zero is "+0.0", never "-0.0"."""
+    v = round(x, digits)
+    return f"{v if v != 0 else 0.0:+.{digits}f}"
+
+
 def _fmt(metric: str, x: float, signed: bool = False) -> str:
     """Shares as percent (differences in points), counts with two decimals."""
     if not math.isfinite(x):
         return "n/a"
     if metric in _POINTS:
-        return f"{100 * x:+.1f}" if signed or metric == "seat_advantage" else format_percent(x)
-    return f"{x:+.2f}" if signed else f"{x:.2f}"
+        return _signed(100 * x, 1) if signed or metric == "seat_advantage" else format_percent(x + 0.0)  # no -0.0%
+    return _signed(x, 2) if signed else f"{round(x, 2) or 0.0:.2f}"
 
 
 def _fmt_ci(metric: str, x: float, lo: float, hi: float) -> str:
@@ -367,8 +373,8 @@ def _card_rows(c) -> list[list[str]]:
         for p in ("cleopatra", "caesar", "both"):
             r = c[(c["card"] == card) & (c["player"] == p)]
             cells.append("—" if r.empty else
-                         f"{100 * r.iloc[0]['worth']:+.1f} [{100 * r.iloc[0]['ci_lo']:+.1f}, "
-                         f"{100 * r.iloc[0]['ci_hi']:+.1f}]" + ("*" if r.iloc[0]["significant"] else " "))
+                         f"{_signed(100 * r.iloc[0]['worth'], 1)} [{_signed(100 * r.iloc[0]['ci_lo'], 1)}, "
+                         f"{_signed(100 * r.iloc[0]['ci_hi'], 1)}]" + ("*" if r.iloc[0]["significant"] else " "))
         rows.append(cells)
     return rows
 

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from ccsim.errors import CCSimError
+from ccsim.errors import CCSimError, suggest
 
 
 class _Commands(click.Group):
@@ -49,10 +49,10 @@ def main(argv=None):
         if type(e).__name__ == "NoArgsIsHelpError":  # bare `ccsim`: help, not an error
             click.echo(e.ctx.get_help())
             sys.exit(0)
-        click.echo(f"ccsim: error: {e.format_message()}", err=True)
+        click.echo(f"ccsim: error: {suggest(e.format_message())}", err=True)
         sys.exit(2)
     except click.ClickException as e:
-        click.echo(f"ccsim: error: {e.format_message()}", err=True)
+        click.echo(f"ccsim: error: {suggest(e.format_message())}", err=True)
         sys.exit(e.exit_code if e.exit_code else 1)
     except click.Abort:
         click.echo("ccsim: interrupted", err=True)

@@ -72,16 +72,21 @@ def train_cmd(out, seed, rounds, games, rate, budget, kinds, lam, eval_deals, in
 @click.option("--epochs", default=4, show_default=True, type=int, help="Passes over a generation's data.")
 @click.option("--eval-deals", default=2000, show_default=True, type=COUNT,
               help="Deals (each played twice, seats swapped) scoring each generation against tactician.")
+@click.option("--start", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="A weights file to start from: generation 0 then plays that network (and the pool) "
+                   "instead of the heuristics, warm-started from its weights.")
 @click.option("--install", is_flag=True, help="Copy the best generation's weights to strategies/weights/neural.npz.")
 @click.option("--json", "as_json", is_flag=True, help="Print the generations as JSON.")
 @click.option("--progress/--no-progress", default=True, help="A progress bar while playing.")
-def train_neural_cmd(out, seed, generations, games, keep, epochs, eval_deals, install, as_json, progress):
+@backend_options
+def train_neural_cmd(out, seed, generations, games, keep, epochs, eval_deals, start, install, as_json, progress,
+                     backend, scheduler, workers, connect_timeout):
     """Train the value network of the `neural` player (strategies/neural.py) from the outcomes of
     self-play games: generation 0 from the heuristics' games, then generations of its own; each
     generation scored against tactician with a 95% interval (docs/learned.md)."""
     from ccsim.training.neural_train import NetworkTrainConfig, train_network, write_history
     cfg = NetworkTrainConfig(seed=seed, generations=generations, games=games, keep=keep, epochs=epochs,
-                             eval_deals=eval_deals).validated()
+                             eval_deals=eval_deals, start=start or "").validated()
     folder = writable_folder(out)
     log = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
     bar = None
@@ -89,7 +94,8 @@ def train_neural_cmd(out, seed, generations, games, keep, epochs, eval_deals, in
         from tqdm import tqdm
         bar = tqdm(total=games * generations, unit="game", file=click.get_text_stream("stderr"), mininterval=2.0)
     try:
-        gens = train_network(cfg, folder, log=log, progress=bar.update if bar is not None else None)
+        with cli_backend(backend, scheduler, workers, connect_timeout) as be:
+            gens = train_network(cfg, folder, log=log, progress=bar.update if bar is not None else None, backend=be)
     finally:
         if bar is not None:
             bar.close()
@@ -100,10 +106,12 @@ def train_neural_cmd(out, seed, generations, games, keep, epochs, eval_deals, in
     if as_json:
         click.echo((folder / "history.json").read_text())
         return
-    click.echo(f"{'generation':>10}  {'games':>9}  {'decisions':>10}  {'minutes':>7}  score vs tactician [95%]")
+    click.echo(f"{'generation':>10}  {'games':>9}  {'decisions':>10}  {'minutes':>7}  score vs tactician [95%]"
+               f"  as Cleopatra  as Caesar")
     for g in gens:
+        seats = "".join(f"  {s:>11.1%}" for s in g.seats)
         click.echo(f"{g.generation:>10}  {g.games:>9,}  {g.decisions:>10,}  {g.seconds / 60:>7.1f}  "
-                   f"{g.score:6.1%} [{g.ci95[0]:.1%}, {g.ci95[1]:.1%}]")
+                   f"{g.score:6.1%} [{g.ci95[0]:.1%}, {g.ci95[1]:.1%}]{seats}")
     best = max(gens, key=lambda x: x.score)
     click.echo(f"best: generation {best.generation} -> {Path(folder) / 'neural.npz'}"
                + (" (installed as strategies/weights/neural.npz)" if install else ""))

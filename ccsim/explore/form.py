@@ -7,25 +7,31 @@ A filled form is a query string — the page's URL and every API call carry it �
 
 each rules parameter by its dotted key (``ccsim.runner.parameters``), ``variant`` repeated, the two
 action-deck orders, the level of play and the run seed.  A field left out is its standard value.
-The server never trusts the page: ``read_question`` checks every field again and refuses the form
-with one line per bad field, the line the command line prints for the same value
-(``ccsim.runner.ruleset``, ``ccsim.runner.orderings``, ``--strategy``, ``--seed``).
+The server never trusts the page: ``read_question`` checks every field again, by the command line's own
+validators (``ccsim.runner.ruleset``, ``ccsim.runner.orderings``, ``--strategy``, ``--seed``), and refuses
+the form with one line per bad field, said the way the form says it: the field's label instead of a dotted
+key or a flag, what was typed (an empty field says it is empty), and the closest known name for a
+mistyped one (``plain_message``).
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
-from ccsim.errors import UsageError
+from ccsim.errors import UsageError, suggest
 from ccsim.kernel import rules as R
 from ccsim.runner.checks import check_seed
 from ccsim.runner.orderings import PRESETS, SHUFFLED, OrderingError, parse_ordering
 from ccsim.runner.parameters import PARAMETERS, VARIANT_WORDS, change_words
 from ccsim.runner.ruleset import RulesError, action_counts, rules_block, rules_vector
 from ccsim.analyses.levels import default_level, default_levels
+from strategies import seats
 from strategies.registry import available, search_players, strategy_id
 
-__all__ = ["FormError", "Question", "form_spec", "read_question", "ORDER_FIELDS", "FIELDS", "PAGE_LEVEL", "page_level"]
+__all__ = ["FormError", "Question", "form_spec", "read_question", "ORDER_FIELDS", "FIELDS", "PAGE_LEVEL", "page_level",
+           "plain_message"]
 
 #: the page's own default level: ``learned`` answers a change within ±1 point in about a second (issue 38's
 #: 3 s); ``neural``, the strongest fast level and the level of ``ccsim balance``'s answer, is the next in the
@@ -104,7 +110,28 @@ def _levels() -> list[dict]:
     fast = first + sorted(s["name"] for s in available() if s["name"] not in first and s["name"] not in search)
     out = [dict(name=n, cost="fast: thousands of games a second") for n in fast]
     out += [dict(name=n, cost="search: a few games a second, an answer takes minutes") for n in sorted(search)]
-    return out
+    return [lv | dict(gap=gap_words(lv["name"]), balanced=seats.is_balanced(lv["name"])) for lv in out]
+
+
+def gap_words(name: str) -> str:
+    """A level's seat gap as the form shows it beside the name: "plays Cleopatra 10.9 points better than
+    Caesar: lopsided"; a level never measured says so (none is called the strongest)."""
+    balanced = seats.is_balanced(name)
+    if balanced is None:
+        return "seat gap not measured"
+    return f"{seats.describe(name)}: {'balanced' if balanced else 'lopsided'}"
+
+
+#: the published answer of ``ccsim balance`` (results/balance/summary.json's ``recommendation``), shipped with
+#: the page so that an installed copy shows it too; scripts/docs_figures.py writes it and checks it
+PUBLISHED = Path(__file__).with_name("static") / "answer.json"
+
+
+def published_answer() -> dict | None:
+    """The published recommendation as the page shows it (None when the package holds none)."""
+    if not PUBLISHED.exists():
+        return None
+    return json.loads(PUBLISHED.read_text(encoding="utf-8"))
 
 
 def form_spec() -> dict:
@@ -118,7 +145,8 @@ def form_spec() -> dict:
                 variants=[dict(name=v, words=VARIANT_WORDS[v]) for v in R.VARIANTS],
                 orders=[dict(name=SHUFFLED, letters="", words="a fresh shuffle every game (R1.4)")]
                 + [dict(name=n, letters=s, words=w) for n, (s, w) in PRESETS.items()],
-                levels=_levels(), default_level=page_level(), players=list(R.PLAYERS))
+                levels=_levels(), default_level=page_level(), players=list(R.PLAYERS),
+                published=published_answer())
 
 
 # --- reading a filled form --------------------------------------------------------------------
@@ -208,6 +236,44 @@ def _seed(fields: dict) -> int:
     return check_seed(_number(_one(fields, "seed", "1")), lambda m: FormError({"seed": m}))
 
 
+#: the form's own name of each field that is not a rules parameter (a parameter's is its label)
+FIELD_LABELS = {"level": "level of play", "seed": "seed", "variant": "variants",
+                **{f: f"{p.capitalize()}'s action deck" for p, f in zip(R.PLAYERS, ORDER_FIELDS)},
+                **{f"action_count.{p}": f"{p.capitalize()}'s action cards" for p in R.PLAYERS}}
+_LABELS = {**{p.key: p.label for p in PARAMETERS}, **FIELD_LABELS}
+_DOTTED = re.compile(r"\b(" + "|".join(sorted((re.escape(k) for k in _LABELS if "_" in k or "." in k),
+                                               key=len, reverse=True)) + r")\b")
+_RANGE = r"(?:an integer )?(?:in )?(\S+) ?\.\. ?(\S+?)"
+#: the validators' phrasings, said the way the form would: (pattern, replacement)
+_PHRASES = (
+    (re.compile(rf"must be {_RANGE}, got ''$"), r"is empty: type a whole number from \1 to \2"),
+    (re.compile(rf"must be {_RANGE}, got '(.*)'$"), r"must be a whole number from \1 to \2; you typed '\3'"),
+    (re.compile(r"must be (?:an integer )?(?:in )?(\S+?) ?\.\. ?(.+?), got (-?\d+)$"), r"must be from \1 to \2; it is \3"),
+    (re.compile(r"unknown strategy ''"), "is empty: choose a player from the list"),
+    (re.compile(r"unknown strategy '([^']*)'"), r"unknown player '\1'"),
+    (re.compile(r" \(known: [^)]*; or a path to a weighted \.toml file\)"), ""),
+)
+
+
+def _label(field: str) -> str:
+    return _LABELS.get(field, field)
+
+
+def plain_message(field: str, message: str) -> str:
+    """A validator's one line said the way the form says it: "hand size: must be a whole number from 1 to
+    6; you typed 'abc'" for "rules.hand_size: must be an integer 1..6, got 'abc'"."""
+    message = suggest(message)
+    m = re.match(r"(?:rules\.([\w.]+)|--(?:strategy|seed)):? ", message)
+    if m:  # the validator's own name of the field goes: the form's label comes first
+        message = message[m.end():]
+    for pattern, words in _PHRASES:
+        message = pattern.sub(words, message)
+    message = message.replace("2**63-1", "2⁶³−1")
+    message = _DOTTED.sub(lambda k: _label(k.group(1)), message)
+    named = _label(m.group(1)) if m and m.group(1) else _label(field)
+    return f"{named[0].upper()}{named[1:]}: {message}"
+
+
 def read_question(fields: dict[str, list[str]]) -> Question:
     """The ``Question`` of a filled form (field -> its values, as a query string parses); ``FormError``
     with every bad field's one-line message, and nothing runs."""
@@ -224,7 +290,7 @@ def read_question(fields: dict[str, list[str]]) -> Question:
         except FormError as e:
             errors.update(e.errors)
     if errors:
-        raise FormError(errors)
+        raise FormError({k: plain_message(k, v) for k, v in errors.items()})
     return Question(**q)
 
 

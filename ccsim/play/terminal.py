@@ -8,7 +8,8 @@ layout that fits 80x30.  A move is chosen in small steps on top of
 ``Game.legal()`` (which card, then face, then group...), each step showing at
 most a handful of choices under keys fixed per card and per group, so the
 same move has the same key at every prompt; the last step names exactly one
-legal option.  ``?`` helps, ``u`` undoes, ``l`` shows the story so far;
+legal option.  A typed line is read whole or not at all: a key that means nothing
+where it falls refuses the line, with a line saying why.  ``?`` helps, ``u`` undoes, ``l`` shows the story so far;
 ``q``, end of input or Ctrl-C end the game cleanly, and ``--record`` still
 gets the record so far.
 """
@@ -33,14 +34,16 @@ GROUP_KEYS = {g: "abcde"[i] for i, g in enumerate(R.GROUPS)}
 RESERVED = "?uqlh"  # help, undo, quit, log (h: help too)
 MAX_CHOICES = 15
 
-HELP = """Keys (they never change between prompts):
-  cards    1-5, p = the influence cards; a assassination, s spy, c castling,
-           r scout, w wrath, v veto
-  groups   A senator, B praetor, C quaestor, D censor, E aedile
-  face     o face-up (open), d face-down
-  other    a active / p passive turn; i / a draw from the influence / action
-           deck, n none; v veto / n let it happen; n no (more) discards
-Several keys may be typed at once: '3db' places a 3 face-down on praetor.
+HELP = """Keys: each prompt lists its own, and on one prompt a key means one thing.
+  a card?      1-5, p the influence cards; a assassination, s spy, c castling,
+               r scout, w wrath, v veto; e end the turn
+  a group?     A senator, B praetor, C quaestor, D censor, E aedile
+  which face?  o face-up (open), d face-down
+  active?      a active, p passive        draw?  i influence, a action, n none
+  veto?        v veto it, n let it happen  discard?  a card's key, n when done
+A line may hold the keys of several prompts: '3db' places a 3 face-down on B
+(praetor). A line with a key that means nothing where it falls is not read at
+all, and the prompt says why.
   ?  this help    u  undo (a step, or your last move)    l  the story so far
   q  quit (the record so far is still written with --record)"""
 
@@ -246,76 +249,108 @@ def _readline() -> str:
     return line
 
 
+def _steps(paths: list, chosen: list) -> tuple[list[int], dict]:
+    """The options still named by the keys chosen so far, and the next step's keys: key -> (label, question)."""
+    n = len(chosen)
+    match = [i for i, p in enumerate(paths) if [c[0] for c in chosen] == [s[0] for s in p[:n]]]
+    steps = {}
+    for i in match:
+        if len(paths[i]) > n:
+            k, label, q = paths[i][n]
+            steps.setdefault(k, (label, q))
+    return match, steps
+
+
+def _done(paths: list, chosen: list, match: list[int]) -> int | None:
+    return next((i for i in match if len(paths[i]) == len(chosen)), None)
+
+
+def _forced(paths: list, chosen: list, legal_count: int) -> bool:
+    match, steps = _steps(paths, chosen)
+    return _done(paths, chosen, match) is None and len(steps) == 1 and len(match) < legal_count
+
+
+def read_keys(paths: list, chosen: list, line: str, legal_count: int) -> tuple[list, str | None]:
+    """The steps a typed line takes from ``chosen`` (a step with one way on is taken by itself; its key may be
+    typed or left out), or, when a character of the line means nothing where it falls, the steps unchanged and
+    one line saying why: a line is read whole or not at all."""
+    out, j = list(chosen), 0
+    while j < len(line):
+        ch = line[j]
+        if _forced(paths, out, legal_count):
+            (k, (label, _)), = _steps(paths, out)[1].items()
+            out.append((k, label, False))
+            j += ch == k  # its key typed or not
+            continue
+        match, steps = _steps(paths, out)
+        if _done(paths, out, match) is not None:
+            return chosen, (f"  {line!r} not read, nothing taken: the move is complete at {line[:j]!r}; "
+                            f"{line[j:]!r} means nothing more")
+        if ch not in steps:
+            keys = " ".join(k.upper() if lbl in R.GROUPS else k
+                            for k, (lbl, _) in sorted(steps.items(), key=lambda kv: _order(kv[0], kv[1][0])))
+            if len(line) == 1:
+                return chosen, f"  {ch!r} is not one of the keys here: {keys}"
+            where = "here" if len(out) == len(chosen) else "after " + " > ".join(lbl for _, lbl, _ in out)
+            return chosen, (f"  {line!r} not read, nothing taken: {ch!r} is not one of the keys {where} "
+                            f"(keys there: {keys})")
+        out.append((ch, steps[ch][0], True))
+        j += 1
+    return out, None
+
+
 def choose(legal: list[dict], draw, story, note: str | None = None) -> int:
     """The index into ``legal`` the player names, step by step.
 
     ``draw(lines)`` redraws the screen with those lines under the board;
-    ``story()`` the whole story so far.  Raises _Undo to take back the last move."""
+    ``story()`` the whole story so far.  Raises _Undo to take back the last move.  A typed line is read
+    whole or refused whole (``read_keys``); ``?``, ``h``, ``u``, ``l`` and ``q`` alone on a line are the
+    commands (no step ever uses them as keys, so a key means one thing on a screen)."""
     paths = [option_path(d) for d in legal]
     chosen: list[tuple[str, str, bool]] = []  # (key, label, typed by the player)
     msg = None
-    pending = ""
     while True:
-        n = len(chosen)
-        match = [i for i, p in enumerate(paths) if [c[0] for c in chosen] == [s[0] for s in p[:n]]]
-        done = [i for i in match if len(paths[i]) == n]
-        if done:
-            return done[0]
-        steps = {}
-        for i in match:
-            k, label, q = paths[i][n]
-            steps.setdefault(k, (label, q))
-        if len(steps) == 1 and len(match) < len(legal):  # one way on: taken, and told
-            (k, (label, _)), = steps.items()
+        while _forced(paths, chosen, len(legal)):  # one way on: taken, and told
+            (k, (label, _)), = _steps(paths, chosen)[1].items()
             chosen.append((k, label, False))
-            if pending and pending[0] == k:
-                pending = pending[1:]
-            elif pending:  # typed ahead for a choice there is not: stop before it means something else
-                msg = f"  only {label} is possible there; not read: {pending}"
-                pending = ""
-            continue
+        match, steps = _steps(paths, chosen)
+        done = _done(paths, chosen, match)
+        if done is not None:
+            return done
         question = next(iter(steps.values()))[1]
         opts = sorted(steps.items(), key=lambda kv: _order(kv[0], kv[1][0]))
-        if not pending:
-            head = (["so far: " + " > ".join(lbl for _, lbl, _ in chosen) + "   (u goes back)"] if chosen else [])
-            draw(head + (wrap(note) if note else []) + wrap(question) + choice_lines([(k.upper() if lbl in R.GROUPS else k, lbl)
-                                                       for k, (lbl, _) in opts])
-                 + ([msg] if msg else []))
-            msg = None
-            click.echo(f"{len(opts)} choices (? help, u undo, q quit): ", nl=False)
-            pending = _readline().replace(" ", "")
-            if pending in ("quit", "exit"):
-                raise _Quit
-            if pending == "help":
-                pending = "?"
-            if not pending:
-                msg = "  please type the key of a choice (? for help)"
-                continue
-        key, pending = pending[0], pending[1:]
-        if key in steps:
-            chosen.append((key, steps[key][0], True))
+        head = (["so far: " + " > ".join(lbl for _, lbl, _ in chosen) + "   (u goes back)"] if chosen else [])
+        draw(head + (wrap(note) if note else []) + wrap(question)
+             + choice_lines([(k.upper() if lbl in R.GROUPS else k, lbl) for k, (lbl, _) in opts])
+             + ([msg] if msg else []))
+        msg = None
+        click.echo(f"{len(opts)} choices (? help, u undo, q quit): ", nl=False)
+        line = _readline().replace(" ", "")
+        line = {"quit": "q", "exit": "q", "help": "?"}.get(line, line)
+        if not line:
+            msg = "  please type the key of a choice (? for help)"
             continue
-        pending = ""
-        if key == "q":
-            raise _Quit
-        if key in "?h":
-            click.echo(HELP)
-            click.echo("press Enter to go on: ", nl=False)
-            _readline()
-        elif key == "l":
-            click.echo("\n".join(story()))
-            click.echo("press Enter to go on: ", nl=False)
-            _readline()
-        elif key == "u":
-            while chosen and not chosen[-1][2]:
+        if len(line) == 1 and line in RESERVED and line not in steps:
+            if line == "q":
+                raise _Quit
+            if line in "?h":
+                click.echo(HELP)
+                click.echo("press Enter to go on: ", nl=False)
+                _readline()
+            elif line == "l":
+                click.echo("\n".join(story()))
+                click.echo("press Enter to go on: ", nl=False)
+                _readline()
+            elif line == "u":
+                while chosen and not chosen[-1][2]:
+                    chosen.pop()
+                if not chosen:
+                    raise _Undo
                 chosen.pop()
-            if not chosen:
-                raise _Undo
-            chosen.pop()
-            while chosen and not chosen[-1][2]:
-                chosen.pop()
-        else:
-            msg = f"  {key!r} is not one of the keys here: {' '.join(k for k, _ in opts)}"
+                while chosen and not chosen[-1][2]:
+                    chosen.pop()
+            continue
+        chosen, msg = read_keys(paths, chosen, line, len(legal))
 
 
 @click.command("play")

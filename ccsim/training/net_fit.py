@@ -17,7 +17,7 @@ import numpy as np
 
 from ccsim.training.dmc import V_ALT, V_ALT_MARGIN, V_OWN, V_OWN_MARGIN
 from strategies.neural.inputs import N_OPT, OBS_SCALE, Y_KIND, STATE_KIND
-from strategies.neural.model import N_WEIGHTS, unpack
+from strategies.neural.model import N_WEIGHTS, flush_tiny, unpack
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,8 @@ def held_out(w: np.ndarray, obs, opt, val, chunk: int = 65536) -> dict:
 
 
 def fit(w0: np.ndarray, obs, opt, val, cfg: FitConfig, progress=None) -> tuple[np.ndarray, list]:
-    """Weights fitted from ``w0`` to branched decisions (Adam); (weights, the mean loss of each epoch)."""
+    """Weights fitted from ``w0`` to branched decisions (Adam); (weights, tiny ones flushed to zero,
+    the mean loss of each epoch)."""
     assert w0.shape == (N_WEIGHTS,)
     rng = np.random.default_rng(cfg.seed)
     w = w0.astype(np.float32).copy()
@@ -137,4 +138,4 @@ def fit(w0: np.ndarray, obs, opt, val, cfg: FitConfig, progress=None) -> tuple[n
             if progress is not None:
                 progress(len(idx))
         history.append(float(np.mean(losses)))
-    return w, history
+    return flush_tiny(w), history  # the next generation plays these weights: no subnormal products

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ccsim.errors import UsageError
+from ccsim.runner.backends import LocalBackend
 from ccsim.runner.config import RunConfig
 from ccsim.training.dmc import DmcTask, Samples, play_task, scores
 from ccsim.training.net_fit import FitConfig, fit, held_out
@@ -50,6 +51,7 @@ class NetworkTrainConfig:
     epochs: int = 4
     eval_deals: int = 2_000   # deals (each played twice, seats swapped) scoring a generation
     pool_share: float = 0.25  # share of a generation's games against the pool
+    start: str = ""           # a weights file to start from: generation 0 then plays it, not the heuristics
 
     def validated(self) -> "NetworkTrainConfig":
         for name, lo in (("generations", 1), ("games", 1), ("epochs", 1), ("eval_deals", 1)):
@@ -72,6 +74,7 @@ class Generation:
     ci95: tuple
     margin: float = 0.0
     fit: dict = field(default_factory=dict)
+    seats: tuple = ()  # (its score as Cleopatra, as Caesar) against tactician at its margin, same deals
 
 
 def game_setup():
@@ -82,9 +85,10 @@ def game_setup():
 
 def seat_pairs(cfg: NetworkTrainConfig, g: int, pool: list) -> list:
     """The pairings of generation g's games: (seat 0, seat 1, share); a player is a strategy name
-    or an index into ``pool`` (earlier generations' weights, the newest last)."""
-    me = "tactician" if g == 0 else len(pool) - 1
-    others = list(HEURISTICS) + ([] if g == 0 else ["tactician", *range(len(pool) - 1)])
+    or an index into ``pool`` (the starting network if any, then earlier generations' weights, the
+    newest last).  With an empty pool (generation 0 from scratch) the games are the heuristics'."""
+    me = len(pool) - 1 if pool else "tactician"
+    others = list(HEURISTICS) + (["tactician", *range(len(pool) - 1)] if pool else [])
     share = cfg.pool_share / (2 * len(others))
     pairs = [(me, me, 1.0 - cfg.pool_share)]
     for o in others:
@@ -109,41 +113,54 @@ def task_of(seed, first, games, pair, pool, rules, orders, keep) -> DmcTask:
     return DmcTask(seed, first, games, rules, sids, sp, nets, margins, on, keep, orders)
 
 
-def generation_data(cfg: NetworkTrainConfig, g: int, pool: list, progress=None) -> Samples:
-    """Generation g's branched games, pairing by pairing, task by task."""
+def generation_tasks(cfg: NetworkTrainConfig, g: int, pool: list) -> list[DmcTask]:
+    """Generation g's branched games as tasks, pairing by pairing (deals ``g x STRIDE ..`` of the seed)."""
     rules, orders = game_setup()
-    parts = []
+    tasks = []
     first = g * STRIDE
     for pair, share in ((p[:2], p[2]) for p in seat_pairs(cfg, g, pool)):
         n = int(round(cfg.games * share))
         for a in range(0, n, TASK_GAMES):
             games = min(TASK_GAMES, n - a)
-            parts.append(play_task(task_of(cfg.seed, first, games, pair, pool, rules, orders, cfg.keep)))
+            tasks.append(task_of(cfg.seed, first, games, pair, pool, rules, orders, cfg.keep))
             first += games
-            if progress is not None:
-                progress(games)
-    return Samples.concat(parts)
+    return tasks
 
 
-def score_against_tactician(w: np.ndarray, margin: float, seed: int, deals: int) -> tuple[float, tuple]:
-    """(score, 95% interval) of the weights ``w`` with rating margin ``margin`` against `tactician` on
-    ``deals`` deals of ``seed``, each played twice with the seats swapped (a draw counts half)."""
+def played(tasks: list, backend, progress=None) -> list:
+    """Each task's Samples, in task order, from wherever ``backend`` plays them (the same on any)."""
+    out = []
+    for task, samples in (backend or LocalBackend()).map(play_task, tasks):
+        out.append(samples)
+        if progress is not None:
+            progress(task.games)
+    return out
+
+
+def generation_data(cfg: NetworkTrainConfig, g: int, pool: list, progress=None, backend=None) -> Samples:
+    """Generation g's branched games, task by task."""
+    return Samples.concat(played(generation_tasks(cfg, g, pool), backend, progress))
+
+
+def score_against_tactician(w: np.ndarray, margin: float, seed: int, deals: int,
+                            backend=None) -> tuple[float, tuple, tuple]:
+    """(score, 95% interval, (score as Cleopatra, as Caesar)) of the weights ``w`` with rating margin
+    ``margin`` against `tactician` on ``deals`` deals of ``seed``, each played twice with the seats
+    swapped (a draw counts half)."""
     rules, orders = game_setup()
-    per_game = []
-    for seat in (0, 1):
-        pair = (0, "tactician") if seat == 0 else ("tactician", 0)
-        s = play_task(task_of(seed, 0, deals, pair, [(w, margin)], rules, orders, 0.0))
-        per_game.append(scores(s, np.full(deals, seat)))
+    tasks = [task_of(seed, 0, deals, pair, [(w, margin)], rules, orders, 0.0) for pair in ((0, "tactician"),
+                                                                                         ("tactician", 0))]
+    per_game = [scores(s, np.full(deals, seat)) for seat, s in enumerate(played(tasks, backend))]
     x = np.concatenate(per_game)
     half = 1.96 * x.std(ddof=1) / np.sqrt(len(x))
-    return float(x.mean()), (float(x.mean() - half), float(x.mean() + half))
+    return float(x.mean()), (float(x.mean() - half), float(x.mean() + half)), tuple(float(p.mean()) for p in per_game)
 
 
-def tuned_margin(cfg: NetworkTrainConfig, g: int, w: np.ndarray) -> tuple[float, float, tuple]:
-    """(margin, score, interval): the rating margin of MARGINS that scores best against `tactician` on
-    generation g's evaluation deals (so the score is the tuned one: strength is measured elsewhere,
-    on fresh deals)."""
-    tried = [(m, *score_against_tactician(w, m, eval_seed(cfg, g), cfg.eval_deals)) for m in MARGINS]
+def tuned_margin(cfg: NetworkTrainConfig, g: int, w: np.ndarray, backend=None) -> tuple[float, float, tuple, tuple]:
+    """(margin, score, interval, seat scores): the rating margin of MARGINS that scores best against
+    `tactician` on generation g's evaluation deals (so the score is the tuned one: strength is
+    measured elsewhere, on fresh deals)."""
+    tried = [(m, *score_against_tactician(w, m, eval_seed(cfg, g), cfg.eval_deals, backend)) for m in MARGINS]
     return max(tried, key=lambda t: t[1])
 
 
@@ -164,25 +181,27 @@ def saved_generation(out: Path, g: int):
     if not (wpath.is_file() and hpath.is_file()):
         return None
     h = json.loads(hpath.read_text())
-    return read_weights(wpath), Generation(**{**h, "ci95": tuple(h["ci95"])})
+    return read_weights(wpath), Generation(**{**h, "ci95": tuple(h["ci95"]), "seats": tuple(h.get("seats", ()))})
 
 
-def train_network(cfg: NetworkTrainConfig, out, log=lambda msg: None, progress=None) -> list[Generation]:
-    """Train (see the module docstring) into the folder ``out``; returns the generations."""
+def train_network(cfg: NetworkTrainConfig, out, log=lambda msg: None, progress=None, backend=None) -> list[Generation]:
+    """Train (see the module docstring) into the folder ``out``; returns the generations.  The games
+    are played on ``backend`` (local if None): the weights are the same on any backend."""
     cfg = cfg.validated()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
-    pool, gens = [], []  # pool: (weights, margin) of each generation
-    w = initial_weights(cfg.seed)
+    start = [read_weights(cfg.start)] if cfg.start else []
+    pool, gens = list(start), []  # pool: (weights, margin) of the start, then of each generation
+    w = start[0][0] if start else initial_weights(cfg.seed)
     for g in range(cfg.generations):
         done = saved_generation(out, g)
         if done is None:
             t0 = time.perf_counter()
-            data = generation_data(cfg, g, pool, progress)
+            data = generation_data(cfg, g, pool, progress, backend)
             w, fitted = fit_generation(cfg, g, data, w)
-            margin, score, ci = tuned_margin(cfg, g, w)
-            gen = Generation(g, cfg.games, len(data.seat), time.perf_counter() - t0, score, ci, margin, fitted)
+            margin, score, ci, seats = tuned_margin(cfg, g, w, backend)
+            gen = Generation(g, cfg.games, len(data.seat), time.perf_counter() - t0, score, ci, margin, fitted, seats)
             write_weights(out / f"gen{g}.npz", w, margin)
             (out / f"gen{g}.json").write_text(json.dumps(asdict(gen), indent=1))
         else:
@@ -196,7 +215,7 @@ def train_network(cfg: NetworkTrainConfig, out, log=lambda msg: None, progress=N
             log(f"generation {g} gained nothing over generation {best.generation}: stopping")
             break
     best = max(gens, key=lambda x: x.score)
-    write_weights(out / "neural.npz", *pool[best.generation])
+    write_weights(out / "neural.npz", *pool[len(start) + best.generation])
     return gens
 
 

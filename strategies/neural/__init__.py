@@ -24,7 +24,7 @@ from strategies.learned import (BASE, MAX_FEATURES, STEP_FEATURES, MODE_FEATURES
                                SPY_FEATURES, decision_features_nb)
 from strategies.heuristics.layouts import N_ROWS
 from strategies.neural.inputs import N_OBS, N_OPT, encode_obs_nb, encode_option_nb, encode_state_option_nb, kind_column
-from strategies.neural.model import H1, H2, N_HEADS, N_WEIGHTS, WIN, MARGIN as MARGIN_HEAD, obs_layer_nb, option_value_nb
+from strategies.neural.model import H1, H2, N_HEADS, N_WEIGHTS, WIN, flush_tiny, MARGIN as MARGIN_HEAD, obs_layer_nb, option_value_nb
 from strategies.heuristics.scoring import must_be_active
 from strategies.heuristics.tables import keep_step_tables
 from strategies.heuristics.weighted import policy_nb
@@ -47,9 +47,10 @@ WEIGHTS_FILE = Path(__file__).resolve().parents[1] / "weights" / "neural.npz"
 
 def read_weights(path) -> tuple[np.ndarray, float]:
     """(the flat float32 weight vector, the rating margin) of a weights file (arrays ``weights`` of
-    N_WEIGHTS and ``margin``); ValueError names a file of another shape."""
+    N_WEIGHTS and ``margin``), tiny weights flushed to zero (``model.flush_tiny``: a file written
+    before the floor existed plays at full speed too); ValueError names a file of another shape."""
     with np.load(path) as f:
-        w = np.asarray(f["weights"], np.float32)
+        w = flush_tiny(f["weights"])
         margin = float(f["margin"]) if "margin" in f else 0.0
     if w.shape != (N_WEIGHTS,):
         raise ValueError(f"{path}: {w.shape[0]} weights, the network has {N_WEIGHTS}")
@@ -57,7 +58,8 @@ def read_weights(path) -> tuple[np.ndarray, float]:
 
 
 def write_weights(path, w: np.ndarray, margin: float) -> None:
-    np.savez(path, weights=np.asarray(w, np.float32), margin=np.float64(margin))
+    """Write a weights file, tiny weights flushed to zero (``model.WEIGHT_FLOOR``)."""
+    np.savez(path, weights=flush_tiny(w), margin=np.float64(margin))
 
 
 def shipped_weights() -> tuple[np.ndarray, float]:

@@ -22,7 +22,7 @@ from ccsim.kernel.layout import (PUB_TURN, PUB_CUR, PUB_NEXT, PUB_REMAIN, PUB_HA
                                  PUB_PLACED_UP, PUB_ACTION, PUB_CTX_G1, PUB_DEC_KIND, PUB_RULES, PUB_ACTION_COUNT,
                                  PR_HAND, PR_BONUS, PR_ADECK, PR_ADECK_TOP, PR_ADECK_LEN, PR_SPY_KNOWN,
                                  fu_at, fdn_at, siden_at, won_at, disc_at, played_at, fd_at)
-from ccsim.kernel.rules import (N_GROUPS, N_VALUES, N_CARD_CODES, N_ACTIONS, N_VOC_KINDS, ACTION_BASE, CARD_VALUE,
+from ccsim.kernel.rules import (CLEOPATRA, N_GROUPS, N_VALUES, N_CARD_CODES, N_ACTIONS, N_VOC_KINDS, ACTION_BASE, CARD_VALUE,
                                 RP_HAND_SIZE, RP_SIDE_LIMIT, RP_GROUP_LIMIT, RP_GROUP_SIZE, RP_ORGIES,
                                 RP_VP_PATRICIAN, RP_VP_MAJORITY, RP_VP_ALL, RP_VP_BONUS, RP_BONUS_THRESHOLD,
                                 RP_VARIANTS)
@@ -72,6 +72,7 @@ OBS_TABLE = (
     ("TARGET", (N_GROUPS,), "[g] 1 at the announced target group"),
     ("KIND", (N_KINDS,), "[kind] 1 at the pending decision's kind"),
     ("RULES", (N_RULE_INPUTS,), "the rules in force: limits, orgies, VP values, bonus threshold, variant bits"),
+    ("SEAT", (), "1 if I am Cleopatra (R2.6: she moves first): the seats play differently"),
 )
 OBS_SLOTS, N_OBS = slots.place(OBS_TABLE, "O_")
 # --- slots of obs: generated from its table (ccsim.kernel.slots), held by tests/test_slots.py ---
@@ -114,6 +115,7 @@ O_ANNOUNCED = 252
 O_TARGET = 258
 O_KIND = 263
 O_RULES = 272
+O_SEAT = 285
 # --- end of the slots of obs ---
 slots.hold(globals(), OBS_SLOTS, "obs")
 
@@ -265,6 +267,7 @@ def encode_turn_nb(pub, me, x):
         put(x, O_RULES + j, pub[PUB_RULES + rules[j]])
     for b in range(4):
         x[O_RULES + 9 + b] = 10 if (pub[PUB_RULES + RP_VARIANTS] >> b) & 1 else 0  # 1.0 after the scale
+    x[O_SEAT] = 1 if me == CLEOPATRA else 0
 
 
 @njit(cache=True)

@@ -55,13 +55,73 @@ def _band(ax, tol: float, sizes) -> None:
     ax.grid(axis="y", color="0.92", lw=0.6)
 
 
-def _label_heights(y: np.ndarray, gap: float) -> np.ndarray:
-    """Heights for the names of points at ``y`` (sorted), at least ``gap`` apart, as near their points
-    as that allows."""
-    out = np.array(y, dtype=float)
-    for k in range(1, len(out)):
-        out[k] = max(out[k], out[k - 1] + gap)
-    return out - (out - np.asarray(y)).mean() / 2  # centred on the points they name
+#: where a label may go around its point, in typographic points, nearest first: right, left, above, below,
+#: the diagonals, then the same twice and three times as far
+_AROUND = [(dx * r, dy * r) for r in (1, 2, 3, 4)
+           for dx, dy in ((10, 0), (-10, 0), (0, 10), (0, -10), (10, 10), (10, -10), (-10, 10), (-10, -10))]
+#: the gid of every placed label (a test finds them by it)
+LABEL = "ccsim-label"
+
+
+def _box_clear(box, taken, inside) -> bool:
+    return (inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0 and box.y1 <= inside.y1
+            and not any(box.overlaps(t) for t in taken))
+
+
+def place_labels(ax, items, offsets=None, fontsize: float = 7, avoid=(), rotation: float = 0) -> list:
+    """Each (x, y, text) of ``items`` named beside its own point: the first offset of ``offsets`` (points;
+    default ``_AROUND``) where the label's box stays inside the axes and overlaps no label placed before
+    and no point of ``avoid`` ((x, y) data points, its own excepted); a thin line joins a label set apart
+    from its point.  Returns the labels (matplotlib annotations)."""
+    from matplotlib.text import Text
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    inside = ax.get_window_extent(renderer)
+    dots = [ax.transData.transform(p) for p in avoid]
+    taken, out = [], []
+    for x, y, text in items:
+        own = ax.transData.transform((x, y))
+        best = None
+        for dx, dy in offsets or _AROUND:
+            ha = "left" if dx > 0 else "right" if dx < 0 else "center"
+            va = "bottom" if dy > 0 else "top" if dy < 0 else "center"
+            label = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=fontsize,
+                                ha=ha, va=va, color="0.2", gid=LABEL, annotation_clip=False, rotation=rotation)
+            label.update_positions(renderer)
+            box = Text.get_window_extent(label, renderer).expanded(1.04, 1.15)  # the words, not the line
+            near = [b for b in (box.padded(1),) for d in dots if abs(d[0] - own[0]) + abs(d[1] - own[1]) > 1
+                    and b.contains(*d)]
+            if _box_clear(box, taken, inside) and not near:
+                best = (label, box, dx, dy)
+                break
+            label.remove()
+        if best is None:  # nowhere clear: the nearest place right of the point
+            dx, dy = (offsets or _AROUND)[0]
+            label = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=fontsize,
+                                ha="left" if dx >= 0 else "right", va="center", color="0.2", gid=LABEL,
+                                rotation=rotation)
+            label.update_positions(renderer)
+            best = (label, Text.get_window_extent(label, renderer), dx, dy)
+        label, box, dx, dy = best
+        if abs(dx) + abs(dy) > 20:  # set apart: a line to its point
+            label.remove()
+            label = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=fontsize,
+                                ha=label.get_ha(), va=label.get_va(), color="0.2", gid=LABEL, rotation=rotation,
+                                arrowprops=dict(arrowstyle="-", color="0.6", lw=0.5, shrinkA=0, shrinkB=3))
+        taken.append(box)
+        out.append(label)
+    return out
+
+
+def label_overlaps(fig) -> list[tuple[str, str]]:
+    """Every pair of placed labels (``LABEL``) of ``fig`` whose boxes overlap, after a draw."""
+    from matplotlib.text import Text
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    labels = [t for ax in fig.axes for t in ax.texts if t.get_gid() == LABEL]
+    boxes = [(t.get_text(), Text.get_window_extent(t, renderer)) for t in labels]  # the words, not the line
+    return [(a, b) for i, (a, ba) in enumerate(boxes) for b, bb in boxes[i + 1:] if ba.overlaps(bb)]
 
 
 def _fresh(ax, b: "Balance", lv: str, x: float, colour) -> None:
@@ -76,15 +136,20 @@ def _fresh(ax, b: "Balance", lv: str, x: float, colour) -> None:
     ax.errorbar(xs, y, yerr=err, fmt="*", ms=11, color=colour, mec="black", mew=0.5, capsize=3, lw=1.4, zorder=4)
 
 
-def _names(ax, b: "Balance", x: float, gap: float) -> None:
-    """Each recommended setting's name once, beside its star at the last level (offset ``x``)."""
-    f = b.recommended[(b.recommended["level"] == b.space.levels[-1].name) & (b.recommended["candidate"] != 0)]
+def _names(ax, b: "Balance", x: float) -> None:
+    """Each re-measured setting's name once, on its own star at the first level (the level that judges;
+    offset ``x``), placed where it overlaps no other name and no other star."""
+    rows = b.remeasured if not b.remeasured.empty else b.recommended
+    first = b.space.levels[0].name
+    f = rows[(rows["level"] == first) & (rows["candidate"] != 0)]
     if f.empty:
         return
-    named = sorted(zip(f["size"] + x + 0.05, 100 * f["seat_advantage"], f["words"]), key=lambda p: p[1])
-    for (xi, yi, name), h in zip(named, _label_heights([p[1] for p in named], gap)):
-        ax.annotate(name, (xi, yi), xytext=(xi + 0.25, h), fontsize=7, color="0.2", va="center",
-                    arrowprops=dict(arrowstyle="-", color="0.6", lw=0.5))
+    stars = rows[rows["candidate"] != 0]
+    offsets = _offsets(len(b.space.levels))
+    dx = {lv.name: offsets[k] + 0.05 for k, lv in enumerate(b.space.levels)}
+    avoid = [(s + dx.get(lv, 0.0), 100 * y) for s, lv, y in zip(stars["size"], stars["level"], stars["seat_advantage"])]
+    items = [(xi, 100 * yi, name) for xi, yi, name in zip(f["size"] + x + 0.05, f["seat_advantage"], f["words"])]
+    place_labels(ax, sorted(items, key=lambda it: -it[1]), avoid=avoid)
 
 
 def _zoom(b: "Balance") -> float:
@@ -115,14 +180,13 @@ def balance_plot(b: "Balance"):
         _points(ax_all, rows[rows["pareto"]], dx, colour, faint=False, bars=True)
         _points(ax_zoom, rows[rows["pareto"]], dx, colour, faint=False, bars=True)
         _fresh(ax_zoom, b, lv, dx, colour)
-    _names(ax_zoom, b, _offsets(len(levels))[-1], gap=half / 10)
     sizes = b.candidates["size"] if not b.candidates.empty else []
     for ax in (ax_all, ax_zoom):
         _band(ax, b.space.tolerance, sizes)
     ax_zoom.set_ylim(-half, half)
     ax_all.set_ylabel("seat advantage: Cleopatra's score − 50%, points")
     ax_all.set_title("every candidate as raced (Pareto set: with 95% intervals)", fontsize=10)
-    ax_zoom.set_title("near the band: the Pareto set, and ★ re-measured on fresh deals (the final candidates named)",
+    ax_zoom.set_title(f"near the band: the Pareto set, and ★ re-measured on fresh deals (named at {levels[0]})",
                       fontsize=10)
     handles = [Line2D([], [], color=f"C{k}", lw=0, marker="o", label=lv) for k, lv in enumerate(levels)]
     handles += [Line2D([], [], color="0.3", lw=0, marker=_shape(c), label=f"{c} change{'s' if c != 1 else ''}")
@@ -132,6 +196,7 @@ def balance_plot(b: "Balance"):
     fig.suptitle(f"Fair rules: {b.space.source} — {b.info['candidates']:,} candidates, "
                  f"{b.info['games']:,} games of search, seed {b.space.seed}", fontsize=11)
     fig.tight_layout()
+    _names(ax_zoom, b, _offsets(len(levels))[0])  # after the layout: the names are placed where they will be drawn
     return fig
 
 
@@ -161,11 +226,8 @@ def skill_plot(skill, tolerance: float):
         ax.errorbar(x, y, yerr=err, fmt="o-", ms=4, lw=1.2, capsize=3, color=f"C{k}",
                     label=label if len(label) < 90 else label[:87] + "...", zorder=3)
     first = skill[skill["candidate"] == skill["candidate"].min()].sort_values("rank")
-    top = ax.get_ylim()[1]
-    for k, (xi, name) in enumerate(zip(_curve_x(first), first["level"])):
+    for xi in _curve_x(first):
         ax.axvline(xi, color="0.9", lw=0.6, zorder=0)
-        ax.annotate(name, (xi, top), xytext=(0, -10 - 11 * (k % 2)), textcoords="offset points", fontsize=7,
-                    ha="center", va="top", color="0.3")  # alternate heights: close Elos do not overlap
     # a symmetric log axis: the baseline greedy, hundreds of Elo below, does not squeeze the strong levels
     ax.set_xscale("symlog", linthresh=100)
     ticks = [t for t in (-600, -300, -100, -50, 0, 50, 100, 200, 300) if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
@@ -177,5 +239,11 @@ def skill_plot(skill, tolerance: float):
     ax.set_title("Cleopatra's edge as the players get stronger: the standard rules and the final candidates", fontsize=10)
     ax.grid(color="0.93", lw=0.6)
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi + 0.22 * (hi - lo))  # a strip along the top for the levels' names
     fig.tight_layout()
+    top = ax.get_ylim()[1]
+    # each level's name upright along its own line, from the top; beside it when two lines are too close
+    place_labels(ax, [(xi, top, name) for xi, name in zip(_curve_x(first), first["level"])], rotation=90,
+                 offsets=[(-2, -4), (2, -4), (-6, -4), (6, -4), (-10, -4), (10, -4)])
     return fig

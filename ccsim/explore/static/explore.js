@@ -19,8 +19,9 @@ function el(tag, attrs, ...children) {
 }
 
 function parameterField(p) {
-  const input = el("input", {type: "number", id: "f-" + p.key, name: p.key, min: p.lo, max: p.hi,
-                             value: p.standard, "data-standard": p.standard, inputmode: "numeric"});
+  // a text field, not type=number: the browser would send "" for "abc", and the message must say what was typed
+  const input = el("input", {type: "text", class: "num", id: "f-" + p.key, name: p.key, value: p.standard,
+                             "data-standard": p.standard, inputmode: "numeric", spellcheck: "false"});
   const label = el("label", {class: "row", for: "f-" + p.key},
                    el("span", {text: p.label + " "}, el("small", {text: `standard ${p.standard} · ${p.lo}–${p.hi} · ${p.rule}`})),
                    input);
@@ -29,10 +30,10 @@ function parameterField(p) {
 }
 
 function buildForm() {
-  for (const l of spec.levels) {
-    const note = l.name === spec.default_level ? " (strongest fast)" : (l.cost.startsWith("search") ? " (search: slow)" : "");
-    $("f-level").append(el("option", {value: l.name, text: l.name + note}));
+  for (const l of spec.levels) {  // each level with its seat gap: a lopsided level is marked, none is "strongest"
+    $("f-level").append(el("option", {value: l.name, text: `${l.name} — ${l.gap}` + (l.cost.startsWith("search") ? " (search: slow)" : "")}));
   }
+  showPublished(spec.published);
   $("f-level").value = spec.default_level;
   const cost = () => { const l = spec.levels.find((x) => x.name === $("f-level").value); $("level-cost").textContent = l ? l.cost : ""; };
   $("f-level").addEventListener("change", cost);
@@ -87,6 +88,19 @@ function fill(q) {
   }
 }
 
+function showPublished(pub) {
+  // the published answer of ccsim balance, the one the README and docs/designer.md give
+  if (!pub) { $("published-words").textContent = "see results/balance/ in the repository"; return; }
+  $("published-words").textContent = pub.words;
+  $("published-level").textContent = pub.judged;
+  $("published-load").onclick = () => {
+    const q = new URLSearchParams(pub.query);
+    for (const input of document.querySelectorAll("#sections input")) input.value = q.get(input.name) ?? input.dataset.standard;
+    for (const box of document.querySelectorAll("#variants input")) box.checked = q.getAll("variant").includes(box.value);
+    changed();
+  };
+}
+
 function markChanged() {
   for (const input of document.querySelectorAll("#sections input")) {
     input.closest(".param").classList.toggle("changed", input.value.trim() !== input.dataset.standard);
@@ -129,12 +143,14 @@ async function ask() {
   if (q.toString() !== query().toString()) return;  // the form moved on meanwhile
   if (!res.ok) {
     stop();
+    document.body.classList.add("stale");  // the figures on screen answer an older form: greyed until it is valid
     showErrors(body.errors);
     $("status").textContent = "nothing runs: " + Object.values(body.errors)[0];
     $("status").className = "status failed";
     return;
   }
   showErrors({});
+  document.body.classList.remove("stale");
   $("words").textContent = body.words;
   keep(body, q);
   start(q);

@@ -1,0 +1,295 @@
+"""Every result-backed figure of README.md and docs/*.md, written from the results files.
+
+A figure in a document sits between two markers, inline or as a block:
+
+    a <!-- fig:report-games -->23,086,996<!-- /fig:report-games -->-game study
+
+and this script fills each one from the file that backs it (``FIGURES`` says which), so that no figure a
+reader meets is typed by hand.
+
+    python scripts/docs_figures.py            # rewrite every figure from the results
+    python scripts/docs_figures.py --check    # exit 1, naming each figure that differs from its results
+    python scripts/docs_figures.py --check --no-test-counts   # the same, without collecting the test suite
+
+An unknown marker name is an error (a typo would otherwise leave a figure typed by hand).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script from anywhere: the repository's package first
+    sys.path.insert(0, str(ROOT))
+
+from ccsim.analyses.balance.verdict import points, recommendation_text  # noqa: E402
+from ccsim.analyses.levels import level_words  # noqa: E402
+from strategies import seats  # noqa: E402
+
+MARKER = re.compile(r"<!-- fig:(?P<name>[\w-]+) -->(?P<body>.*?)<!-- /fig:(?P=name) -->", re.S)
+#: the documents whose figures this script owns (results/ keeps its own, written by the commands)
+DOCUMENTS = ("README.md", "docs/*.md")
+WIDTH = 110
+
+
+def _json(rel: str) -> dict:
+    return json.loads((ROOT / rel).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def recommendation() -> dict:
+    """The published answer of ``ccsim balance``: results/balance/summary.json's ``recommendation``."""
+    return _json("results/balance/summary.json")["recommendation"]
+
+
+# --- the figures -------------------------------------------------------------------------------------
+
+def answer() -> str:
+    """The answer paragraph, made by the same function that made ``ccsim balance``'s, as a quote."""
+    text = recommendation_text(recommendation())
+    return "\n".join("> " + line for line in textwrap.wrap(text, WIDTH - 2))
+
+
+def answer_change() -> str:
+    """The recommended change in words: "Caesar has 4 veto cards (standard: 2)"."""
+    return recommendation().get("words") or "no change"
+
+
+def _interval(e: dict) -> str:
+    lo, hi = e["ci95"]
+    return f"{points(e['seat_advantage'])} [{points(lo)}, {points(hi)}]"
+
+
+def _gap_words(level: str) -> str:
+    balanced = seats.is_balanced(level)
+    kind = {True: "balanced", False: "lopsided", None: "not measured"}[balanced]
+    return f"{seats.describe(level)} ({kind})" if balanced is not None else kind
+
+
+def ladder() -> str:
+    """Cleopatra's edge under the standard rules and with the recommended change at every level measured,
+    strongest first, each level's seat gap beside it."""
+    rec = recommendation()
+    rows = ["| level of play | seat gap | standard rules | with the change | deals | the change |",
+            "|---|---|---|---|---:|---|"]
+    verdicts = {"fair": "fair", "not fair": "not fair", "unclear": "unclear"}
+    for c in rec.get("curve") or []:
+        lv = c["level"]
+        rows.append(f"| {level_words(lv)} | {_gap_words(lv)} | {_interval(c['standard'])} | "
+                    f"{_interval(c)} | {c['deals']:,} | {verdicts.get(c['verdict'], c['verdict'])} |")
+    rows.append("")
+    rows += textwrap.wrap(f"Edge: Cleopatra's score − 50%, in points [95% interval]; fair: the whole interval "
+                          f"within ±{rec['tolerance_points']:g} point of an even game. Source: "
+                          f"`results/balance/summary.json`; seat gaps: `strategies/seats.py`.", WIDTH)
+    return "\n".join(rows)
+
+
+def _names(levels: list[str], conj: str = "and") -> str:
+    names = [f"`{lv}`" for lv in levels]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {conj} " + names[-1]
+
+
+def where_fair() -> str:
+    """The answer's reach in one plain sentence: at which levels measured the change is fair, and whether
+    any level that plays both seats alike (``strategies.seats``) finds it fair."""
+    rec = recommendation()
+    curve = rec.get("curve") or []
+    by = {v: [c["level"] for c in curve if c["verdict"] == v] for v in ("fair", "unclear", "not fair")}
+    balanced = [c["level"] for c in curve if seats.is_balanced(c["level"])]
+    fair_balanced = [lv for lv in by["fair"] if lv in balanced]
+    out = (f"In short: the change is fair with {_names(by['fair'])} on both sides" if by["fair"]
+           else "In short: the change is fair at no level measured")
+    if by["not fair"]:
+        out += f", not with {_names(by['not fair'], 'or')}"
+    if by["unclear"]:
+        out += f"; unclear with {_names(by['unclear'])} (too few games to tell)"
+    out += ". "
+    if balanced:
+        out += (f"Of the levels that play both seats alike ({_names(balanced)}), "
+                + (f"it is fair with {_names(fair_balanced)}." if fair_balanced else "none finds it fair."))
+    return out
+
+
+def balance_games() -> str:
+    return f"{_json('results/balance/summary.json')['games']:,}"
+
+
+def balance_millions() -> str:
+    return f"{_json('results/balance/summary.json')['games'] / 1e6:.1f} million"
+
+
+def report_games() -> str:
+    return f"{_json('results/balance-report/claims.json')['games']:,}"
+
+
+def report_millions() -> str:
+    return f"{_json('results/balance-report/claims.json')['games'] / 1e6:.0f}-million"
+
+
+def expert_speed() -> str:
+    return f"{_json('results/expert/strength.json')['games_per_s']:.0f}"
+
+
+def master_speed() -> str:
+    return f"{_json('results/strength/network.json')['games_per_s']['master vs tactician']:.0f}"
+
+
+def neural_speed() -> str:
+    return f"{_json('results/strength/network.json')['games_per_s']['neural mirror']:,.0f}"
+
+
+def _bench_table(heading: str) -> list[list[str]]:
+    """The rows of one table of results/BENCHMARKS.md, by its section heading."""
+    text = (ROOT / "results" / "BENCHMARKS.md").read_text(encoding="utf-8")
+    section = text.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("|")]
+    return rows[2:]
+
+
+def _thousands(x: float) -> str:
+    return f"{round(x, -3):,.0f}"
+
+
+def bench_random() -> str:
+    row = next(r for r in _bench_table("Games per second") if r[:2] == ["random", "random"])
+    return _thousands(float(row[3].replace(",", "")))
+
+
+def bench_heuristics() -> str:
+    """The range of games/s between two heuristics (random and greedy left out: they are not heuristics)."""
+    speeds = [float(r[2].replace(",", "")) for r in _bench_table("Every pairing of registered strategies (2 threads)")
+              if "random" not in r[:2] and "greedy" not in r[:2]]
+    return f"{_thousands(min(speeds))}–{_thousands(max(speeds))}"
+
+
+@lru_cache(maxsize=None)
+def _test_counts() -> tuple[int, int]:
+    """(fast tier, all) as pytest collects them, rounded to 50 so one new test does not move the figure."""
+    def count(*extra: str) -> int:
+        p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *extra],
+                           cwd=ROOT, capture_output=True, text=True)
+        m = re.search(r"(\d+)(?:/(\d+))? tests? collected", p.stdout)
+        if not m:
+            raise SystemExit(f"docs_figures: could not count the tests: {p.stdout[-300:]}{p.stderr[-300:]}")
+        return int(m.group(1)), int(m.group(2) or m.group(1))
+    fast, total = count("-m", "not slow")
+    return 50 * round(fast / 50), 50 * round(total / 50)
+
+
+def tests_fast() -> str:
+    return f"{_test_counts()[0]:,}"
+
+
+def tests_all() -> str:
+    return f"{_test_counts()[1]:,}"
+
+
+def _flat_rules(block: dict, prefix: str = "") -> dict:
+    """A nested rules block as the form's dotted keys: {"action_count.caesar.veto": 4}."""
+    out = {}
+    for k, v in block.items():
+        out |= _flat_rules(v, f"{prefix}{k}.") if isinstance(v, dict) else {f"{prefix}{k}": v}
+    return out
+
+
+def published_json() -> str:
+    """The page's copy of the published answer (ccsim/explore/static/answer.json): the change in words, the
+    level that judged it, the form query that loads it, and the paragraph."""
+    rec = recommendation()
+    query = [[k, str(v)] for k, v in _flat_rules(rec.get("rules") or {}).items()]
+    query += [["variant", v] for v in rec.get("variants") or []]
+    at = rec.get("at_level") or {}
+    judged = (f"judged with {level_words(rec['level'])} on both sides: Cleopatra's edge "
+              f"{points(rec['standard']['seat_advantage'])} points under the standard rules, "
+              f"{points(at['seat_advantage'])} with the change" if at else "")
+    data = dict(words=rec.get("words"), level=rec.get("level"), judged=judged, query=query,
+                text=recommendation_text(rec), source="results/balance/summary.json")
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+#: files written whole from the results (the explore page's copy of the answer ships with the package)
+FILES: dict[str, Callable[[], str]] = {"ccsim/explore/static/answer.json": published_json}
+
+FIGURES: dict[str, Callable[[], str]] = {
+    "answer": answer, "answer-change": answer_change, "ladder": ladder, "where-fair": where_fair,
+    "balance-games": balance_games, "balance-millions": balance_millions,
+    "report-games": report_games, "report-millions": report_millions,
+    "expert-speed": expert_speed, "master-speed": master_speed, "neural-speed": neural_speed,
+    "bench-random": bench_random, "bench-heuristics": bench_heuristics,
+    "tests-fast": tests_fast, "tests-all": tests_all,
+}
+#: figures that need the test suite collected (seconds, not milliseconds)
+TEST_COUNTS = {"tests-fast", "tests-all"}
+#: figures written as blocks (their own lines between the markers)
+BLOCKS = {"answer", "ladder"}
+
+
+def documents(root: Path = ROOT) -> list[Path]:
+    return sorted({p for pattern in DOCUMENTS for p in root.glob(pattern)})
+
+
+def fill(text: str, skip: frozenset = frozenset()) -> tuple[str, list[str]]:
+    """The text with every figure filled, and the names of the figures that changed."""
+    changed = []
+
+    def one(m: re.Match) -> str:
+        name, body = m.group("name"), m.group("body")
+        if name not in FIGURES:
+            raise SystemExit(f"docs_figures: unknown figure '{name}' (known: {', '.join(sorted(FIGURES))})")
+        if name in skip:
+            return m.group(0)
+        value = FIGURES[name]()
+        new = f"\n{value}\n" if name in BLOCKS else value
+        if new != body:
+            changed.append(name)
+        return f"<!-- fig:{name} -->{new}<!-- /fig:{name} -->"
+
+    return MARKER.sub(one, text), changed
+
+
+def run(check: bool, skip: frozenset = frozenset(), root: Path = ROOT) -> list[str]:
+    """Fill (or check) every document and generated file; the list of "file: figure" that were (or would
+    be) changed."""
+    drift = []
+    for rel, make in FILES.items():
+        path = root / rel
+        if not path.parent.exists():
+            continue
+        new = make()
+        if not path.exists() or path.read_text(encoding="utf-8") != new:
+            drift.append(f"{rel}: the whole file")
+            if not check:
+                path.write_text(new, encoding="utf-8")
+    for path in documents(root):
+        text = path.read_text(encoding="utf-8")
+        new, changed = fill(text, skip)
+        drift += [f"{path.relative_to(root)}: {name}" for name in changed]
+        if changed and not check:
+            path.write_text(new, encoding="utf-8")
+    return drift
+
+
+def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if a figure differs")
+    ap.add_argument("--no-test-counts", action="store_true", help="leave the test counts alone (no collection)")
+    args = ap.parse_args(argv)
+    skip = frozenset(TEST_COUNTS) if args.no_test_counts else frozenset()
+    drift = run(args.check, skip, root)
+    for d in drift:
+        print(("differs from the results: " if args.check else "written: ") + d)
+    if args.check and drift:
+        print("run `python scripts/docs_figures.py` to write them from the results", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

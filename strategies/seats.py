@@ -1,0 +1,65 @@
+"""How each player plays each seat: its gains over `tactician`'s mirror as Cleopatra and as Caesar.
+
+A balance figure is Cleopatra's edge when one player plays both seats; it speaks of the game only
+if the player is as good with Caesar's cards as with Cleopatra's.  ``seats.json`` beside this file
+(written by ``python scripts/strength.py seats``, its copy in ``results/strength/``) holds, for
+every measured player, its score in each seat against `tactician`, its gain over the score that
+seat gets in `tactician`'s mirror on the same deals, and the seat gap (the Cleopatra gain minus the
+Caesar gain), each with its 95% interval.  A player whose gap is more than ``GAP_LIMIT`` points is
+*lopsided*: its mirror adds its own lean to the game's, so it cannot judge balance.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+SEATS_FILE = Path(__file__).resolve().parent / "seats.json"
+GAP_LIMIT = 3.0     # points: a larger seat gap makes a player lopsided
+BALANCED_POINTS = GAP_LIMIT
+REFERENCE = "tactician"
+
+
+@lru_cache(maxsize=1)
+def certificate() -> dict:
+    """The measured seat gains: {player name: its row of seats.json}, the reference's row added
+    (a gap of 0 by definition); empty when the file is missing."""
+    if not SEATS_FILE.is_file():
+        return {}
+    data = json.loads(SEATS_FILE.read_text(encoding="utf-8"))
+    rows = {r["name"]: r for r in data["players"]}
+    zero = {"gain_cleopatra": 0.0, "gain_caesar": 0.0, "seat_gap": 0.0, "seat_gap_ci95": [0.0, 0.0],
+            "balanced": True, "deals": data["mirror"]["deals"], "reference": True}
+    rows.setdefault(data["reference"], {"name": data["reference"], **zero})
+    return rows
+
+
+def seat_row(name: str) -> dict | None:
+    """``name``'s measured row (gains, gap, intervals, deals), or None if it was not measured."""
+    return certificate().get(name)
+
+
+def seat_gap(name: str) -> float | None:
+    """Cleopatra-seat gain minus Caesar-seat gain, in points; None if not measured."""
+    row = seat_row(name)
+    return None if row is None else float(row["seat_gap"])
+
+
+def is_balanced(name: str) -> bool | None:
+    """True if ``name`` plays both seats alike (|gap| <= GAP_LIMIT), None if not measured."""
+    gap = seat_gap(name)
+    return None if gap is None else abs(gap) <= GAP_LIMIT
+
+
+def describe(name: str) -> str:
+    """``name``'s seat gap in plain words, e.g. "plays Cleopatra 10.9 points better than Caesar"."""
+    row = seat_row(name)
+    if row is None:
+        return "seat gap not measured"
+    if row.get("reference"):
+        return "the reference: plays both seats alike by definition"
+    gap = float(row["seat_gap"])
+    if round(abs(gap), 1) == 0:
+        return "plays both seats alike"
+    better, worse = ("Cleopatra", "Caesar") if gap > 0 else ("Caesar", "Cleopatra")
+    return f"plays {better} {abs(gap):.1f} points better than {worse}"

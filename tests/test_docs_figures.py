@@ -1,0 +1,73 @@
+"""Every result-backed figure of README.md and docs/ is written by scripts/docs_figures.py from the results
+files; its check mode fails on a figure that has drifted from them."""
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "docs_figures.py"
+
+
+@pytest.fixture(scope="module")
+def figures():
+    spec = importlib.util.spec_from_file_location("docs_figures", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_every_figure_in_the_documents_is_the_results(figures):
+    assert figures.run(check=True, skip=frozenset(figures.TEST_COUNTS)) == []
+
+
+@pytest.mark.slow
+def test_the_test_counts_are_the_suites():
+    p = subprocess.run([sys.executable, str(SCRIPT), "--check"], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_the_documents_carry_the_figures_the_script_writes(figures):
+    text = "".join(p.read_text(encoding="utf-8") for p in figures.documents())
+    for name in ("answer", "ladder", "balance-games", "report-games", "tests-fast", "tests-all", "answer-change"):
+        assert f"<!-- fig:{name} -->" in text, name
+
+
+def test_a_drifted_figure_fails_the_check(figures, tmp_path):
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    shutil.copy(ROOT / "README.md", root / "README.md")
+    shutil.copy(ROOT / "docs" / "results.md", root / "docs" / "results.md")
+    assert figures.run(check=True, skip=frozenset(figures.TEST_COUNTS), root=root) == []
+    readme = root / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8").replace("+18.3", "+18.9", 1), encoding="utf-8")
+    res = root / "docs" / "results.md"
+    res.write_text(res.read_text(encoding="utf-8").replace(figures.report_games(), "22,000,000"), encoding="utf-8")
+    assert figures.run(check=True, skip=frozenset(figures.TEST_COUNTS), root=root) == [
+        "README.md: answer", "docs/results.md: report-games"]
+    assert figures.run(check=False, skip=frozenset(figures.TEST_COUNTS), root=root)   # writes them back
+    assert figures.run(check=True, skip=frozenset(figures.TEST_COUNTS), root=root) == []
+
+
+def test_the_check_exits_1_naming_the_figure(tmp_path, figures, capsys):
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "README.md").write_text("a <!-- fig:balance-games -->1<!-- /fig:balance-games --> game study\n")
+    assert figures.main(["--check", "--no-test-counts"], root=root) == 1
+    assert "README.md: balance-games" in capsys.readouterr().out
+
+
+def test_an_unknown_figure_is_refused(figures):
+    with pytest.raises(SystemExit, match="unknown figure 'answr'"):
+        figures.fill("<!-- fig:answr -->x<!-- /fig:answr -->")
+
+
+def test_the_answer_is_the_balance_commands_own_paragraph(figures):
+    import json
+    from ccsim.analyses.balance.verdict import recommendation_text
+    rec = json.loads((ROOT / "results" / "balance" / "summary.json").read_text(encoding="utf-8"))["recommendation"]
+    flat = " ".join(line[2:] for line in figures.answer().splitlines())
+    assert flat == recommendation_text(rec)

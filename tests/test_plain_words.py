@@ -1,0 +1,31 @@
+"""Printed figures a designer reads: never "-0.0" (a value that rounds to zero has no sign to show), and a
+table too wide for the terminal says plainly which columns it does not show."""
+import re
+
+from ccsim.analyses import whatif as W
+from ccsim.analyses.fit import Col, table
+
+NEGATIVE_ZERO = re.compile(r"-0\.0+(?!\d*[1-9])")
+
+
+def test_whatif_never_prints_minus_zero():
+    for metric in ("seat_advantage", "draw_rate", "turns"):
+        for x in (-0.0, -0.00001, -0.0004, -0.004 if metric == "turns" else -0.0004):
+            for signed in (False, True):
+                assert not NEGATIVE_ZERO.search(W._fmt(metric, x, signed)), (metric, x, signed, W._fmt(metric, x, signed))
+    assert W._fmt("seat_advantage", -0.0004) == "+0.0" and W._fmt("seat_advantage", -0.0006) == "-0.1"
+    assert W._fmt("turns", -0.001, True) == "+0.00" and W._fmt("turns", 12.5) == "12.50"
+
+
+def test_whatif_card_worths_never_print_minus_zero():
+    import pandas as pd
+    rows = [dict(card=c, player=p, worth=-0.0001, ci_lo=-0.0004, ci_hi=0.0003, significant=False)
+            for c in W.R.ACTION_NAMES for p in ("cleopatra", "caesar", "both")]
+    text = " ".join(" ".join(r) for r in W._card_rows(pd.DataFrame(rows)))
+    assert "+0.0 [+0.0, +0.0]" in text and not NEGATIVE_ZERO.search(text)
+
+
+def test_a_narrow_terminal_says_which_columns_it_does_not_show():
+    lines = table([Col("setting", wrap=True), Col("a long spare column", spare=1)], [["x" * 30, "y" * 30]], width=40)
+    said = " ".join(line.strip() for line in lines[1:] if not line.startswith("x") and not line.startswith("setting"))
+    assert said.endswith("(not shown, to fit in 40 columns: a long spare column; --wide shows them)"), lines
