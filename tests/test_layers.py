@@ -15,8 +15,9 @@ DOORS = ("ccsim.cli", "ccsim.report", "ccsim.explore", "ccsim.present")
 # the strategies' socket: what other rooms may import of strategies/ (a family is reached through it)
 SOCKET = ("strategies.registry", "strategies.family", "strategies.param_files",
           "strategies.seats")  # (what each player's seats measured: data about players, no family)
-# ccsim.training trains the learned players on their own features and network: it reaches into
-# their families until the training of both seats is unified (another engineer's room)
+# ccsim.training trains the learned players: it plays their compiled policies in its own kernels
+# (the branched self-play, the teacher's search) and fits their features and network, so it reads
+# the families it trains, as their own tests do
 FAMILY_READERS = ("ccsim.training",)
 
 

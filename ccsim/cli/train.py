@@ -31,7 +31,7 @@ from ccsim.cli.options import COUNT, backend_options, cli_backend, writable_fold
 @backend_options
 def train_cmd(out, seed, rounds, games, rate, budget, kinds, lam, eval_deals, install, as_json, progress, backend,
               scheduler, workers, connect_timeout):
-    """Train the learned player (strategies/learned.py): imitation of the expert search, then rounds
+    """Train the learned player (strategies/learned/): imitation of the expert search, then rounds
     of expert iteration; every round scored against tactician with a 95% interval."""
     from ccsim.training.train import TrainConfig, train
     cfg = TrainConfig(seed=seed, rounds=rounds, games=games, rate=rate, budget=budget,
@@ -81,7 +81,7 @@ def train_cmd(out, seed, rounds, games, rate, budget, kinds, lam, eval_deals, in
 @backend_options
 def train_neural_cmd(out, seed, generations, games, keep, epochs, eval_deals, start, install, as_json, progress,
                      backend, scheduler, workers, connect_timeout):
-    """Train the value network of the `neural` player (strategies/neural.py) from the outcomes of
+    """Train the value network of the `neural` player (strategies/neural/) from the outcomes of
     self-play games: generation 0 from the heuristics' games, then generations of its own; each
     generation scored against tactician with a 95% interval (docs/learned.md)."""
     from ccsim.training.neural_train import NetworkTrainConfig, train_network, write_history

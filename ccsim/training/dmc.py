@@ -33,10 +33,10 @@ from ccsim.kernel.rng import seed_game_nb, uniform_nb, below_nb
 from ccsim.kernel.simulate import run_blocks
 from ccsim.toolchain.jit import njit
 from strategies.learned import MAX_FEATURES, decision_features_nb
-from strategies.layouts import N_ROWS
+from strategies.heuristics.layouts import N_ROWS
 from strategies.neural import candidates_nb, network_choice_nb
 from strategies.neural.inputs import N_OBS, N_OPT, encode_obs_nb, encode_option_nb, kind_column
-from strategies.scoring import must_be_active
+from strategies.heuristics.scoring import must_be_active
 
 DECISIONS_PER_GAME = 24  # decisions a game may keep (at keep 0.06, ~10 of the ~170 the network covers)
 EXPLORE_SALT = 0x5EED_D3C0  # the branching's own streams: seed_game_nb(seed ^ salt, game)

@@ -19,7 +19,7 @@ from ccsim.kernel.layout import BASE_SIZE, N_RNG, PUB_END
 from ccsim.kernel.rng import seed_game_nb
 from ccsim.kernel.simulate import run_blocks
 from ccsim.toolchain.jit import njit
-from strategies.leaf import LEAF_FEATURES, N_LEAF, leaf_features_nb
+from strategies.search.leaf import LEAF_FEATURES, N_LEAF, leaf_features_nb
 
 MAX_BOUNDARIES = 256  # turn boundaries a game may keep (R9.5's cap is far above real games)
 

@@ -27,9 +27,9 @@ from ccsim.kernel.layout import (BASE_SIZE, N_RNG, MAX_OPTIONS, MEM_SIZE, OPTS, 
 from ccsim.kernel.rng import seed_game_nb, uniform_nb
 from ccsim.kernel.simulate import run_blocks
 from ccsim.toolchain.jit import njit
-from strategies.expert import P_KINDS, policy_choice_nb, search_stats_nb
+from strategies.search.expert import P_KINDS, policy_choice_nb, search_stats_nb
 from strategies.learned import MAX_FEATURES, block_of, decision_features_nb
-from strategies.layouts import N_ROWS
+from strategies.heuristics.layouts import N_ROWS
 
 ROWS_PER_GAME = 4096      # option rows a game may keep (a game keeps ~1,000 at rate 0.3)
 DECISIONS_PER_GAME = 512  # decisions a game may keep

@@ -40,7 +40,8 @@ from ccsim.runner.config import RunConfig
 from ccsim.runner.driver import drive
 from ccsim.training import fit
 from ccsim.training.selfplay import LabelTask, Labels, label_task
-from strategies import expert, learned
+from strategies import learned
+from strategies.search import expert
 from strategies.registry import LEARNED
 
 ROUND_STRIDE = 1 << 32     # round r labels games r * ROUND_STRIDE ... of the seed
