@@ -68,12 +68,21 @@ def test_every_compiled_function_caches_in_its_own_kind_of_folder():
     engine = _cache.engine_folder()
     strategies = _cache.strategies_folder()
     assert engine != strategies
-    seen = {"ccsim": 0, "strategies": 0}
+    seen = {"ccsim": 0, "strategies": 0, "training": 0}
     for package, folder in (("ccsim", engine), ("strategies", strategies)):
         for name, disp in _dispatchers(package):
-            assert disp._cache._cache_path.startswith(folder), f"{name}.{disp.__name__}"
-            seen[package] += 1
-    assert seen["ccsim"] > 20 and seen["strategies"] > 20
+            training = name.startswith("ccsim.training")  # its kernels inline strategies' code
+            want = strategies if training else folder
+            assert disp._cache._cache_path.startswith(want), f"{name}.{disp.__name__}"
+            seen["training" if training else package] += 1
+    assert seen["ccsim"] > 20 and seen["strategies"] > 20 and seen["training"] >= 3
+
+
+def test_a_training_kernel_is_keyed_by_the_players_it_inlines(tmp_path):
+    """The branched self-play compiles the network player into its own kernel: editing the
+    network's inputs must not leave that kernel cached with the old ones."""
+    assert _cache.folder_for("ccsim.training.dmc") == _cache.strategies_folder()
+    assert _cache.folder_for("ccsim.kernel.simulate") == _cache.engine_folder()
 
 
 _THEIRS = "import numba\n\n\n@numba.njit(cache=True)\ndef theirs(x):\n    return x + 1\n"

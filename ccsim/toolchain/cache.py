@@ -123,9 +123,17 @@ def strategies_folder() -> str:
     return _folder("strategies", strategy_roots())
 
 
+# ccsim rooms whose kernels compile strategies' code into their own (the training plays the players it
+# trains inside its branched self-play and its teacher's search): keyed by the strategies' sources too,
+# or an edit to a player's network inputs would leave a training kernel cached with the old ones
+STRATEGY_READERS = ("ccsim.training",)
+
+
 def folder_for(module: str) -> str:
     """The cache folder of a compiled function defined in ``module``."""
-    return strategies_folder() if module.split(".")[0] == STRATEGIES else engine_folder()
+    reads_strategies = module.split(".")[0] == STRATEGIES or any(
+        module == r or module.startswith(r + ".") for r in STRATEGY_READERS)
+    return strategies_folder() if reads_strategies else engine_folder()
 
 
 @contextlib.contextmanager
