@@ -152,7 +152,7 @@ def _headline(b: Balance) -> list[str]:
              f"{i['candidates']:,} candidates (up to {sp.max_changes} of {len(sp.params)} parameters changed) at "
              f"{', '.join(_levels(b))}; fair = Cleopatra's score within 50% ± {_tolerance(sp.tolerance)} "
              + (f"with {_levels(b)[0]} on both sides (the race judges it alone; the others play the same deals)"
-                if sp.judge == "first" and len(sp.levels) > 1 else "at every level") + f"; seed {sp.seed}"]
+                if sp.race == "first" and len(sp.levels) > 1 else "at every level") + f"; seed {sp.seed}"]
     played = i["games"] - i["resumed"]
     speed = f" ({played / i['seconds']:,.0f} games/s)" if i["seconds"] else ""
     kept = f" ({i['resumed']:,} of them finished before: resumed)" if i["resumed"] else ""
@@ -174,7 +174,7 @@ def format_balance(b: Balance, width: int | None = None) -> str:
     setting in plain words; fitted to ``width`` columns (None: no limit)."""
     lines = _headline(b)
     if not b.pareto.empty:
-        judged = (f"|seat advantage| at {b.space.levels[0].name}" if b.space.judge == "first" and len(b.space.levels) > 1
+        judged = (f"|seat advantage| at {b.space.levels[0].name}" if b.space.race == "first" and len(b.space.levels) > 1
                   else "worst-level |seat advantage|")
         lines += ["", f"Pareto set over ({judged}, changes, size): seat advantage = Cleopatra's "
                       "score - 50%, points [95% interval]; draw rate; mean turns"]
