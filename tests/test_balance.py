@@ -432,7 +432,7 @@ def test_the_answer_is_one_paragraph_with_every_level_and_where_it_stops():
            "deals to be sure" in text
     assert "No single setting measured is fair at every strong balanced level" in text
     off = _setting("Caesar has 4 veto cards", 1, neural_search=_est("neural-search", -0.051, 0.009, standard=std))
-    assert "no setting measured makes the game fair. The closest: Caesar has 4 veto cards, 3.2 points outside" in \
+    assert "no setting measured makes the game fair. The closest: Caesar has 4 veto cards, its estimate 4.1 points outside" in \
         _answer(off)["text"]
     assert answer_paragraph({}) == "The search found no setting to recommend."
     assert points(-0.0004) == "0.0" and points(0.0123) == "+1.2" and points(-0.02) == "−2.0"
@@ -533,7 +533,7 @@ def test_the_command_line_json_and_the_records_of_a_recommended_setting(small, c
     assert changes[0].block == r["rules"]
     code, text, _ = run_cli(capsys, "balance", path, "--out", out, "--no-progress")
     assert code == 0 and "Pareto set" in text and "every simplest setting the race kept" in text
-    assert "The answer:" in text
+    assert "The answer, judged with tactician on both sides" in text
     rec = tmp_path / "x.jsonl"
     code, _, _ = run_cli(capsys, "whatif", "--no-variants", "--rules", out / "recommended.toml", "--games", "20",
                          "--record", rec, "--record-games", "3")

@@ -87,3 +87,30 @@ def test_without_halving_every_member_plays_to_the_end():
     measure, seen = _measure({1: 0.0, 2: 0.001})
     alive, steps = judge_race(measure, [1, 2], 0.01, first_deals=100, max_deals=700, halve=False)
     assert sorted(alive) == [1, 2] and seen == {1: 700, 2: 700} and [s.deals for s in steps] == [100, 200, 400]
+
+
+def test_the_ring_plays_screen_race_and_confirmation_and_resumes(tmp_path):
+    """A tiny ring on real games (greedy screens, tactician judges): every stage in ring.json, and a rerun
+    plays nothing again."""
+    import json
+    from ccsim.analyses.balance.ring_run import run_ring
+    anchors = tmp_path / "anchors.json"
+    anchors.write_text(json.dumps({"level": "tactician", "standard": {"seat_advantage": 0.10, "ci95": [0.09, 0.11],
+                                                                      "deals": 1000},
+                                   "anchors": [{"setting": [["action_count.caesar.veto", 4]], "deals": 1000,
+                                                "seat_advantage": -0.05, "ci95": [-0.06, -0.04], "diff": -0.15,
+                                                "diff_ci95": [-0.16, -0.14]}]}))
+    kw = dict(fast_levels=("greedy",), judge="tactician", screen_deals=30, shortlist_size=3, race_first=10,
+              race_max=30, confirm_deals=20, confirm_paired=True, progress=False, log=None)
+    lines = []
+    out = run_ring(tmp_path / "ring", (("action_count.cleopatra.veto", 1),), anchors, log=lines.append,
+                   **{k: v for k, v in kw.items() if k != "log"})
+    assert out["screen"]["games"] == 30 * 34 and len(out["predictions"]) == 32 and out["map_level"] == "greedy"
+    assert out["shortlist"] and out["race"]["games"] > 0 and out["winner"] in out["shortlist"]
+    assert out["confirm"]["setting"]["deals"] == 20 and out["confirm"]["standard"]["deals"] == 20
+    assert out["saving"]["judge_games_without_screen"] >= out["saving"]["judge_games"]
+    assert json.loads((tmp_path / "ring" / "ring.json").read_text())["winner"] == out["winner"]
+    again = run_ring(tmp_path / "ring", (("action_count.cleopatra.veto", 1),), anchors, log=lines.append,
+                     **{k: v for k, v in kw.items() if k != "log"})
+    assert again["race"] == out["race"] and again["confirm"]["setting"] == out["confirm"]["setting"]
+    assert (again["screen"]["games"], again["confirm"]["seconds"]) == (30 * 34, 0.0)  # all of it resumed

@@ -127,8 +127,14 @@ def _skill_rows(b: Balance, words: bool = False) -> tuple[list[str], list[list[s
             r = g[g["candidate"] == c]
             cells.append(_adv(r.iloc[0]) + ("" if r.iloc[0]["verdict"] != "fair" or c == 0 else " fair")
                          if not r.empty else "")
-        rows.append([first["level"], elo, f"{int(first['deals']):,}"] + cells)
+        rows.append([first["level"] + _seats_mark(first["level"]), elo, f"{int(first['deals']):,}"] + cells)
     return header, rows
+
+
+def _seats_mark(level: str) -> str:
+    """" (lopsided)" after a level that plays one seat better than the other: shown, never deciding."""
+    from ccsim.analyses.balance.judge import LOPSIDED, seat_status
+    return " (lopsided)" if seat_status(level) == LOPSIDED else ""
 
 
 def precision_warnings(b: Balance) -> list[str]:
@@ -193,7 +199,8 @@ def format_balance(b: Balance, width: int | None = None) -> str:
         header, rows = _skill_rows(b, words=True)
         lines += table([Col(h, wrap=k >= 3) for k, h in enumerate(header)], rows, width)
     if b.recommendation:
-        lines += ["", "The answer:"] + _wrap(b.recommendation["text"], width)
+        lines += ["", f"The answer, judged with {b.recommendation['judge']} on both sides (the strongest level "
+                      "measured that plays both seats alike):"] + _wrap(b.recommendation["text"], width)
     return fit_lines(lines, width)
 
 

@@ -24,6 +24,7 @@ from ccsim.analyses.balance.verdict import answer_of, answer_paragraph, choose, 
 __all__ = ["published_settings", "publish"]
 
 ANSWER_MARKS = ("<!-- answer -->", "<!-- /answer -->")
+RING_MARKS = ("<!-- ring -->", "<!-- /ring -->")
 
 
 def _row_est(r, tol, standard=None, source=None) -> dict:
@@ -97,9 +98,13 @@ def published_settings(folder: Path, tol: float) -> list[dict]:
         c = data.get("confirm")
         if c and not c.get("interrupted"):
             s = cands[data["winner"]]
+            paired = c.get("standard") is not None
+            std = _json_est(judge, c["standard"], tol) if paired else (
+                _json_est(judge, json.loads(anchors.read_text(encoding="utf-8"))["standard"] | {"deals": 10_000}, tol)
+                if anchors.is_file() else None)
             add(s["key"], s["setting"], s["words"], s["changes"], s["size"], judge,
-                _json_est(judge, c["setting"], tol, _json_est(judge, c["standard"], tol),
-                          f"fresh deals, seed {c['seed']}, paired with the standard rules"))
+                _json_est(judge, c["setting"], tol, std, f"fresh deals, seed {c['seed']}"
+                          + (", paired with the standard rules" if paired else "")))
         for lv, x in (data.get("curve") or {}).items():
             s = cands[data["winner"]]
             add(s["key"], s["setting"], s["words"], s["changes"], s["size"], lv,
@@ -137,7 +142,10 @@ def publish(folder) -> dict:
     for name in ("README.md", "pareto.md"):
         path = folder / name
         if path.is_file():
-            path.write_text(_with_answer(path.read_text(encoding="utf-8"), text), encoding="utf-8")
+            doc = _with_answer(path.read_text(encoding="utf-8"), text)
+            if name == "README.md" and (folder / "ring" / "ring.json").is_file():
+                doc = _between(doc, RING_MARKS, ring_markdown(json.loads((folder / "ring" / "ring.json").read_text())))
+            path.write_text(doc, encoding="utf-8")
     _recommended_toml(folder, rec, settings, judge, tol)
     return rec
 
@@ -147,14 +155,66 @@ def _with_answer(doc: str, text: str) -> str:
     paragraph when it has none yet)."""
     a, b = ANSWER_MARKS
     if a in doc:
-        return re.sub(re.escape(a) + r".*?" + re.escape(b), lambda _: f"{a}\n{text}\n{b}", doc, count=1, flags=re.S)
+        return re.sub(re.escape(a) + r".*?" + re.escape(b), lambda _: f"{a}\n\n{text}\n\n{b}", doc, count=1, flags=re.S)
     m = re.search(r"^## The answer\n\n", doc, flags=re.M)
     if not m:
-        return doc.rstrip("\n") + f"\n\n## The answer\n\n{a}\n{text}\n{b}\n"
+        return doc.rstrip("\n") + f"\n\n## The answer\n\n{a}\n\n{text}\n\n{b}\n"
     rest = doc[m.end():]
     end = re.search(r"\n\n", rest)
     stop = m.end() + (end.start() if end else len(rest))
-    return doc[:m.end()] + f"{a}\n{text}\n{b}" + doc[stop:]
+    return doc[:m.end()] + f"{a}\n\n{text}\n\n{b}" + doc[stop:]
+
+
+def _between(doc: str, marks: tuple[str, str], text: str) -> str:
+    a, b = marks
+    if a not in doc:
+        return doc
+    return re.sub(re.escape(a) + r".*?" + re.escape(b), lambda _: f"{a}\n\n{text}\n\n{b}", doc, count=1, flags=re.S)
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f}".replace("-", "−")
+
+
+def _iv(lo: float, hi: float) -> str:
+    return f"[{_pts(lo)}, {_pts(hi)}]"
+
+
+def ring_markdown(data: dict) -> str:
+    """The ring's stages as Markdown, from ``ring.json``: the map, each raced setting's predicted judge edge
+    beside its measurement there, the race and the games the screen saved."""
+    cands = {s["candidate"]: s for s in data["settings"]}
+    m = next(x for x in data["maps"] if x["level"] == data["map_level"])
+    pred = {p["candidate"]: p for p in data["predictions"]}
+    meas = {x["candidate"]: x for x in data.get("judge_measured", [])}
+    judge, fast = data["judge"], data["map_level"]
+    lines = [f"The map, fitted on {m['anchors']} anchors measured at both levels: effect at `{judge}` = "
+             f"{m['slope']:.2f} (± {m['slope_se']:.2f}) × effect at `{fast}`, a model spread of "
+             f"{100 * m['model_sd']:.1f} points. {sum(p['could_be_fair'] for p in data['predictions'])} of "
+             f"{len(data['predictions'])} ring settings could be within ±{100 * data['tolerance']:g} point; the "
+             f"{len(data['shortlist'])} closest raced at `{judge}` (deals of seed {data['seeds']['race']}):", "",
+             f"| setting | `{fast}` effect (screen) | predicted at `{judge}` [95%] | measured at `{judge}` [95%] | deals |",
+             "|---|---:|---:|---:|---:|"]
+    for c in data["shortlist"]:
+        p, s, x = pred[c], cands[c], meas.get(c)
+        eff = s["screen"][fast]
+        lines.append(f"| {s['words']} | {_pts(eff['diff'])} {_iv(*eff['diff_ci95'])} | {_pts(p['edge'])} "
+                     f"{_iv(*p['interval'])} | " + (f"{_pts(x['seat_advantage'])} {_iv(*x['ci95'])} | {x['deals']:,}"
+                                                   if x else "not raced | 0") + " |")
+    sv = data.get("saving")
+    if sv:
+        lines += ["", f"The judge played {sv['judge_games']:,} games in the race; racing all {sv['ring']} ring settings "
+                      f"there to the same depth would have taken {sv['judge_games_without_screen']:,} "
+                      f"({sv['judge_games_without_screen'] - sv['judge_games']:,} saved, for {sv['fast_games']:,} "
+                      f"fast-level games of the screen, which play about a hundred times faster)."]
+    c = data.get("confirm")
+    if c:
+        x = c["setting"]
+        lines += ["", f"The winner, {cands[data['winner']]['words']}, confirmed on {x['deals']:,} fresh deals (seed "
+                      f"{c['seed']}){', paired with the standard rules' if c.get('paired') else ''}: "
+                      f"{_pts(x['seat_advantage'])} {_iv(*x['ci95'])} points"
+                      + (" (interrupted: a partial figure)" if c.get("interrupted") else "") + "."]
+    return "\n".join(lines)
 
 
 def _recommended_toml(folder: Path, rec: dict, settings: list[dict], judge: str, tol: float) -> None:

@@ -64,7 +64,7 @@ def _est(stats) -> dict:
 
 def run_ring(out, around, anchors_file, space=None, fast_levels=("neural", "tactician"), judge="neural-search",
              screen_deals=10_000, shortlist_size=6, race_first=400, race_max=3_000, confirm_deals=10_000,
-             tolerance=None, progress=True, log=_log) -> dict:
+             confirm_paired=True, tolerance=None, progress=True, log=_log) -> dict:
     """Screen, map, race and confirm (the module's docstring); writes ``ring.json`` in ``out``; returns it."""
     sp = load_space(space)
     tol = sp.tolerance if tolerance is None else tolerance
@@ -141,7 +141,7 @@ def run_ring(out, around, anchors_file, space=None, fast_levels=("neural", "tact
             raise KeyboardInterrupt
         out = {}
         for m in members:
-            moments.setdefault(m, Moments(len(COLUMNS), batch=1)).merge(r.stats[m])
+            moments.setdefault(m, Moments(len(COLUMNS))).merge(r.stats[m][0])
             x = level_estimate(moments[m])
             out[m] = (x["seat_advantage"], x["seat_advantage_lo"], x["seat_advantage_hi"])
         log("  " + "; ".join(f"{cands[m].name}: {100 * e[0]:+.1f} [{100 * e[1]:+.1f}, {100 * e[2]:+.1f}]"
@@ -172,11 +172,20 @@ def run_ring(out, around, anchors_file, space=None, fast_levels=("neural", "tact
     if not survivors or confirm_deals <= 0:
         return out_json
     w = survivors[0]
+    # paired: the standard rules on the same fresh deals too (the change's own effect); unpaired: the setting
+    # alone, half the games -- its edge, what "fair" is about, is the same figure either way
+    members = (0, w) if confirm_paired else (w,)
     log(f"ring: confirming {cands[w].words} with {jl.name} on both sides, {confirm_deals:,} fresh deals "
-        f"(seed {sp.seed + CONFIRM_OFFSET}), paired with the standard rules")
-    r = judge_player.play(sp.seed + CONFIRM_OFFSET, "confirm", (0, w), 0, confirm_deals, f"ring: {jl.name} confirmation")
+        f"(seed {sp.seed + CONFIRM_OFFSET})" + (", paired with the standard rules" if confirm_paired else
+                                                ", the setting alone"))
+    r = judge_player.play(sp.seed + CONFIRM_OFFSET, "confirm", members, 0, confirm_deals,
+                          f"ring: {jl.name} confirmation")
+    setting = _est(r.stats[w][0])
+    if not confirm_paired:
+        setting = {k: v for k, v in setting.items() if k not in ("diff", "diff_ci95")}
     out_json["confirm"] = dict(seed=sp.seed + CONFIRM_OFFSET, games=r.games, seconds=round(r.seconds, 1),
-                               interrupted=r.interrupted, standard=_est(r.stats[0][0]), setting=_est(r.stats[w][0]))
+                               interrupted=r.interrupted, paired=confirm_paired, setting=setting,
+                               standard=_est(r.stats[0][0]) if confirm_paired else None)
     out_json["confirm"]["verdict"] = verdict_of((out_json["confirm"]["setting"]["seat_advantage"],
                                                  *out_json["confirm"]["setting"]["ci95"]), tol)
     out_json["seconds"] = round(time.perf_counter() - t0, 1)
@@ -210,6 +219,8 @@ def main(argv=None) -> int:
     ap.add_argument("--race-first", type=int, default=400)
     ap.add_argument("--race-max", type=int, default=3_000)
     ap.add_argument("--confirm-deals", type=int, default=10_000)
+    ap.add_argument("--confirm-unpaired", action="store_true",
+                    help="confirm the setting alone (half the games), without the standard rules beside it")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--no-progress", action="store_true")
     a = ap.parse_args(argv)
@@ -217,7 +228,8 @@ def main(argv=None) -> int:
     set_threads(a.threads)
     try:
         run_ring(a.out, [_pair(x) for x in a.around], a.anchors, a.space, a.fast_levels.split(","), a.judge,
-                 a.screen_deals, a.shortlist, a.race_first, a.race_max, a.confirm_deals, progress=not a.no_progress)
+                 a.screen_deals, a.shortlist, a.race_first, a.race_max, a.confirm_deals,
+                 confirm_paired=not a.confirm_unpaired, progress=not a.no_progress)
     except (RingError, ValueError) as e:
         print(f"ccsim: error: {e}", file=sys.stderr)
         return 2

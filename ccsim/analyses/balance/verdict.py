@@ -208,11 +208,11 @@ def _stop_words(rec: dict) -> str:
 
 
 def _everywhere_words(rec: dict) -> str:
-    strong = [level_words(n) for n in rec["strong_levels"]]
+    strong = ", ".join(rec["strong_levels"])
     if rec["fair_everywhere"]:
-        return f"Fair at every strong balanced level ({', '.join(strong)}): {'; '.join(rec['fair_everywhere'])}."
-    return (f"No single setting measured is fair at every strong balanced level ({', '.join(strong)}): good "
-            f"players and weaker ones need different rules.")
+        return f"Fair at every strong balanced level ({strong}): {'; '.join(rec['fair_everywhere'])}."
+    return (f"No single setting measured is fair at every strong balanced level ({strong}): good players and "
+            f"weaker ones need different rules.")
 
 
 def _paragraph(rec: dict) -> str:
@@ -224,8 +224,8 @@ def _paragraph(rec: dict) -> str:
     if e["verdict"] == FAIR or abs(e["seat_advantage"]) * 100 <= rec["tolerance_points"]:
         head += f"the fewest-change setting that makes the game fair is: {rec['words']}."
     else:
-        head += (f"no setting measured makes the game fair. The closest: {rec['words']}, "
-                 f"{_outside(e, rec):.1f} points outside {_band(rec)}.")
+        head += (f"no setting measured makes the game fair. The closest: {rec['words']}, its estimate "
+                 f"{100 * abs(e['seat_advantage']) - rec['tolerance_points']:.1f} points outside {_band(rec)}.")
     return " ".join([head, _judge_words(rec), _curve_words(rec), _stop_words(rec), _everywhere_words(rec)])
 
 
