@@ -114,3 +114,18 @@ def test_the_ring_plays_screen_race_and_confirmation_and_resumes(tmp_path):
                      **{k: v for k, v in kw.items() if k != "log"})
     assert again["race"] == out["race"] and again["confirm"]["setting"] == out["confirm"]["setting"]
     assert (again["screen"]["games"], again["confirm"]["seconds"]) == (30 * 34, 0.0)  # all of it resumed
+    from ccsim.analyses.balance.ring_run import run_curve
+    curve = run_curve(tmp_path / "ring", ["greedy"], 20, progress=False, log=lines.append)
+    assert curve["levels"]["greedy"]["setting"]["deals"] == 20 and curve["levels"]["greedy"]["standard"]["diff"] == 0
+    assert json.loads((tmp_path / "ring" / "curve.json").read_text()) == curve
+
+
+def test_the_confirmed_survivor_follows_the_answers_rule():
+    from ccsim.analyses.balance.ring import pick_winner
+    # two survivors as close to even at the judge; the one closer to even at tactician is confirmed, not the
+    # race's first; fewer changes first whatever the spread
+    est = {23: [(-0.001, -0.029, 0.027), (-0.037, -0.046, -0.028)], 29: [(-0.002, -0.030, 0.026), (-0.019, -0.028, -0.009)],
+           3: [(0.0, -0.05, 0.05)]}
+    assert pick_winner([23, 29], {23: 2, 29: 2}, est) == 29
+    assert pick_winner([23, 29, 3], {23: 2, 29: 2, 3: 1}, est) == 3
+    assert pick_winner([23, 29], {23: 2, 29: 2}, {}) == 23

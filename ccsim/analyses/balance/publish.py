@@ -105,7 +105,11 @@ def published_settings(folder: Path, tol: float) -> list[dict]:
             add(s["key"], s["setting"], s["words"], s["changes"], s["size"], judge,
                 _json_est(judge, c["setting"], tol, std, f"fresh deals, seed {c['seed']}"
                           + (", paired with the standard rules" if paired else "")))
-        for lv, x in (data.get("curve") or {}).items():
+        curve_file = folder / "ring" / "curve.json"
+        curve = json.loads(curve_file.read_text(encoding="utf-8")) if curve_file.is_file() else {}
+        if curve.get("setting") != cands.get(data.get("winner"), {}).get("key"):
+            curve = {}  # the curve of another winner
+        for lv, x in curve.get("levels", {}).items():
             s = cands[data["winner"]]
             add(s["key"], s["setting"], s["words"], s["changes"], s["size"], lv,
                 _json_est(lv, x["setting"], tol, _json_est(lv, x["standard"], tol),

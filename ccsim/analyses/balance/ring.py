@@ -43,7 +43,7 @@ from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, level_verdict
 from ccsim.analyses.balance.space import Candidate, Param, Space, setting_of
 
 __all__ = ["ring", "EffectMap", "fit_effect_map", "Prediction", "predict", "shortlist", "ring_plan",
-           "judge_race", "RaceStep", "combined", "race_games", "MODEL_SD", "Z"]
+           "judge_race", "RaceStep", "combined", "race_games", "pick_winner", "MODEL_SD", "Z"]
 
 #: the least spread (a share: 0.01 is one point) the map's predictions carry beyond the measured noise:
 #: two or three anchors cannot show how far a new setting's effect strays from the line
@@ -257,6 +257,16 @@ def combined(est: tuple[float, float, float], prior: tuple[float, float] | None)
     se = max((est[2] - est[1]) / (2 * Z), 1e-9)
     w_m, w_p = 1 / se ** 2, 1 / max(prior[1], 1e-9) ** 2
     return (w_m * est[0] + w_p * prior[0]) / (w_m + w_p)
+
+
+def pick_winner(survivors: list[int], changes: dict[int, int],
+                estimates: dict[int, list[tuple[float, float, float]]]) -> int:
+    """The survivor the judge confirms, by the answer's own rule: fewest changes, then the edge that stays
+    closest to even across the balanced levels (``estimates[m]``: (edge, lo, hi) at the judge and at each
+    balanced fast level; the farther end of each interval counts), then the order of the race."""
+    def spread(m):
+        return max(max(abs(lo), abs(hi)) for _, lo, hi in estimates[m]) if estimates.get(m) else math.inf
+    return min(survivors, key=lambda m: (changes.get(m, 0), spread(m), survivors.index(m)))
 
 
 def race_games(steps: list[RaceStep], games_per_deal: int = 1) -> int:

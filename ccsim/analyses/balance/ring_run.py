@@ -24,7 +24,8 @@ from pathlib import Path
 from ccsim.analyses.balance.estimates import level_estimate
 from ccsim.analyses.balance.folder import TaskStore
 from ccsim.analyses.balance.play import Player
-from ccsim.analyses.balance.ring import Z, judge_race, race_games, ring, ring_plan, verdict_of
+from ccsim.analyses.balance.judge import BALANCED, seat_status
+from ccsim.analyses.balance.ring import Z, judge_race, pick_winner, race_games, ring, ring_plan, verdict_of
 from ccsim.analyses.balance.space import Param, load_space, setting_of
 from ccsim.analyses.levels import parse_level
 from ccsim.analyses.stats import Moments
@@ -167,11 +168,19 @@ def run_ring(out, around, anchors_file, space=None, fast_levels=("neural", "tact
     out_json["saving"] = dict(ring=len(cands) - 1 - n_anchors, judge_games=race_games(steps),
                               judge_games_without_screen=(len(cands) - 1 - n_anchors) * depth,
                               fast_games=res.games)
-    out_json["winner"] = survivors[0] if survivors else None
+    # the survivor confirmed: the answer's own rule (fewest changes, then closest to even at the judge and at
+    # the balanced fast levels), not the race's order alone -- the race ranks the judge's closeness only
+    balanced_fast = [lv.name for lv in fast if seat_status(lv.name) == BALANCED]
+    spreads = {m: [(x["seat_advantage"], x["seat_advantage_lo"], x["seat_advantage_hi"])]
+               + [(screen[m][n]["seat_advantage"], *screen[m][n]["ci95"]) for n in balanced_fast]
+               for m, x in measured.items()}
+    out_json["survivors"] = survivors
+    out_json["winner"] = pick_winner(survivors, {i: cands[i].changes for i in range(len(cands))}, spreads) \
+        if survivors else None
     _write(folder, out_json)
     if not survivors or confirm_deals <= 0:
         return out_json
-    w = survivors[0]
+    w = out_json["winner"]
     # paired: the standard rules on the same fresh deals too (the change's own effect); unpaired: the setting
     # alone, half the games -- its edge, what "fair" is about, is the same figure either way
     members = (0, w) if confirm_paired else (w,)
@@ -192,6 +201,59 @@ def run_ring(out, around, anchors_file, space=None, fast_levels=("neural", "tact
     return _write(folder, out_json)
 
 
+def run_curve(out, levels, deals=20_000, space=None, seed_offset=CONFIRM_OFFSET, progress=True, log=_log) -> dict:
+    """The ring's winner and the standard rules on ``deals`` fresh deals (the confirmation's seed) at each of
+    ``levels`` (the skill curve's other levels), paired; written to ``curve.json`` beside ``ring.json``."""
+    folder = Path(out)
+    data = json.loads((folder / "ring.json").read_text(encoding="utf-8"))
+    if data.get("winner") is None:
+        raise RingError(f"{folder / 'ring.json'}: the ring has no winner yet")
+    sp = load_space(space)
+    w = next(s for s in data["settings"] if s["candidate"] == data["winner"])
+    params = {p.name: p for p in sp.params}
+    combo = tuple((_param(params, n, v), v) for n, v in _settings_of(w["key"], params))
+    cands = [setting_of(()), setting_of(combo)]
+    store, backend = TaskStore(folder / "tasks", warn=log), LocalBackend()
+    path = folder / "curve.json"
+    kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    # the curve of this winner: a file of another (the ring's winner changed) starts again
+    curve = kept if kept.get("setting") == w["key"] else dict(setting=w["key"], words=w["words"], levels={})
+    for name in levels:
+        lv = parse_level(name, RingError, "--curve-levels")
+        log(f"ring: the skill curve at {lv.name}, {deals:,} deals (seed {sp.seed + seed_offset})")
+        r = Player(cands, (lv,), backend, store, progress).play(sp.seed + seed_offset, f"curve-{lv.name}", (0, 1), 0,
+                                                              deals, f"ring: curve at {lv.name}")
+        if r.interrupted:
+            break
+        curve["levels"][lv.name] = dict(seed=sp.seed + seed_offset, standard=_est(r.stats[0][0]),
+                                        setting=_est(r.stats[1][0]))
+        tmp = folder / "curve.json.tmp"
+        tmp.write_text(json.dumps(curve, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    return curve
+
+
+def _settings_of(key: str, params: dict) -> list[tuple[str, int]]:
+    """The (param, value) pairs of the space whose change gives the rules ``key`` (the ring's own settings)."""
+    block = json.loads(key)["rules"]
+    out = []
+
+    def walk(prefix, node):
+        for k, v in node.items():
+            name = f"{prefix}.{k}" if prefix else k
+            if isinstance(v, dict):
+                walk(name, v)
+            else:
+                out.append((name, int(v)))
+    walk("", block)
+    for variant in json.loads(key)["variants"]:
+        out.append((variant, 1))
+    unknown = [n for n, _ in out if n not in params]
+    if unknown:
+        raise RingError(f"the winner changes {unknown[0]!r}, not a parameter of the space")
+    return out
+
+
 def _param(params: dict, name: str, value: int) -> Param:
     p = params.get(name)
     if p is None:
@@ -209,8 +271,8 @@ def _write(folder: Path, data: dict) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ccsim.analyses.balance.ring_run", description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
-    ap.add_argument("--around", action="append", required=True, help="name=value of the closest setting, repeatable")
-    ap.add_argument("--anchors", required=True, help="the judge anchors (JSON)")
+    ap.add_argument("--around", action="append", default=[], help="name=value of the closest setting, repeatable")
+    ap.add_argument("--anchors", default=None, help="the judge anchors (JSON)")
     ap.add_argument("--space", default=None)
     ap.add_argument("--fast-levels", default="neural,tactician")
     ap.add_argument("--judge", default="neural-search")
@@ -222,11 +284,19 @@ def main(argv=None) -> int:
     ap.add_argument("--confirm-unpaired", action="store_true",
                     help="confirm the setting alone (half the games), without the standard rules beside it")
     ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--curve-levels", default=None,
+                    help="only the skill curve: the ring's winner and the standard rules at these levels (a,b,...)")
+    ap.add_argument("--curve-deals", type=int, default=20_000)
     ap.add_argument("--no-progress", action="store_true")
     a = ap.parse_args(argv)
     from ccsim.kernel.simulate import set_threads
     set_threads(a.threads)
     try:
+        if a.curve_levels:
+            run_curve(a.out, a.curve_levels.split(","), a.curve_deals, a.space, progress=not a.no_progress)
+            return 0
+        if not a.around or not a.anchors:
+            raise RingError("give --around name=value and --anchors FILE (or --curve-levels)")
         run_ring(a.out, [_pair(x) for x in a.around], a.anchors, a.space, a.fast_levels.split(","), a.judge,
                  a.screen_deals, a.shortlist, a.race_first, a.race_max, a.confirm_deals,
                  confirm_paired=not a.confirm_unpaired, progress=not a.no_progress)
