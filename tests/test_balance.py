@@ -428,6 +428,7 @@ def test_the_answer_is_one_paragraph_with_every_level_and_where_it_stops():
     unsure = _setting("X", 2, neural_search=_est("neural-search", 0.004, 0.009, 10_000, standard=std),
                       tactician=_est("tactician", 0.02, 0.003))
     text = _answer(unsure)["text"]
+    assert "the fewest-change setting whose estimate is within ±1 point of an even game is: X." in text
     assert "its estimate within ±1 point of an even game, its interval reaching 0.3 points past the band: too few " \
            "deals to be sure" in text
     assert "No single setting measured is fair at every strong balanced level" in text

@@ -19,7 +19,7 @@ import pandas as pd
 from ccsim.analyses.balance.judge import judge_level
 from ccsim.analyses.balance.skill import level_elos
 from ccsim.analyses.balance.space import Param, load_space, setting_of, toml_key, toml_value
-from ccsim.analyses.balance.verdict import answer_of, answer_paragraph, choose, estimate, strong_levels
+from ccsim.analyses.balance.verdict import answer_of, answer_paragraph, choose, estimate, points, strong_levels
 
 __all__ = ["published_settings", "publish"]
 
@@ -177,7 +177,7 @@ def _between(doc: str, marks: tuple[str, str], text: str) -> str:
 
 
 def _pts(x: float) -> str:
-    return f"{100 * x:+.1f}".replace("-", "−")
+    return points(x)
 
 
 def _iv(lo: float, hi: float) -> str:

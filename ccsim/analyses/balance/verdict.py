@@ -221,8 +221,11 @@ def _paragraph(rec: dict) -> str:
     head = (f"For players who play both seats alike — judged with {judge} on both sides, the strongest such "
             f"level measured — ")
     e = rec["at_judge"]
-    if e["verdict"] == FAIR or abs(e["seat_advantage"]) * 100 <= rec["tolerance_points"]:
+    if e["verdict"] == FAIR:
         head += f"the fewest-change setting that makes the game fair is: {rec['words']}."
+    elif abs(e["seat_advantage"]) * 100 <= rec["tolerance_points"]:
+        head += (f"the fewest-change setting whose estimate is within {_band(rec)} of an even game is: "
+                 f"{rec['words']}.")
     else:
         head += (f"no setting measured makes the game fair. The closest: {rec['words']}, its estimate "
                  f"{100 * abs(e['seat_advantage']) - rec['tolerance_points']:.1f} points outside {_band(rec)}.")
