@@ -1,6 +1,8 @@
 """Fair rules: the search space, the race on synthetic games (exactly and fast), one
 small real search end to end, resuming, the command line and its one-line errors."""
 import json
+import tomllib
+from pathlib import Path
 import math
 
 import numpy as np
@@ -12,13 +14,15 @@ from ccsim.runner.backends import LocalBackend
 from ccsim.analyses.balance import balance
 from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups
 from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, level_verdict, with_elo
-from ccsim.analyses.balance.verdict import points, recommendation_text
+from ccsim.analyses.balance.verdict import points
 from ccsim.analyses.balance.estimates import deal_columns, level_estimate
 from ccsim.analyses.balance.race import (FINALIST, OUT_HALVED, OUT_UNFAIR, RacePlan, RoundResult, pareto_layers,
                                          race)
 from ccsim.analyses.balance.space import BalanceError, candidates, load_space, space_from_data, with_overrides
 from ccsim.analyses.levels import DEFAULT_LEVELS, default_level, default_levels, level_words, search_level
 from ccsim.analyses.stats import Moments
+
+ROOT = Path(__file__).resolve().parents[1]
 from ccsim.analyses.whatif import load_changes
 
 
@@ -109,7 +113,10 @@ def test_the_default_space_ends_at_the_strongest_search_and_draws_the_ladder():
 BAD_SPACES = [
     ('[[param]]\nname = "hand_sise"\nvalues = [4]\n', "unknown rule parameter 'hand_sise'"),
     ('[[param]]\nname = "hand_size"\nvalues = [9]\n', "must be 1..6, got 9"),
-    ('judge = "best"\n[[param]]\nname = "hand_size"\nvalues = [4]\n', "judge: must be one of every, first"),
+    ('judge = "best"\n[[param]]\nname = "hand_size"\nvalues = [4]\n', "judge: unknown strategy 'best'"),
+    ('judge = "neural"\n[[param]]\nname = "hand_size"\nvalues = [4]\n', "judge: neural is lopsided"),
+    ('race = "best"\n[[param]]\nname = "hand_size"\nvalues = [4]\n', "race: must be one of every, first"),
+    ('judge = "first"\nrace = "every"\n[[param]]\nname = "hand_size"\nvalues = [4]\n', "older name of race"),
     ('[[param]]\nname = "action_count.caesar.veto"\nrange = [2, 12]\n', "must be 0..9, got 10"),
     ('[[param]]\nname = "hand_size"\nvalues = [5]\n', "no value other than the standard 5"),
     ('levels = ["tactician"]\n', "the space is empty"),
@@ -239,9 +246,22 @@ def test_a_race_judged_at_the_first_level_keeps_what_is_fair_there_alone():
     # judged at every level it is eight points off at the weaker one: worse than a setting four off at both
     assert every.entries[1].worst(2) > 0.07 > every.entries[3].worst(2)
     assert first.entries[1].stats.n == first.entries[0].stats.n  # both levels still measured, same deals
-    assert load_space().judge == "first" and space_from_data({"param": [{"name": "hand_size", "values": [4]}]}).judge == "every"
+    assert load_space().race == "first" and space_from_data({"param": [{"name": "hand_size", "values": [4]}]}).race == "every"
     sp = space_from_data({"param": [{"name": "hand_size", "values": [4]}], "levels": ["tactician"]})
-    assert with_overrides(sp, judge="first").identity() != sp.identity()
+    assert with_overrides(sp, race="first").identity() != sp.identity()
+
+
+def test_the_older_judge_key_is_the_races_rule_and_the_judge_is_balanced():
+    """judge = "first" (spaces written before the judge was a level) loads as race = "first", and the folder
+    of such a search keeps its identity, so it still resumes; the answer's judge is then "balanced"."""
+    old = space_from_data({"judge": "first", "param": [{"name": "hand_size", "values": [4]}]})
+    new = space_from_data({"race": "first", "judge": "balanced", "param": [{"name": "hand_size", "values": [4]}]})
+    assert (old.race, old.judge) == ("first", "balanced") and old.identity() == new.identity()
+    assert with_overrides(new, judge="first").race == "first"           # --judge first, the older flag
+    assert with_overrides(new, judge="tactician").judge == "tactician"  # a balanced level, named
+    assert load_space(ROOT / "results" / "balance" / "space.toml").identity() == json.loads(
+        (ROOT / "results" / "balance" / "summary.json").read_text())["space"]["identity"]
+    assert space_from_data(dict(tomllib.loads(new.to_toml()))).judge == "balanced"
 
 
 def test_halving_keeps_the_cheapest_of_each_cost_not_only_the_closest():
@@ -337,43 +357,86 @@ def test_the_skill_curve_places_levels_at_their_elo(tmp_path):
     assert level_verdict(0.0, 0.02, 0.01) == UNCLEAR
 
 
-def _rec(**over):
-    est = lambda level, a, lo, hi, v, deals=100_000: dict(level=level, seat_advantage=a, ci95=[lo, hi],  # noqa: E731
-                                                          verdict=v, deals=deals)
-    rec = dict(words="Cleopatra has 1 veto card (standard: 2)", tolerance_points=1, level="neural", fair=True,
-               standard=est("neural", 0.119, 0.116, 0.122, NOT_FAIR), at_level=est("neural", 0.004, 0.001, 0.007, FAIR),
-               search=est("neural-search", 0.006, -0.003, 0.015, UNCLEAR, 10_000),
-               search_standard=est("neural-search", 0.125, 0.116, 0.134, NOT_FAIR, 10_000),
-               curve=[], stops=est("tactician", -0.018, -0.021, -0.015, NOT_FAIR), unfair_above=[])
-    rec["curve"] = [rec["search"], rec["at_level"], rec["stops"]]
-    return rec | over
+def _est(level, a, half, deals=10_000, seats=None, standard=None):
+    from ccsim.analyses.balance.judge import seat_status
+    e = dict(level=level, seat_advantage=a, ci95=[a - half, a + half], deals=deals,
+             verdict=level_verdict(a - half, a + half, 0.01), seats=seats or seat_status(level))
+    return e | ({"standard": standard} if standard else {})
 
 
-def test_the_recommendation_is_said_in_plain_words_with_its_figures():
-    text = recommendation_text(_rec())
-    assert text.startswith("For good players, the smallest change that makes the game fair is: Cleopatra has 1 veto")
-    assert "the neural-network player (neural) on both sides" in text and "+11.9 points" in text
-    assert "+0.4 points (95% interval +0.1 to +0.7; 100,000 deals): within ±1 point" in text
-    assert "the network-guided search (neural-search), the strongest search" in text and "10,000 deals" in text
-    assert "too wide to be sure" in text
-    assert "stops being fair as the players get weaker: with the tactician heuristic (tactician)" in text
-    assert "−1.8 points" in text and "_" not in text and "action_count" not in text
-    closest = recommendation_text(_rec(fair=False, at_level=dict(_rec()["at_level"], seat_advantage=0.02,
-                                                                 ci95=[0.017, 0.023], verdict=NOT_FAIR)))
-    assert closest.startswith("No change the search tried makes the game fair for good players. The closest:")
-    assert "0.7 points outside ±1 point" in closest
+def _setting(words, changes, size=1, **levels):
+    return dict(setting=words, words=words, changes=changes, size=size, rules={}, variants=[],
+                levels={lv.replace("_", "-"): e for lv, e in levels.items()})
+
+
+ELOS = {"neural-search": (229.0,), "master": (209.0,), "neural": (72.0,), "learned": (30.0,), "tactician": (0.0,),
+        "greedy": (-300.0,)}
+
+
+def test_the_judge_is_the_strongest_balanced_level_and_a_lopsided_one_never_decides():
+    from ccsim.analyses.balance.judge import judge_level
+    names = ["neural", "tactician", "master", "neural-search", "learned"]
+    assert judge_level(names, "balanced", ELOS) == "neural-search"
+    assert judge_level(["neural", "master", "tactician"], "balanced", ELOS) == "tactician"   # both searches lopsided
+    assert judge_level(["neural", "master"], "balanced", ELOS) is None
+    assert judge_level(names, "tactician", ELOS) == "tactician"
+
+
+def test_the_recommendation_is_the_fewest_change_setting_fair_at_the_judge():
+    from ccsim.analyses.balance.verdict import choose, strong_levels
+    strong = strong_levels(["neural-search", "master", "neural", "tactician"], "neural-search", ELOS)
+    assert strong == ["neural-search", "tactician"]   # master and neural are lopsided: they never decide
+    # fair with the lopsided neural, five points off at the judge: not the answer
+    four = _setting("Caesar has 4 veto cards", 1, neural_search=_est("neural-search", -0.051, 0.009),
+                    neural=_est("neural", -0.003, 0.003))
+    one = _setting("Cleopatra has 1 veto card", 1, neural_search=_est("neural-search", 0.020, 0.01))
+    two_a = _setting("A and B", 2, neural_search=_est("neural-search", 0.002, 0.007), tactician=_est("tactician", -0.03, 0.003))
+    two_b = _setting("A and C", 2, neural_search=_est("neural-search", -0.004, 0.005), tactician=_est("tactician", -0.005, 0.003))
+    three = _setting("A, B and C", 3, neural_search=_est("neural-search", 0.0, 0.005))
+    # fewest changes among the fair; among equals, the closest to even across the balanced levels (tactician up)
+    assert choose([four, one, three, two_a, two_b], "neural-search", 0.01, strong) is two_b
+    # none fair: an estimate within the band (interval too wide) before one clearly off; else the closest
+    wide = _setting("D", 2, neural_search=_est("neural-search", 0.006, 0.012))
+    assert choose([four, one, wide], "neural-search", 0.01, strong) is wide
+    assert choose([four, one], "neural-search", 0.01, strong) is one
+
+
+def _answer(best, others=()):
+    from ccsim.analyses.balance.verdict import answer_of, strong_levels
+    names = sorted({n for s in (best, *others) for n in s["levels"]})
+    return answer_of(best, "neural-search", 0.01, strong_levels(names, "neural-search", ELOS), ELOS, [best, *others])
+
+
+def test_the_answer_is_one_paragraph_with_every_level_and_where_it_stops():
+    from ccsim.analyses.balance.verdict import answer_paragraph
+    std = _est("neural-search", 0.144, 0.009)
+    best = _setting("Cleopatra has 1 veto card (standard: 2); hand size 6", 2,
+                    neural_search=_est("neural-search", 0.004, 0.005, 40_000, standard=std),
+                    neural=_est("neural", 0.05, 0.003, 100_000), tactician=_est("tactician", -0.003, 0.003, 100_000),
+                    greedy=_est("greedy", -0.04, 0.003, 100_000, seats="not measured"))
+    rec = _answer(best)
+    text = answer_paragraph({"recommendation": rec})
+    assert text == rec["text"] and "\n" not in text and text.count("For players who play both seats alike") == 1
+    assert "the fewest-change setting that makes the game fair is: Cleopatra has 1 veto card" in text
+    assert "from +14.4 points under the standard rules to +0.4 points (95% interval −0.1 to +0.9; 40,000 deals)" in text
+    assert "the neural-network player (neural, lopsided) +5.0 [+4.7, +5.3]" in text       # shown, named lopsided
+    assert "the tactician heuristic (tactician) −0.3 [−0.6, 0.0]" in text
+    assert "It stops being fair below the judge: with the greedy baseline (greedy) on both sides" in text
+    assert "No single setting measured is fair at every strong balanced level" not in text
+    assert "_" not in text.replace("neural-search", "") and "action_count" not in text
+    # the estimate within the band, the interval wider: said plainly
+    unsure = _setting("X", 2, neural_search=_est("neural-search", 0.004, 0.009, 10_000, standard=std),
+                      tactician=_est("tactician", 0.02, 0.003))
+    text = _answer(unsure)["text"]
+    assert "the fewest-change setting whose estimate is within ±1 point of an even game is: X." in text
+    assert "its estimate within ±1 point of an even game, its interval reaching 0.3 points past the band: too few " \
+           "deals to be sure" in text
+    assert "No single setting measured is fair at every strong balanced level" in text
+    off = _setting("Caesar has 4 veto cards", 1, neural_search=_est("neural-search", -0.051, 0.009, standard=std))
+    assert "no setting measured makes the game fair. The closest: Caesar has 4 veto cards, its estimate 4.1 points outside" in \
+        _answer(off)["text"]
+    assert answer_paragraph({}) == "The search found no setting to recommend."
     assert points(-0.0004) == "0.0" and points(0.0123) == "+1.2" and points(-0.02) == "−2.0"
-    # the strongest search finds it clearly off: said first, by how much, and why (the change does the same there)
-    off = dict(_rec()["search"], seat_advantage=-0.051, ci95=[-0.061, -0.042], verdict=NOT_FAIR, diff=-0.195,
-               diff_ci95=[-0.208, -0.183])
-    text = recommendation_text(_rec(search=off, at_level=dict(_rec()["at_level"], diff=-0.186, diff_ci95=[-0.19, -0.18])))
-    assert text.startswith("The smallest change that makes the game fair with the neural-network player (neural) on "
-                           "both sides is:") and "The strongest search does not confirm it." in text
-    alone = recommendation_text(_rec(search=None, search_standard=None))
-    assert alone.startswith("The smallest change that makes the game fair with the neural-network player (neural) on "
-                            "both sides is:") and "search" not in alone  # no search level: no word of good players
-    assert "outside ±1 point, by 3.2 points: the change moves Cleopatra's edge by −19.5 points there (by −18.6 " \
-           "with neural), but the strongest search starts from +12.5 points, not +11.9." in text
 
 
 def test_level_estimate_reads_the_paired_columns():
@@ -471,7 +534,7 @@ def test_the_command_line_json_and_the_records_of_a_recommended_setting(small, c
     assert changes[0].block == r["rules"]
     code, text, _ = run_cli(capsys, "balance", path, "--out", out, "--no-progress")
     assert code == 0 and "Pareto set" in text and "every simplest setting the race kept" in text
-    assert "The answer:" in text
+    assert "The answer, judged with tactician on both sides" in text
     rec = tmp_path / "x.jsonl"
     code, _, _ = run_cli(capsys, "whatif", "--no-variants", "--rules", out / "recommended.toml", "--games", "20",
                          "--record", rec, "--record-games", "3")
@@ -502,7 +565,9 @@ def test_the_final_candidates_go_to_the_search_level_and_the_skill_curve(tmp_pat
     assert curve.loc[(0, "greedy"), "deals"] == 4_000   # a fast level: remeasure_games
     rec = b.recommendation
     assert rec["setting"] == b.recommended["setting"].iloc[-1] or rec["setting"] in set(b.recommended["setting"])
-    assert rec["search"]["level"] == "learned" and rec["text"] in (out / "pareto.md").read_text()
+    # the judge is the strongest balanced level measured: learned's seats are not measured, so tactician
+    assert rec["judge"] == "tactician" and rec["text"] in (out / "pareto.md").read_text()
+    assert {c["level"] for c in rec["curve"]} == {"greedy", "tactician", "learned"}
     for name in ("search.parquet", "skill.parquet", "skill.png", "remeasured.parquet", "recommended.toml"):
         assert (out / name).is_file(), name
     assert json.loads((out / "summary.json").read_text())["recommendation"]["text"] == rec["text"]

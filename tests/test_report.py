@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from ccsim.cli import cli, main
-from ccsim.report import StudyInterrupted, parse_study, plan_study, run_study
+from ccsim.report import StudyError, StudyInterrupted, parse_study, plan_study, run_study
 from ccsim.report.claims import Estimate, lookup, lookup_interval, robustness
 from ccsim.report.kinds import KINDS
 from ccsim.report.sections import equilibrium, seat_statement
@@ -146,14 +146,22 @@ def test_a_section_may_cap_a_slow_player_otherwise():
                                                          "mirror:expert:200": 200}
 
 
-def test_the_headline_level_is_the_strongest_measured_at_scale():
-    """A level carries the headline with 20,000 seat games; a capped one that still plays them
-    does, a search player capped below them does not (the strongest at full scale was the rule before)."""
-    st = parse_study({"levels": ["greedy", "tactician", "neural", "master"], "caps": {"neural": 20_000, "master": 8_000},
-                      "seat": {"games": 100_000}})
-    assert st.reference == "neural"
-    st = parse_study({"levels": ["greedy", "tactician", "neural"], "caps": {"neural": 19_999}, "seat": {"games": 100_000}})
+def test_the_headline_level_is_the_strongest_balanced_level_measured_at_scale():
+    """A level carries the headline with 20,000 seat games; a capped one that still plays them does, a search
+    player capped below them does not; and only a level that plays both seats alike: neural and master are
+    lopsided (strategies/seats.py), shown but never the headline."""
+    st = parse_study({"levels": ["greedy", "tactician", "neural", "neural-search"],
+                      "caps": {"neural-search": 20_000}, "seat": {"games": 100_000}})
+    assert st.reference == "neural-search"
+    st = parse_study({"levels": ["greedy", "tactician", "neural", "neural-search"],
+                      "caps": {"neural-search": 19_999}, "seat": {"games": 100_000}})
+    assert st.reference == "tactician"                    # not neural: it is lopsided, whatever its games
+    st = parse_study({"levels": ["greedy", "tactician", "neural", "master"], "seat": {"games": 100_000}})
     assert st.reference == "tactician"
+    with pytest.raises(StudyError, match="neural is lopsided"):
+        parse_study({"levels": ["tactician", "neural"], "judge": "neural", "seat": {"games": 1000}})
+    with pytest.raises(StudyError, match="master is lopsided"):
+        parse_study({"levels": ["tactician", "master"], "reference": "master", "seat": {"games": 1000}})
     assert parse_study({"levels": ["greedy", "neural"], "caps": {"neural": 500},
                         "variants": {"games": 1000}}).reference == "greedy"   # no seat, no balance: full scale
 
@@ -161,14 +169,19 @@ def test_the_headline_level_is_the_strongest_measured_at_scale():
 def test_a_claim_not_measured_at_the_headline_level_is_said_so():
     from types import SimpleNamespace as NS
     from ccsim.report.render import not_measured_at_reference, rests_text
-    st = parse_study({"levels": ["greedy", "learned", "neural", "master"], "caps": {"neural": 50_000, "master": 100},
-                      "seat": {"games": 100_000}})
+    st = parse_study({"levels": ["greedy", "learned", "neural", "neural-search"],
+                      "caps": {"neural-search": 50_000}, "seat": {"games": 100_000}})
     claim = lambda i, level, ctx: NS(id=i, level=level, estimates=[NS(context=c) for c in ctx])  # noqa: E731
-    claims = [claim("seat.advantage", "neural", ["greedy", "neural"]), claim("orderings.meta", "learned", ["learned"]),
-              claim("cards.veto", "learned", ["learned", "neural"]), claim("ladder.top", "master", ["tactician"])]
+    claims = [claim("seat.advantage", "neural-search", ["greedy", "neural-search"]),
+              claim("orderings.meta", "learned", ["learned"]),
+              claim("cards.veto", "learned", ["learned", "neural-search"]), claim("ladder.top", "neural", ["tactician"])]
     rep = NS(study=st, claims=claims, info=dict(games=1))
-    assert [c.id for c in not_measured_at_reference(rep)] == ["orderings.meta"]
-    assert "Not measured at neural, stated at a weaker level: orderings.meta (at learned)." in rests_text(rep)
+    assert [c.id for c in not_measured_at_reference(rep)] == ["orderings.meta", "ladder.top"]
+    text = rests_text(rep)
+    assert "Not measured at neural-search, stated at a weaker level: orderings.meta (at learned); ladder.top " \
+           "(at neural)." in text
+    assert "the strongest level that plays both seats alike" in text
+    assert "neural is lopsided" in text and "carry no headline" in text
 
 
 def test_part_keys_follow_their_settings():

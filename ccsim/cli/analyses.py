@@ -160,9 +160,13 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
 @click.option("--levels", default=None, metavar="A,B+C,...",
               help="Levels of play: a strategy (mirror games) or a pair A+B (seats swapped) [the space's, else "
                    "the strongest fast level and tactician].")
-@click.option("--judge", type=click.Choice(["every", "first"]), default=None,
-              help="Fair at every level (the worst decides) or at the first alone, the others measured beside it "
-                   "[the space's; the default space: first].")
+@click.option("--judge", default=None, metavar="balanced|LEVEL",
+              help="The level whose figure decides \"fair\" for the answer: the strongest level that plays both "
+                   "seats alike (strategies/seats.py), or a level's name; a lopsided level is refused [the space's, "
+                   "else balanced]. (every/first, the older meaning, set --race.)")
+@click.option("--race", type=click.Choice(["every", "first"]), default=None,
+              help="The race: fair at every level (the worst decides) or at the first alone, the others measured "
+                   "beside it [the space's; the default space: first].")
 @click.option("--budget", type=COUNT, default=None, metavar="N", help="Games the search may play [the space's].")
 @click.option("--seed", type=int, default=None, help="Run seed of the search's deals [the space's]; the fresh "
               "re-measure plays those of seed + 1.")
@@ -184,7 +188,7 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr: a bar on a terminal, else a line every 10 s [on].")
 @wide_option
 @backend_options
-def balance_cmd(space, out, levels, judge, budget, seed, tolerance, remeasure_games, search_level, search_deals, skill_levels,
+def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeasure_games, search_level, search_deals, skill_levels,
                 skill_deals, threads, as_json, progress, wide, backend, scheduler, workers, connect_timeout):
     """Search a space of rules changes for the smallest that makes the game fair (docs/balance.md)."""
     from ccsim.analyses.balance import balance
@@ -193,7 +197,7 @@ def balance_cmd(space, out, levels, judge, budget, seed, tolerance, remeasure_ga
 
     sp = with_overrides(load_space(space), levels=levels, budget=budget, seed=seed, tolerance=tolerance,
                         remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
-                        skill_levels=skill_levels, skill_deals=skill_deals, judge=judge)  # every argument checked before a game
+                        skill_levels=skill_levels, skill_deals=skill_deals, judge=judge, race=race)  # every argument checked before a game
     _threads(threads)
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:

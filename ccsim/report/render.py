@@ -58,13 +58,25 @@ def _table_html(df: pd.DataFrame, shows) -> str:
 def rests_text(rep) -> str:
     st, i = rep.study, rep.info
     how = ("the reference the study file names" if st.reference_named else
-           "the strongest level measured at scale: at least 20,000 games for the seat advantage and 10,000 deals "
-           "an arm for the fair change")
+           f"the judge the study file names" if st.judge != "balanced" else
+           "the strongest level that plays both seats alike (strategies/seats.py) measured at scale: at least "
+           "20,000 games for the seat advantage and 10,000 deals an arm for the fair change")
     return (f"Levels of play (weakest to strongest): {', '.join(st.levels)}; headline claims stated at "
             f"{st.reference} ({how}). Seed {st.seed}; {i['games']:,} games in all; the standard rules unless a section says "
             f"otherwise; action decks shuffled (R1.4) unless an ordering is named"
             + ("; " + ", ".join(f"{k} plays at most {v:,} games" for k, v in st.caps.items()) + " a measurement"
-               if st.caps else "") + "." + _not_measured_text(rep))
+               if st.caps else "") + "." + _lopsided_text(st) + _not_measured_text(rep))
+
+
+def _lopsided_text(st) -> str:
+    """The levels that play one seat better than the other, named: their figures are shown, never the headline."""
+    from ccsim.analyses.balance.judge import LOPSIDED, seat_status
+    lop = [lv for lv in st.levels if seat_status(lv) == LOPSIDED]
+    if not lop:
+        return ""
+    return (f" {', '.join(lop)} {'is' if len(lop) == 1 else 'are'} lopsided (a seat gap of more than 3 points: "
+            f"{'it gains' if len(lop) == 1 else 'each gains'} more in one seat than in the other): "
+            f"{'its' if len(lop) == 1 else 'their'} figures are shown, named so, and carry no headline.")
 
 
 def not_measured_at_reference(rep) -> list:

@@ -5,8 +5,11 @@ The study file (TOML; every section optional, docs/report.md)::
     title = "Caesar & Cleopatra at four levels of play"
     seed = 1
     levels = ["greedy", "majority", "tactician", "expert"]   # weakest to strongest
-    reference = "tactician"     # the level headline claims are stated at [the strongest level measured
-                                # at scale: 20,000 seat games and 10,000 deals a fair-change arm at least]
+    reference = "tactician"     # the level headline claims are stated at [the judge's choice below]
+    judge = "balanced"          # the headline level is the strongest level that plays both seats alike
+                                # (strategies/seats.py) measured at scale: 20,000 seat games and 10,000 deals
+                                # a fair-change arm at least; or a level's name. A lopsided level is refused:
+                                # its figures are shown, named so, and never carry the headline
     precision = 0.05            # widest 95% half-width a headline figure may have (score, 0..1)
 
     [caps]                      # most games per measurement for slow players
@@ -57,6 +60,7 @@ from ccsim.analyses.whatif import WhatIfError, load_changes_data
 from ccsim.report.balance_results import BalanceResultsError, read_balance_results
 from strategies.registry import available, strategy_id
 from ccsim.errors import InputError
+from ccsim.analyses.balance.judge import BALANCED, LOPSIDED, lopsided_refusal, seat_status
 
 __all__ = ["StudyError", "Study", "load_study", "parse_study", "SECTIONS", "Z95"]
 
@@ -76,7 +80,7 @@ SECTIONS = {
     "cards": {"games": (int, 50_000)},
     "game": {"games": (int, 200_000)},
 }
-TOP_KEYS = {"title", "description", "seed", "levels", "reference", "precision", "caps"} | set(SECTIONS)
+TOP_KEYS = {"title", "description", "seed", "levels", "reference", "judge", "precision", "caps"} | set(SECTIONS)
 
 
 class StudyError(InputError):
@@ -98,6 +102,7 @@ class Study:
     path: str = ""
     families: dict = field(default_factory=dict)
     reference_named: bool = False   # the file names ``reference``; otherwise it is computed (``strongest_full_scale``)
+    judge: str = "balanced"         # "balanced" or a level: what decides the headline level (``_headline_pool``)
 
     def games_for(self, level: str, n: int, section: str | None = None) -> int:
         """The games a measurement of ``n`` games plays at ``level`` (capped for slow players: by the
@@ -329,6 +334,13 @@ def parse_study(data: dict, source: str = "", path: str = "") -> Study:
     reference = data.get("reference", levels[-1])
     if reference not in levels:
         _fail("reference", f"{reference!r} is not one of the levels ({', '.join(levels)})")
+    judge = data.get("judge", "balanced")
+    if judge != "balanced" and judge not in levels:
+        _fail("judge", f"must be \"balanced\" or one of the levels ({', '.join(levels)}), got {judge!r}")
+    for key, name in (("judge", judge), ("reference", reference if "reference" in data else None)):
+        why = lopsided_refusal(name) if name and name != "balanced" else None
+        if why:
+            _fail(key, why)
     precision = data.get("precision")
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
                                   or not 0 < precision < 0.5):
@@ -344,14 +356,22 @@ def parse_study(data: dict, source: str = "", path: str = "") -> Study:
     st = Study(title=data.get("title", "Balance study"), seed=int(seed), levels=levels, reference=reference,
                precision=None if precision is None else float(precision), caps=dict(caps), sections=sections,
                description=data.get("description", ""), source=source, path=path, families=fam,
-               reference_named="reference" in data)
-    if "reference" not in data:  # the strongest level measured at scale (HEADLINE_MIN)
-        st = replace(st, reference=st.strongest_at_scale(levels))
+               reference_named="reference" in data, judge=judge)
+    if "reference" not in data:  # the judge: the strongest balanced level measured at scale (HEADLINE_MIN)
+        st = replace(st, reference=judge if judge != "balanced" else st.strongest_at_scale(_headline_pool(levels)))
     if "orderings" in sections:
         s = sections["orderings"]
         s["level"] = _strategy(s["level"] or st.reference, "[orderings] level")
     _check_precision(st)
     return st
+
+
+def _headline_pool(levels) -> list:
+    """The levels that may carry the headline, weakest first: those the seat certificate marks balanced; with
+    none, those not lopsided (their seats not measured); with none either, all of them."""
+    balanced = [lv for lv in levels if seat_status(lv) == BALANCED]
+    fair = [lv for lv in levels if seat_status(lv) != LOPSIDED]
+    return balanced or fair or list(levels)
 
 
 def _beside(folder, study_path: str):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import os
 import time
 from collections import deque
@@ -60,6 +61,27 @@ class Chunk:
 
 LOCAL_CHUNK_SIZE = 50_000  # games per task in this process: memory stays flat; blocks balance its threads
 SEARCH_TASK_GAMES = 100    # games per task with a search player (a few games a second: ~10-30 s a task)
+#: seconds of play a piece of a task aims at in this process (``LocalBackend``): a slow level's task
+#: reports its games every few seconds as it plays them, not once at its end (a 50,000-game task of a
+#: player at a few hundred games a second would hold the progress still for minutes)
+PIECE_SECONDS = 2.0
+FIRST_PIECE = 16           # games of a task's first piece: it measures the speed the next pieces are cut to
+
+
+def plays_games(fn):
+    """Mark ``fn`` (task -> result rows, one row per game in the task's order) as one the local backend may
+    play a piece at a time: the task has ``games`` and ``piece(start, n)`` (its games start .. start + n - 1
+    as a task of their own).  Every game seeds its own streams from (seed, game index), so the pieces'
+    rows, joined, are the whole task's, row for row."""
+    fn.plays_games = True
+    return fn
+
+
+def piece_sizes(rate: float, done: int, total: int, last: int, seconds: float = PIECE_SECONDS) -> int:
+    """The next piece's games: ``seconds`` of play at ``rate`` games/s, at most 8 times the last piece
+    (a speed measured on a few games is rough), at least one game, never past the task's end."""
+    want = int(rate * seconds) if math.isfinite(rate) and rate > 0 else last * 8
+    return max(1, min(total - done, last * 8, want))
 
 
 def search_aware(task_games: int, names) -> int:
@@ -100,6 +122,15 @@ class ChunkTask:
     params: np.ndarray   # (2, MAX_PARAMS) per seat; the P_ENTRY slots are the client's (see with_local_entries)
     orders: np.ndarray   # (2, MAX_ACTION_DECK) action-deck codes, -1 rows shuffled
 
+    @property
+    def games(self) -> int:
+        return self.chunk.n
+
+    def piece(self, start: int, n: int) -> "ChunkTask":
+        """Games ``start .. start + n - 1`` of the chunk, as a chunk of their own."""
+        return ChunkTask(self.seed, Chunk(self.chunk.first + start, n, self.chunk.swapped), self.rules, self.sids,
+                         self.params, self.orders)
+
 
 def chunk_tasks(cfg, chunk_size: int | None = None) -> list[ChunkTask]:
     """The tasks of a validated ``RunConfig``, in plan order, of ``cfg.chunk_size`` games
@@ -129,6 +160,9 @@ def play_chunk(task: ChunkTask) -> np.ndarray:
     from ccsim.kernel.simulate import simulate_rows
     params = with_local_entries(task.sids, task.params)
     return simulate_rows(task.seed, task.chunk.first, task.chunk.n, task.rules, task.sids, params, task.orders)
+
+
+plays_games(play_chunk)
 
 
 # --- what a worker must share with the client -------------------------------------------
@@ -201,8 +235,9 @@ class Backend:
         compiling or loading the kernels happens before the run is timed."""
         raise NotImplementedError
 
-    def map(self, fn, tasks):
-        """Yield ``(task, fn(task))`` for every task, in task order."""
+    def map(self, fn, tasks, on_games=None):
+        """Yield ``(task, fn(task))`` for every task, in task order.  ``on_games(n)``: where the backend can,
+        called as games of a task are played (their sum for a task never exceeds its games)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -226,9 +261,30 @@ class LocalBackend(Backend):
     def warm(self, fn, task):
         fn(task)
 
-    def map(self, fn, tasks):
+    def __init__(self, piece_seconds: float = PIECE_SECONDS, piece_games: int | None = None):
+        # piece_games: a fixed piece size instead of the timed one (tests: progress without a clock)
+        self.piece_seconds, self.piece_games = piece_seconds, piece_games
+
+    def map(self, fn, tasks, on_games=None):
         for task in tasks:
-            yield task, fn(task)
+            if on_games is None or not getattr(fn, "plays_games", False) or not hasattr(task, "piece"):
+                yield task, fn(task)
+            else:
+                yield task, self._in_pieces(fn, task, on_games)
+
+    def _in_pieces(self, fn, task, on_games):
+        """``fn(task)``, played a piece at a time (``plays_games``), each piece's games reported."""
+        total, done, rows = int(task.games), 0, []
+        size = self.piece_games or min(FIRST_PIECE, total)
+        while done < total:
+            n = min(size, total - done)
+            t0 = time.perf_counter()
+            rows.append(fn(task.piece(done, n)))
+            done += n
+            on_games(n)
+            if self.piece_games is None:
+                size = piece_sizes(n / max(time.perf_counter() - t0, 1e-6), done, total, n, self.piece_seconds)
+        return rows[0] if len(rows) == 1 else np.concatenate(rows)
 
 
 class DaskBackend(Backend):

@@ -10,6 +10,7 @@ back).
 from __future__ import annotations
 
 import contextlib
+import inspect
 import signal
 import sys
 import threading
@@ -95,11 +96,18 @@ def drive(backend, fn: Callable, tasks: Iterable, tally: Callable[[Any, Any], in
             backend.warm(fn, warm)
         bar = progress_bar(total, desc=label) if progress and total else None
         t0 = time.perf_counter()
-        for task, result in backend.map(fn, tasks):
+        ahead = [0]  # games of the task under way the bar has counted already (its pieces, as played)
+
+        def on_games(n: int) -> None:
+            ahead[0] += n
+            bar.update(n)
+
+        for task, result in _mapped(backend, fn, tasks, on_games if bar else None):
             with ctrl_c_deferred():  # a result is in the tally whole, or not at all
                 n = tally(task, result)
-                if bar:
-                    bar.update(n)
+                if bar and n > ahead[0]:
+                    bar.update(n - ahead[0])
+                ahead[0] = 0
     except KeyboardInterrupt:
         interrupted = True  # (a second Ctrl-C is the ccsim command's to ignore: ccsim.cli.entry)
     except BackendError as e:
@@ -110,6 +118,18 @@ def drive(backend, fn: Callable, tasks: Iterable, tally: Callable[[Any, Any], in
         if bar:
             bar.close()
     return Drive(seconds, interrupted, failure)
+
+
+def _mapped(backend, fn, tasks, on_games):
+    """``backend.map``, told to report games as a task plays them where it can (``LocalBackend``); a
+    backend whose ``map`` takes no ``on_games`` reports whole tasks."""
+    if on_games is None:
+        return backend.map(fn, tasks)
+    try:
+        params = inspect.signature(backend.map).parameters
+    except (TypeError, ValueError):
+        params = {}
+    return backend.map(fn, tasks, on_games=on_games) if "on_games" in params else backend.map(fn, tasks)
 
 
 @contextlib.contextmanager

@@ -146,6 +146,16 @@ class GridTask:
     def games(self) -> int:
         return int(self.segment_games.sum())
 
+    def piece(self, start: int, n: int) -> "GridTask":
+        """Games ``start .. start + n - 1`` of the task, in its order (segment after segment), as a task."""
+        out, at = [], 0
+        for c, s, first, g in self.segments:
+            lo, hi = max(start, at), min(start + n, at + g)
+            if lo < hi:
+                out.append((c, s, first + lo - at, hi - lo))
+            at += g
+        return GridTask(self.seed, self.grid, np.array(out, np.int64).reshape(-1, 4), self.cols)
+
     def specs(self):
         """The kernel's spec arrays (configuration, game, arrangement), segment after segment."""
         n = self.segment_games
@@ -159,6 +169,9 @@ def play_task(task: GridTask) -> np.ndarray:
     """The result rows of a task, in segment order (runs wherever the backend sends it)."""
     from ccsim.kernel.simulate import play_specs
     return play_specs(task.seed, task.specs(), task.grid.tables(), task.cols)
+
+
+play_task.plays_games = True  # rows game by game: the local backend may play it a piece at a time
 
 
 def warm_task(task: GridTask) -> GridTask:

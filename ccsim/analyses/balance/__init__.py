@@ -3,7 +3,7 @@
 Searches a space of rules changes (``ccsim.analyses.balance.space``) for the smallest change that
 brings Cleopatra's score to 50% at every level of play: a race over the candidates on common deals
 (``ccsim.analyses.balance.race``, played by ``ccsim.analyses.balance.play``), the Pareto set over
-(|seat advantage| at the worst level -- or at the first, ``judge = "first"`` --, number of changes, size
+(|seat advantage| at the worst level -- or at the first, ``race = "first"`` --, number of changes, size
 of change), every simplest setting of it
 re-measured on fresh deals (another seed) and marked *fair* where the whole 95% interval of the
 seat advantage lies within ±tolerance of 50%; then the final candidates at the search level and across
@@ -29,7 +29,8 @@ from ccsim.analyses.balance.output import write_outputs
 from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups, setting_rows
 from ccsim.analyses.balance.plot import balance_plot, skill_plot
 from ccsim.analyses.balance.play import Player
-from ccsim.analyses.balance.race import OUT_BOUND, RacePlan, race, pareto_layers
+from ccsim.analyses.balance.race import OUT_BOUND, RacePlan, pareto_layers
+from ccsim.analyses.balance.race import race as run_race
 from ccsim.analyses.balance.skill import level_elos, with_elo
 from ccsim.analyses.balance.verdict import recommendation
 from ccsim.runner.parameters import STANDARD_RULES
@@ -71,7 +72,7 @@ class Balance:
 
 def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = False, *, levels=None,
             budget=None, seed=None, tolerance=None, remeasure_games=None, search_level=None, search_deals=None,
-            skill_levels=None, skill_deals=None, judge=None) -> Balance:
+            skill_levels=None, skill_deals=None, judge=None, race=None) -> Balance:
     """Search ``space`` (a TOML path, a ``Space``, or None for the default space) for fair rules.
 
     ``out``: a folder for the outputs, which also makes the search resumable (a rerun with the same
@@ -83,7 +84,7 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
     sp = space if isinstance(space, Space) else load_space(space)
     sp = with_overrides(sp, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
                         remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
-                        skill_levels=skill_levels, skill_deals=skill_deals, judge=judge)
+                        skill_levels=skill_levels, skill_deals=skill_deals, judge=judge, race=race)
     log = log or (lambda msg: None)
     cands, refused = candidates(sp)
     plan = _plan(sp, len(cands))
@@ -94,7 +95,7 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
     player = Player(cands, sp.levels, backend, store, progress)
     log(f"balance: {len(cands) - 1:,} candidates at {', '.join(lv.name for lv in sp.levels)}; budget "
         f"{sp.budget:,} games, seed {sp.seed}" + (f"; results in {folder}" if folder else ""))
-    result = race([(c.changes, c.size) for c in cands], player.round_measure(sp.seed), plan, log)
+    result = run_race([(c.changes, c.size) for c in cands], player.round_measure(sp.seed), plan, log)
     frame = _candidates_frame(cands, result.entries, sp)
     info = dict(space=sp.source, identity=sp.identity(), candidates=len(cands) - 1, refused=refused,
                 rounds=result.rounds, games=result.games, resumed=result.resumed, seconds=result.seconds,
@@ -132,7 +133,7 @@ def _plan(sp: Space, n_candidates: int) -> RacePlan:
 
 def judged(sp: Space) -> int:
     """How many of the space's levels (the first ones) decide "fair" in the race: all, or the first alone."""
-    return 1 if sp.judge == "first" else len(sp.levels)
+    return 1 if sp.race == "first" else len(sp.levels)
 
 
 def _candidates_frame(cands, entries, sp: Space) -> pd.DataFrame:

@@ -127,8 +127,14 @@ def _skill_rows(b: Balance, words: bool = False) -> tuple[list[str], list[list[s
             r = g[g["candidate"] == c]
             cells.append(_adv(r.iloc[0]) + ("" if r.iloc[0]["verdict"] != "fair" or c == 0 else " fair")
                          if not r.empty else "")
-        rows.append([first["level"], elo, f"{int(first['deals']):,}"] + cells)
+        rows.append([first["level"] + _seats_mark(first["level"]), elo, f"{int(first['deals']):,}"] + cells)
     return header, rows
+
+
+def _seats_mark(level: str) -> str:
+    """" (lopsided)" after a level that plays one seat better than the other: shown, never deciding."""
+    from ccsim.analyses.balance.judge import LOPSIDED, seat_status
+    return " (lopsided)" if seat_status(level) == LOPSIDED else ""
 
 
 def precision_warnings(b: Balance) -> list[str]:
@@ -152,7 +158,7 @@ def _headline(b: Balance) -> list[str]:
              f"{i['candidates']:,} candidates (up to {sp.max_changes} of {len(sp.params)} parameters changed) at "
              f"{', '.join(_levels(b))}; fair = Cleopatra's score within 50% ± {_tolerance(sp.tolerance)} "
              + (f"with {_levels(b)[0]} on both sides (the race judges it alone; the others play the same deals)"
-                if sp.judge == "first" and len(sp.levels) > 1 else "at every level") + f"; seed {sp.seed}"]
+                if sp.race == "first" and len(sp.levels) > 1 else "at every level") + f"; seed {sp.seed}"]
     played = i["games"] - i["resumed"]
     speed = f" ({played / i['seconds']:,.0f} games/s)" if i["seconds"] else ""
     kept = f" ({i['resumed']:,} of them finished before: resumed)" if i["resumed"] else ""
@@ -174,7 +180,7 @@ def format_balance(b: Balance, width: int | None = None) -> str:
     setting in plain words; fitted to ``width`` columns (None: no limit)."""
     lines = _headline(b)
     if not b.pareto.empty:
-        judged = (f"|seat advantage| at {b.space.levels[0].name}" if b.space.judge == "first" and len(b.space.levels) > 1
+        judged = (f"|seat advantage| at {b.space.levels[0].name}" if b.space.race == "first" and len(b.space.levels) > 1
                   else "worst-level |seat advantage|")
         lines += ["", f"Pareto set over ({judged}, changes, size): seat advantage = Cleopatra's "
                       "score - 50%, points [95% interval]; draw rate; mean turns"]
@@ -193,7 +199,8 @@ def format_balance(b: Balance, width: int | None = None) -> str:
         header, rows = _skill_rows(b, words=True)
         lines += table([Col(h, wrap=k >= 3) for k, h in enumerate(header)], rows, width)
     if b.recommendation:
-        lines += ["", "The answer:"] + _wrap(b.recommendation["text"], width)
+        lines += ["", f"The answer, judged with {b.recommendation['judge']} on both sides (the strongest level "
+                      "measured that plays both seats alike):"] + _wrap(b.recommendation["text"], width)
     return fit_lines(lines, width)
 
 

@@ -4,8 +4,11 @@ A space is a TOML file (docs/balance.md; the default ships beside this module)::
 
     description = "Caesar's action cards and the hand size"
     levels = ["tactician"]          # default: the strongest fast level and tactician (ccsim.analyses.levels)
-    judge = "every"                 # fair at every level (the worst decides), or at the "first" only (the
-                                    # others measured beside it on the same deals: where it stops being fair)
+    race = "every"                  # the race: fair at every level (the worst decides), or at the "first"
+                                    # only (the others measured beside it on the same deals)
+    judge = "balanced"              # the level whose figure decides "fair" for the answer: the strongest level
+                                    # the seat certificate marks balanced (strategies/seats.py), or a level's name
+                                    # (older files: judge = "every" / "first" is the race's rule, read as race)
     budget = 4_000_000              # games the search may play (the fresh re-measure comes on top)
     seed = 1
     max_changes = 2                 # at most this many parameters changed at once
@@ -47,7 +50,7 @@ from ccsim.runner.parameters import STANDARD_RULES, VARIANT_WORDS, setting_words
 from ccsim.analyses.levels import Level, default_levels, parse_level
 
 __all__ = ["SpaceError", "BalanceError", "DEFAULT_SPACE", "Param", "Space", "Candidate", "load_space",
-           "space_from_data", "with_overrides", "candidates", "toml_key", "toml_value", "REFERENCE"]
+           "space_from_data", "with_overrides", "candidates", "setting_of", "toml_key", "toml_value", "REFERENCE"]
 
 #: the space ``ccsim balance`` searches when given no file (package data)
 DEFAULT_SPACE = Path(__file__).with_name("default.toml")
@@ -55,7 +58,9 @@ DEFAULT_BUDGET = 4_000_000
 DEFAULT_TOLERANCE = 0.01
 DEFAULT_SEARCH_DEALS = 10_000
 #: which levels decide "fair" in the race: every level (its worst), or the first alone
-JUDGES = ("every", "first")
+RACE_RULES = ("every", "first")
+#: the answer's judge: the strongest level of the search that plays both seats alike (the seat certificate)
+JUDGE_BALANCED = "balanced"
 DEFAULT_SKILL_DEALS = 1_000
 DEFAULT_REMEASURE = 100_000
 #: more candidates than this is a space to narrow, not to race (max_changes is the usual culprit)
@@ -64,7 +69,7 @@ MAX_CANDIDATES = 20_000
 SEARCH_VERSION = 1
 REFERENCE = "RULES.md"  # the standard rules' setting name in JSON and Parquet (a contract)
 
-_TOP_KEYS = ("description", "levels", "judge", "budget", "seed", "max_changes", "variants", "recommend",
+_TOP_KEYS = ("description", "levels", "judge", "race", "budget", "seed", "max_changes", "variants", "recommend",
              "remeasure_games", "search_level", "search_deals", "skill_levels", "skill_deals", "objectives", "param")
 _OBJECTIVES = ("tolerance_points", "tolerance", "draw_rate", "game_length")
 
@@ -108,7 +113,8 @@ class Space:
     game_length: float | None = None
     recommend: int = 3
     remeasure_games: int = DEFAULT_REMEASURE
-    judge: str = "every"               # JUDGES: the race's objective is the worst level, or the first level's
+    race: str = "every"                # RACE_RULES: the race's objective is the worst level, or the first level's
+    judge: str = JUDGE_BALANCED        # the answer's judge: "balanced" (ccsim.analyses.balance.judge), or a level
     search_level: Level | None = None  # the final candidates' search level (None: none)
     search_deals: int = DEFAULT_SEARCH_DEALS
     skill_levels: tuple[Level, ...] = ()  # the skill curve's levels, weakest first (empty: no curve)
@@ -123,7 +129,8 @@ class Space:
         play, so a rerun with other values plays only what is new)."""
         blob = dict(version=SEARCH_VERSION, params=[(p.name, p.values) for p in self.params],
                     levels=[lv.name for lv in self.levels], budget=self.budget, seed=self.seed,
-                    **({} if self.judge == "every" else dict(judge=self.judge)),
+                    # the race's rule keeps its old key: a folder of an older search still resumes
+                    **({} if self.race == "every" else dict(judge=self.race)),
                     tolerance=self.tolerance, max_changes=self.max_changes, draw_rate=self.draw_rate,
                     game_length=self.game_length)
         return hashlib.sha256(json.dumps(blob, sort_keys=True).encode()).hexdigest()[:16]
@@ -134,6 +141,7 @@ class Space:
         lines = [f"# the space searched: {self.source}, with the command line's flags applied",
                  f"description = {toml_value(self.description)}",
                  f"levels = {toml_value([lv.name for lv in self.levels])}",
+                 f"race = {toml_value(self.race)}",
                  f"judge = {toml_value(self.judge)}"]
         lines += [f"{k} = {toml_value(getattr(self, k))}" for k in
                   ("budget", "seed", "max_changes", "recommend", "remeasure_games")]
@@ -237,7 +245,7 @@ def space_from_data(data: dict, where: str = "the space") -> Space:
                  recommend=check_count(data.get("recommend", 3), SpaceError, f"{where}: recommend"),
                  remeasure_games=check_count(data.get("remeasure_games", DEFAULT_REMEASURE), SpaceError,
                                              f"{where}: remeasure_games", minimum=2),
-                 judge=_judge(data.get("judge", "every"), SpaceError, f"{where}: judge"),
+                 **_race_and_judge(data, where),
                  search_level=_search_level(data.get("search_level"), SpaceError, f"{where}: search_level"),
                  search_deals=check_count(data.get("search_deals", DEFAULT_SEARCH_DEALS), SpaceError,
                                           f"{where}: search_deals", minimum=2),
@@ -353,11 +361,38 @@ def _levels(levels, error, where: str) -> tuple[Level, ...]:
     return tuple(dict.fromkeys(parse_level(lv, error, where) for lv in levels))
 
 
-def _judge(value, error, where: str) -> str:
-    if value not in JUDGES:
-        raise error(f"{where}: must be one of {', '.join(JUDGES)} (fair at every level, or at the first level "
-                    f"alone), got {value!r}")
+def _race(value, error, where: str) -> str:
+    if value not in RACE_RULES:
+        raise error(f"{where}: must be one of {', '.join(RACE_RULES)} (the race: fair at every level, or at the "
+                    f"first level alone), got {value!r}")
     return value
+
+
+def _judge(value, error, where: str) -> str:
+    """``"balanced"`` or a level's name; a level the seat certificate marks lopsided is refused: it plays one
+    seat better than the other, so its mirror games measure the player as much as the rules."""
+    if value == JUDGE_BALANCED:
+        return value
+    if not isinstance(value, str) or not value.strip():
+        raise error(f"{where}: must be \"balanced\" or a level's name, got {value!r}")
+    name = parse_level(value, error, where).name
+    from ccsim.analyses.balance.judge import lopsided_refusal
+    why = lopsided_refusal(name)
+    if why:
+        raise error(f"{where}: {why}")
+    return name
+
+
+def _race_and_judge(data: dict, where: str) -> dict:
+    """The race's rule and the answer's judge; ``judge = "every"`` or ``"first"`` (the older form, when the
+    judge was the race's rule) still loads, as ``race``."""
+    judge, race = data.get("judge", JUDGE_BALANCED), data.get("race")
+    if judge in RACE_RULES:
+        if race is not None:
+            raise SpaceError(f"{where}: judge = {judge!r} is the older name of race: give race alone")
+        race, judge = judge, JUDGE_BALANCED
+    return dict(race=_race("every" if race is None else race, SpaceError, f"{where}: race"),
+                judge=_judge(judge, SpaceError, f"{where}: judge"))
 
 
 def _none(value) -> bool:
@@ -377,9 +412,13 @@ def _skill_levels(levels, error, where: str) -> tuple[Level, ...]:
 
 def with_overrides(space: Space, levels=None, budget=None, seed=None, tolerance=None,
                    remeasure_games=None, search_level=None, search_deals=None, skill_levels=None,
-                   skill_deals=None, judge=None) -> Space:
+                   skill_deals=None, judge=None, race=None) -> Space:
     """The space with the command line's flags in place of its own keys (BalanceError, one line)."""
     changes = {}
+    if judge in RACE_RULES:  # the older meaning of --judge: the race's rule
+        race, judge = (judge if race is None else race), None
+    if race is not None:
+        changes["race"] = _race(race, BalanceError, "--race")
     if judge is not None:
         changes["judge"] = _judge(judge, BalanceError, "--judge")
     if search_level is not None:
@@ -429,6 +468,11 @@ def candidates(space: Space) -> tuple[list[Candidate], int]:
                 seen.add(c.key)
                 out.append(c)
     return out, refused
+
+
+def setting_of(combo) -> Candidate:
+    """The standard rules with each (``Param``, value) of ``combo`` applied (RulesError if they refuse it)."""
+    return _candidate(tuple(combo))
 
 
 def _candidate(combo) -> Candidate:

@@ -1,10 +1,13 @@
-"""The one answer of ``ccsim balance`` (issue 39): the recommended change as data and in plain words.
+"""The one answer of ``ccsim balance``: the recommended change as data, and the paragraph a designer reads.
 
-``recommendation(b)`` reads a finished search: the first final candidate (``final.rank_finals``), its
-fresh re-measure at the strongest fast level, its value at the search level, and the skill curve.
-``recommendation_text(rec)`` says it in a paragraph a designer reads, from the data alone: the same
-words wherever the answer is quoted (the command's summary, ``summary.json``, the results' README, the
-report's summary and the designer's guide; a test holds them to it).
+The answer is decided at the *judge* (``ccsim.analyses.balance.judge``): the strongest level that plays both
+seats alike.  ``choose`` takes every setting measured there (with its figures at the other levels too) and
+picks the fewest-change setting fair (within ±tolerance) at the judge; among equals, the one whose edge
+stays closest to even across the balanced levels from ``tactician`` up.  When none is clearly fair there,
+the one whose estimate is within the band (its interval too wide to be sure) comes first, else the
+closest.  ``recommendation(b)`` does it for a finished search; ``answer_paragraph(summary)`` says it, from
+``summary.json``'s data alone, in the one paragraph quoted wherever the answer is (the command's summary,
+``summary.json``, the results' README, the README, the designer's guide and the report's summary).
 """
 from __future__ import annotations
 
@@ -14,13 +17,17 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_verdict
+from ccsim.analyses.balance.judge import BALANCED, LOPSIDED, judge_level, seat_status
+from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, level_verdict
 from ccsim.analyses.levels import level_words
 
 if TYPE_CHECKING:
     from ccsim.analyses.balance import Balance
 
-__all__ = ["recommendation", "recommendation_text", "points"]
+__all__ = ["recommendation", "choose", "answer_paragraph", "points", "REFERENCE_LEVEL"]
+
+#: the weakest level whose verdict counts for "fair at every strong level": the strongest heuristic
+REFERENCE_LEVEL = "tactician"
 
 
 def points(x: float) -> str:
@@ -31,61 +38,114 @@ def points(x: float) -> str:
     return "0.0" if v == 0 else f"{v:+.1f}".replace("-", "−")
 
 
-def _estimate(rows: pd.DataFrame, candidate: int, level: str, tolerance: float) -> dict | None:
-    at = rows[(rows["candidate"] == candidate) & (rows["level"] == level)] if not rows.empty else rows
-    if at.empty:
-        return None
-    r = at.iloc[0]
-    out = dict(level=level, deals=int(r["deals"]), seat_advantage=float(r["seat_advantage"]),
-               ci95=[float(r["seat_advantage_lo"]), float(r["seat_advantage_hi"])],
-               verdict=level_verdict(r["seat_advantage_lo"], r["seat_advantage_hi"], tolerance))
-    if "diff" in r and math.isfinite(r["diff"]) and candidate != 0:  # the change's own effect, paired
-        out |= dict(diff=float(r["diff"]), diff_ci95=[float(r["diff_lo"]), float(r["diff_hi"])])
-    if "elo" in r and math.isfinite(r["elo"]):
-        out["elo"] = float(r["elo"])
+# --- the figures -------------------------------------------------------------------------------------
+
+def estimate(row, tolerance: float, source: str | None = None) -> dict:
+    """One level's figures of one setting (a row with deals, seat_advantage, its interval and, when paired
+    with the standard rules, diff): the answer's data."""
+    out = dict(level=row["level"], deals=int(row["deals"]), seat_advantage=float(row["seat_advantage"]),
+               ci95=[float(row["seat_advantage_lo"]), float(row["seat_advantage_hi"])],
+               verdict=level_verdict(row["seat_advantage_lo"], row["seat_advantage_hi"], tolerance),
+               seats=seat_status(row["level"]))
+    if "diff" in row and row.get("diff") is not None and math.isfinite(row["diff"]) and row["diff"] != 0:
+        out |= dict(diff=float(row["diff"]), diff_ci95=[float(row["diff_lo"]), float(row["diff_hi"])])
+    if source:
+        out["source"] = source
     return out
 
 
-def recommendation(b: Balance) -> dict:
-    """The recommended change as data ({} when the search has none): the setting, its figures at the
-    strongest fast level and the search level beside the standard rules', the curve strongest level first,
-    and where it stops being fair as the players get weaker; ``text``: the paragraph."""
-    finals = b.info.get("finals") or []
-    if not finals:
-        return {}
-    best, tol, fast = finals[0], b.space.tolerance, b.space.levels[0].name
-    row = b.recommended[b.recommended["candidate"] == best].iloc[0]
-    key = json.loads(row["key"])
-    rec = dict(setting=row["setting"], words=row["words"], changes=int(row["changes"]), size=int(row["size"]),
-               rules=key["rules"], variants=key["variants"], tolerance_points=round(100 * tol, 10),
-               seed=b.info["fresh_seed"], level=fast, standard=_estimate(b.recommended, 0, fast, tol),
-               at_level=_estimate(b.recommended, best, fast, tol), search=None, search_standard=None,
-               curve=[], stops=None)
-    if b.space.search_level is not None and not b.search.empty:
-        lv = b.space.search_level.name
-        rec["search"], rec["search_standard"] = _estimate(b.search, best, lv, tol), _estimate(b.search, 0, lv, tol)
-    if not b.skill.empty:
-        order = b.skill[b.skill["candidate"] == best].sort_values("rank", ascending=False)["level"]
-        rec["curve"] = [_estimate(b.skill, best, lv, tol) | dict(standard=_estimate(b.skill, 0, lv, tol))
-                        for lv in order]
-    rec["fair"] = rec["at_level"]["verdict"] == FAIR
-    rec["stops"], rec["unfair_above"] = _where_unfair(rec["curve"], fast, rec["search"])
-    rec["text"] = recommendation_text(rec)
+def _rank(e: dict, tolerance: float) -> tuple:
+    """Fair first, then an estimate within the band (its interval too wide to be sure), then the rest; the
+    closer to even first within each."""
+    inside = abs(e["seat_advantage"]) <= tolerance
+    return (0 if e["verdict"] == FAIR else 1 if inside and e["verdict"] == UNCLEAR else 2, abs(e["seat_advantage"]))
+
+
+def _spread(levels: dict, strong: list[str]) -> float:
+    """How far from even the setting's edge may stray across the strong balanced levels: the farther end of
+    its interval at the worst of them (a figure on few deals counts for what it can be, not its estimate)."""
+    at = [max(abs(levels[n]["ci95"][0]), abs(levels[n]["ci95"][1])) for n in strong if n in levels]
+    return max(at) if at else math.inf
+
+
+def strong_levels(names, judge: str, elos: dict) -> list[str]:
+    """The balanced levels from ``tactician`` up to the judge (by Elo), strongest first."""
+    floor = elos.get(REFERENCE_LEVEL, (0.0,))[0]
+    top = elos.get(judge, (math.inf,))[0]
+    out = [n for n in names if seat_status(n) == BALANCED and floor <= elos.get(n, (-math.inf,))[0] <= top]
+    return sorted(set(out) | {judge}, key=lambda n: -elos.get(n, (math.inf,))[0])
+
+
+def choose(settings: list[dict], judge: str, tolerance: float, strong: list[str]) -> dict | None:
+    """The recommended setting among ``settings`` (each: changes, size, levels {level: estimate}) measured at
+    ``judge``: fewest changes among the fair ones (else among those within the band, else the closest), then
+    the edge closest to even across ``strong``, then the closest at the judge, then the smallest size."""
+    at = [s for s in settings if judge in s["levels"]]
+    if not at:
+        return None
+    tier = lambda s: _rank(s["levels"][judge], tolerance)[0]  # noqa: E731
+    best_tier = min(tier(s) for s in at)
+    pool = [s for s in at if tier(s) == best_tier]
+    if best_tier == 2:  # none within the band: the closest, whatever its changes
+        return min(pool, key=lambda s: (abs(s["levels"][judge]["seat_advantage"]), s["changes"], s["size"]))
+    return min(pool, key=lambda s: (s["changes"], _spread(s["levels"], strong),
+                                    abs(s["levels"][judge]["seat_advantage"]), s["size"]))
+
+
+def answer_of(best: dict, judge: str, tolerance: float, strong: list[str], elos: dict, others: list[dict]) -> dict:
+    """The answer as data: the chosen setting, its figures at the judge beside the standard rules' (on the same
+    deals: each level's ``standard``), its curve (strongest level first, each with the level's seat status),
+    where it stops being fair, and whether any setting measured is fair at every strong level."""
+    order = sorted(best["levels"], key=lambda n: -elos.get(n, (-math.inf,))[0])
+    curve = [best["levels"][n] for n in order]
+    k = order.index(judge)
+    stops = next((c for c in curve[k + 1:] if c["verdict"] != FAIR and c["seats"] != LOPSIDED
+                  and abs(c["seat_advantage"]) > tolerance), None)
+    everywhere = [s["words"] for s in others
+                  if all(n in s["levels"] and s["levels"][n]["verdict"] == FAIR for n in strong)]
+    rec = {k: best[k] for k in ("setting", "words", "changes", "size", "rules", "variants") if k in best}
+    rec |= dict(tolerance_points=round(100 * tolerance, 10), judge=judge, judge_seats=seat_status(judge),
+                at_judge=best["levels"][judge], standard=best["levels"][judge].get("standard"), curve=curve, stops=stops,
+                strong_levels=strong, fair_everywhere=everywhere,
+                fair=best["levels"][judge]["verdict"] == FAIR)
+    rec["text"] = _paragraph(rec)
     return rec
 
 
-def _where_unfair(curve: list[dict], fast: str, search: dict | None) -> tuple[dict | None, list[dict]]:
-    """On the curve (strongest first): the strongest level weaker than ``fast`` where the setting is clearly
-    not fair (None: none is), and the levels stronger than ``fast`` where it is clearly not fair (the
-    search level apart: its own sentence says so)."""
-    names = [c["level"] for c in curve]
-    if fast not in names:
-        return None, []
-    k = names.index(fast)
-    stops = next((c for c in curve[k + 1:] if c["verdict"] == NOT_FAIR), None)
-    above = [c for c in curve[:k] if c["verdict"] == NOT_FAIR and (search is None or c["level"] != search["level"])]
-    return stops, above
+def recommendation(b: Balance) -> dict:
+    """The recommended change of a finished search as data ({} when it has none), judged at the strongest
+    balanced level it measured; ``text``: the paragraph."""
+    finals = b.info.get("finals") or []
+    if not finals:
+        return {}
+    sp, tol = b.space, b.space.tolerance
+    rows = [r for r in (b.remeasured, b.search, b.skill) if not r.empty]
+    allrows = pd.concat(rows, ignore_index=True).drop_duplicates(["candidate", "level"], keep="last")
+    names = list(dict.fromkeys(allrows["level"]))
+    elos = level_elos()
+    judge = judge_level(names, sp.judge, elos)
+    if judge is None:
+        return {}
+    strong = strong_levels(names, judge, elos)
 
+    base = {x["level"]: estimate(x, tol) for _, x in allrows[allrows["candidate"] == 0].iterrows()}
+
+    def setting(i):
+        at = allrows[allrows["candidate"] == i]
+        r = at.iloc[0]
+        key = json.loads(r["key"])
+        return dict(setting=r["setting"], words=r["words"], changes=int(r["changes"]), size=int(r["size"]),
+                    rules=key["rules"], variants=key["variants"],
+                    levels={x["level"]: estimate(x, tol) | dict(standard=base.get(x["level"])) for _, x in at.iterrows()})
+
+    settings = [setting(i) for i in finals]
+    best = choose(settings, judge, tol, strong)
+    if best is None:
+        return {}
+    return answer_of(best, judge, tol, strong, elos, settings) | dict(seed=b.info["fresh_seed"])
+
+
+# --- the words ---------------------------------------------------------------------------------------
 
 def _band(rec: dict) -> str:
     t = rec["tolerance_points"]
@@ -104,60 +164,78 @@ def _fig(e: dict, deals: bool = True) -> str:
             + (f"; {e['deals']:,} deals)" if deals else ")"))
 
 
-def _search_words(rec: dict) -> str:
-    s, std = rec["search"], rec["search_standard"]
-    if s is None:
-        return ""
-    band = _band(rec)
-    how = {FAIR: f"within {band} too",
-           UNCLEAR: f"its estimate {'within' if abs(s['seat_advantage']) * 100 <= rec['tolerance_points'] else 'outside'}"
-                    f" {band}, its interval too wide to be sure",
-           NOT_FAIR: f"outside {band}"}[s["verdict"]]
-    out = (f" With {level_words(s['level'])}, the strongest search, on both sides it is {_fig(s)}, against "
-           f"{points(std['seat_advantage'])} points under the standard rules: {how}")
-    if s["verdict"] != NOT_FAIR:
-        return out + "."
-    out += f", by {_outside(s, rec):.1f} points"
-    at = rec["at_level"]
-    if "diff" in s and "diff" in at:  # the change does the same at both levels; the starting edge differs
-        out += (f": the change moves Cleopatra's edge by {points(s['diff'])} points there (by "
-                f"{points(at['diff'])} with {at['level']}), but the strongest search starts from "
-                f"{points(std['seat_advantage'])} points, not {points(rec['standard']['seat_advantage'])}")
-    return out + "."
+def _short(e: dict) -> str:
+    lo, hi = e["ci95"]
+    return f"{points(e['seat_advantage'])} [{points(lo)}, {points(hi)}]"
+
+
+def _who(name: str, seats: str) -> str:
+    """A level in plain words, a lopsided one named so: "the neural-network player (neural, lopsided)"."""
+    words = level_words(name)
+    if seats != LOPSIDED:
+        return words
+    return words[:-1] + ", lopsided)" if words.endswith(")") else f"{words} (lopsided)"
 
 
 def _curve_words(rec: dict) -> str:
-    """Where the setting stops being fair as the players get weaker, and any stronger level where it is not."""
-    curve, stops = rec["curve"], rec["stops"]
-    if not curve or not rec["fair"]:
-        return ""
-    out = "".join(f" With {level_words(c['level'])} on both sides it is not: {_fig(c)}." for c in rec["unfair_above"])
-    if stops is None:
-        return out + (f" It is not clearly unfair at any weaker level measured, down to "
-                      f"{level_words(curve[-1]['level'])}.")
-    return out + (f" It stops being fair as the players get weaker: with {level_words(stops['level'])} on both "
-                  f"sides Cleopatra's edge is {_fig(stops, deals=False)}.")
+    """Its edge at every level, strongest first, each with its interval."""
+    parts = [f"{_who(c['level'], c['seats'])} {_short(c)}" for c in rec["curve"]]
+    return ("Its edge at every level measured, strongest first, in points with 95% intervals: "
+            + "; ".join(parts) + ".")
 
 
-def recommendation_text(rec: dict) -> str:
-    """The recommendation in plain words, from ``recommendation``'s data alone."""
+def _judge_words(rec: dict) -> str:
+    e, std, band = rec["at_judge"], rec["standard"], _band(rec)
+    start = (f"from {points(std['seat_advantage'])} points under the standard rules to " if std else "to ")
+    if e["verdict"] == FAIR:
+        how = f"within {band} of an even game"
+    elif abs(e["seat_advantage"]) * 100 <= rec["tolerance_points"]:
+        how = (f"its estimate within {band} of an even game, its interval reaching "
+               f"{max(abs(100 * e['ci95'][0]), abs(100 * e['ci95'][1])) - rec['tolerance_points']:.1f} points "
+               f"past the band: too few deals to be sure")
+    else:
+        how = f"{_outside(e, rec):.1f} points outside {band}" if e["verdict"] == NOT_FAIR else \
+            f"its estimate outside {band}, its interval reaching into it"
+    return f"Cleopatra's edge goes {start}{_fig(e)}: {how}."
+
+
+def _stop_words(rec: dict) -> str:
+    s = rec["stops"]
+    if s is None:
+        return f"It stays within {_band(rec)} at every weaker balanced level measured."
+    return (f"It stops being fair below the judge: with {level_words(s['level'])} on both sides Cleopatra's edge "
+            f"is {_fig(s, deals=False)}.")
+
+
+def _everywhere_words(rec: dict) -> str:
+    strong = ", ".join(rec["strong_levels"])
+    if rec["fair_everywhere"]:
+        return f"Fair at every strong balanced level ({strong}): {'; '.join(rec['fair_everywhere'])}."
+    return (f"No single setting measured is fair at every strong balanced level ({strong}): good players and "
+            f"weaker ones need different rules.")
+
+
+def _paragraph(rec: dict) -> str:
+    """The recommendation in plain words, from the answer's data alone: one paragraph."""
+    judge = level_words(rec["judge"])
+    head = (f"For players who play both seats alike — judged with {judge} on both sides, the strongest such "
+            f"level measured — ")
+    e = rec["at_judge"]
+    if e["verdict"] == FAIR:
+        head += f"the fewest-change setting that makes the game fair is: {rec['words']}."
+    elif abs(e["seat_advantage"]) * 100 <= rec["tolerance_points"]:
+        head += (f"the fewest-change setting whose estimate is within {_band(rec)} of an even game is: "
+                 f"{rec['words']}.")
+    else:
+        head += (f"no setting measured makes the game fair. The closest: {rec['words']}, its estimate "
+                 f"{100 * abs(e['seat_advantage']) - rec['tolerance_points']:.1f} points outside {_band(rec)}.")
+    return " ".join([head, _judge_words(rec), _curve_words(rec), _stop_words(rec), _everywhere_words(rec)])
+
+
+def answer_paragraph(summary: dict) -> str:
+    """The whole answer paragraph from ``summary.json``'s data (its ``recommendation``); the one sentence
+    saying there is none when the search recommended nothing."""
+    rec = (summary or {}).get("recommendation") or {}
     if not rec:
         return "The search found no setting to recommend."
-    at, std, fast = rec["at_level"], rec["standard"], level_words(rec["level"])
-    band = _band(rec)
-    if not rec["fair"]:
-        return (f"No change the search tried makes the game fair for good players. The closest: {rec['words']}. "
-                f"With {fast} on both sides it leaves Cleopatra's edge at {_fig(at)}, against "
-                f"{points(std['seat_advantage'])} points under the standard rules: its interval stays "
-                f"{_outside(at, rec):.1f} points outside {band}." + _search_words(rec)
-                + _curve_words(rec))
-    search = rec["search"]
-    if search is not None and search["verdict"] != NOT_FAIR:  # the strongest search agrees: good players
-        return (f"For good players, the smallest change that makes the game fair is: {rec['words']}. With {fast} on "
-                f"both sides, Cleopatra's edge goes from {points(std['seat_advantage'])} points under the standard "
-                f"rules to {_fig(at)}: within {band} of an even game." + _search_words(rec) + _curve_words(rec))
-    return (f"The smallest change that makes the game fair with {fast} on both sides is: {rec['words']}. "
-            f"Cleopatra's edge goes from {points(std['seat_advantage'])} points under the standard rules to "
-            f"{_fig(at)}: within {band} of an even game."
-            + (" The strongest search does not confirm it." if search is not None else "")
-            + _search_words(rec) + _curve_words(rec))
+    return _paragraph(rec)

@@ -1,0 +1,247 @@
+"""The published answer from what a balance folder already holds: the search's measurements and the next
+ring's (``ring/ring.json``), judged at the balanced judge, without playing a game.
+
+``python -m ccsim.analyses.balance.publish results/balance`` rewrites ``summary.json``'s ``recommendation``
+(every other key as the search left it), the answer of ``pareto.md`` and of ``README.md`` (between its
+``<!-- answer -->`` marks), and ``recommended.toml`` (the recommended setting first).  Every setting measured
+at the judge competes: the search's final candidates (``search.parquet``), the checks measured there
+afterwards (``ring/anchors.json``) and the ring's (the judge's race and the confirmation on fresh deals).
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from ccsim.analyses.balance.judge import judge_level
+from ccsim.analyses.balance.skill import level_elos
+from ccsim.analyses.balance.space import Param, load_space, setting_of, toml_key, toml_value
+from ccsim.analyses.balance.verdict import answer_of, answer_paragraph, choose, estimate, points, strong_levels
+
+__all__ = ["published_settings", "publish"]
+
+ANSWER_MARKS = ("<!-- answer -->", "<!-- /answer -->")
+RING_MARKS = ("<!-- ring -->", "<!-- /ring -->")
+
+
+def _row_est(r, tol, standard=None, source=None) -> dict:
+    e = estimate(r, tol, source)
+    return e | ({"standard": standard} if standard is not None else {})
+
+
+def _json_est(level: str, x: dict, tol: float, standard=None, source=None) -> dict:
+    lo, hi = x["ci95"]
+    row = dict(level=level, deals=x["deals"], seat_advantage=x["seat_advantage"], seat_advantage_lo=lo,
+               seat_advantage_hi=hi)
+    if "diff" in x:
+        row |= dict(diff=x["diff"], diff_lo=x["diff_ci95"][0], diff_hi=x["diff_ci95"][1])
+    return _row_est(row, tol, standard, source)
+
+
+def _key_of(rules_key: str) -> dict:
+    return json.loads(rules_key)
+
+
+def published_settings(folder: Path, tol: float) -> list[dict]:
+    """Every setting of the folder with its figures by level, each paired with the standard rules' on the same
+    deals where it was (``standard``), and its source."""
+    settings: dict[str, dict] = {}
+
+    def add(key, setting, words, changes, size, level, est):
+        s = settings.setdefault(key, dict(setting=setting, words=words, changes=int(changes), size=int(size),
+                                          rules=_key_of(key)["rules"], variants=_key_of(key)["variants"], levels={}))
+        old = s["levels"].get(level)
+        if old is None or est["deals"] > old["deals"]:  # the most deals speak for a level
+            s["levels"][level] = est
+
+    for name in ("remeasured", "skill", "search"):
+        path = folder / f"{name}.parquet"
+        if not path.is_file():
+            continue
+        df = pd.read_parquet(path)
+        base = {r["level"]: _row_est(r, tol) for _, r in df[df["candidate"] == 0].iterrows()}
+        for _, r in df[df["candidate"] != 0].iterrows():
+            add(r["key"], r["setting"], r["words"], r["changes"], r["size"], r["level"],
+                _row_est(r, tol, base.get(r["level"]), f"results/balance/{name}.parquet"))
+    ring = folder / "ring" / "ring.json"
+    data = json.loads(ring.read_text(encoding="utf-8")) if ring.is_file() else {}
+    anchors = folder / "ring" / "anchors.json"
+    if anchors.is_file():
+        a = json.loads(anchors.read_text(encoding="utf-8"))
+        std = _json_est(a["level"], a["standard"], tol)
+        for x in a["anchors"]:
+            key = next((s["key"] for s in data.get("settings", []) if s.get("anchor") and
+                        _same(s["key"], x["setting"])), None)
+            if key is None:
+                continue
+            s = next(s for s in data["settings"] if s["key"] == key)
+            add(key, s["setting"], s["words"], s["changes"], s["size"], a["level"],
+                _json_est(a["level"], x, tol, std, x.get("source")))
+    if data:
+        cands = {s["candidate"]: s for s in data["settings"]}
+        std_screen = cands[0]["screen"]
+        for s in data["settings"]:
+            if s["candidate"] == 0:
+                continue
+            for lv, x in s["screen"].items():
+                add(s["key"], s["setting"], s["words"], s["changes"], s["size"], lv,
+                    _json_est(lv, x, tol, _json_est(lv, std_screen[lv], tol),
+                              f"the ring's screen, seed {data['seeds']['screen']}"))
+        judge = data["judge"]
+        for m in data.get("judge_measured", []):
+            s = cands[m["candidate"]]
+            add(s["key"], s["setting"], s["words"], s["changes"], s["size"], judge,
+                _json_est(judge, m, tol, None, f"the ring's race at {judge}, seed {data['seeds']['race']}"))
+        c = data.get("confirm")
+        if c and not c.get("interrupted"):
+            s = cands[data["winner"]]
+            paired = c.get("standard") is not None
+            std = _json_est(judge, c["standard"], tol) if paired else (
+                _json_est(judge, json.loads(anchors.read_text(encoding="utf-8"))["standard"] | {"deals": 10_000}, tol)
+                if anchors.is_file() else None)
+            add(s["key"], s["setting"], s["words"], s["changes"], s["size"], judge,
+                _json_est(judge, c["setting"], tol, std, f"fresh deals, seed {c['seed']}"
+                          + (", paired with the standard rules" if paired else "")))
+        curve_file = folder / "ring" / "curve.json"
+        curve = json.loads(curve_file.read_text(encoding="utf-8")) if curve_file.is_file() else {}
+        if curve.get("setting") != cands.get(data.get("winner"), {}).get("key"):
+            curve = {}  # the curve of another winner
+        for lv, x in curve.get("levels", {}).items():
+            s = cands[data["winner"]]
+            add(s["key"], s["setting"], s["words"], s["changes"], s["size"], lv,
+                _json_est(lv, x["setting"], tol, _json_est(lv, x["standard"], tol),
+                          f"the skill curve, seed {x['seed']}"))
+    return list(settings.values())
+
+
+def _same(key: str, setting) -> bool:
+    """Whether a rules key is the standard rules with ``setting`` ([[name, value], ...]) changed."""
+    params = {p.name: p for p in load_space().params}
+    combo = []
+    for n, v in setting:
+        p = params[n]
+        combo.append((p if v in p.values else Param(p.name, tuple(sorted({*p.values, v})), p.default), v))
+    return setting_of(tuple(combo)).key == key
+
+
+def publish(folder) -> dict:
+    """Rewrite the folder's answer (module docstring); returns the recommendation."""
+    folder = Path(folder)
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    sp = load_space(folder / "space.toml")
+    tol = sp.tolerance
+    settings = published_settings(folder, tol)
+    elos = level_elos()
+    names = sorted({n for s in settings for n in s["levels"]})
+    judge = judge_level(names, sp.judge, elos)
+    strong = strong_levels(names, judge, elos)
+    best = choose(settings, judge, tol, strong)
+    rec = answer_of(best, judge, tol, strong, elos, settings)
+    summary["recommendation"] = rec
+    (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    text = answer_paragraph(summary)
+    for name in ("README.md", "pareto.md"):
+        path = folder / name
+        if path.is_file():
+            doc = _with_answer(path.read_text(encoding="utf-8"), text)
+            if name == "README.md" and (folder / "ring" / "ring.json").is_file():
+                doc = _between(doc, RING_MARKS, ring_markdown(json.loads((folder / "ring" / "ring.json").read_text())))
+            path.write_text(doc, encoding="utf-8")
+    _recommended_toml(folder, rec, settings, judge, tol)
+    return rec
+
+
+def _with_answer(doc: str, text: str) -> str:
+    """``doc`` with the answer between its marks (the marks added around a "## The answer" section's first
+    paragraph when it has none yet)."""
+    a, b = ANSWER_MARKS
+    if a in doc:
+        return re.sub(re.escape(a) + r".*?" + re.escape(b), lambda _: f"{a}\n\n{text}\n\n{b}", doc, count=1, flags=re.S)
+    m = re.search(r"^## The answer\n\n", doc, flags=re.M)
+    if not m:
+        return doc.rstrip("\n") + f"\n\n## The answer\n\n{a}\n\n{text}\n\n{b}\n"
+    rest = doc[m.end():]
+    end = re.search(r"\n\n", rest)
+    stop = m.end() + (end.start() if end else len(rest))
+    return doc[:m.end()] + f"{a}\n\n{text}\n\n{b}" + doc[stop:]
+
+
+def _between(doc: str, marks: tuple[str, str], text: str) -> str:
+    a, b = marks
+    if a not in doc:
+        return doc
+    return re.sub(re.escape(a) + r".*?" + re.escape(b), lambda _: f"{a}\n\n{text}\n\n{b}", doc, count=1, flags=re.S)
+
+
+def _pts(x: float) -> str:
+    return points(x)
+
+
+def _iv(lo: float, hi: float) -> str:
+    return f"[{_pts(lo)}, {_pts(hi)}]"
+
+
+def ring_markdown(data: dict) -> str:
+    """The ring's stages as Markdown, from ``ring.json``: the map, each raced setting's predicted judge edge
+    beside its measurement there, the race and the games the screen saved."""
+    cands = {s["candidate"]: s for s in data["settings"]}
+    m = next(x for x in data["maps"] if x["level"] == data["map_level"])
+    pred = {p["candidate"]: p for p in data["predictions"]}
+    meas = {x["candidate"]: x for x in data.get("judge_measured", [])}
+    judge, fast = data["judge"], data["map_level"]
+    lines = [f"The map, fitted on {m['anchors']} anchors measured at both levels: effect at `{judge}` = "
+             f"{m['slope']:.2f} (± {m['slope_se']:.2f}) × effect at `{fast}`, a model spread of "
+             f"{100 * m['model_sd']:.1f} points. {sum(p['could_be_fair'] for p in data['predictions'])} of "
+             f"{len(data['predictions'])} ring settings could be within ±{100 * data['tolerance']:g} point; the "
+             f"{len(data['shortlist'])} closest raced at `{judge}` (deals of seed {data['seeds']['race']}):", "",
+             f"| setting | `{fast}` effect (screen) | predicted at `{judge}` [95%] | measured at `{judge}` [95%] | deals |",
+             "|---|---:|---:|---:|---:|"]
+    for c in data["shortlist"]:
+        p, s, x = pred[c], cands[c], meas.get(c)
+        eff = s["screen"][fast]
+        lines.append(f"| {s['words']} | {_pts(eff['diff'])} {_iv(*eff['diff_ci95'])} | {_pts(p['edge'])} "
+                     f"{_iv(*p['interval'])} | " + (f"{_pts(x['seat_advantage'])} {_iv(*x['ci95'])} | {x['deals']:,}"
+                                                   if x else "not raced | 0") + " |")
+    sv = data.get("saving")
+    if sv:
+        lines += ["", f"The judge played {sv['judge_games']:,} games in the race; racing all {sv['ring']} ring settings "
+                      f"there to the same depth would have taken {sv['judge_games_without_screen']:,} "
+                      f"({sv['judge_games_without_screen'] - sv['judge_games']:,} saved, for {sv['fast_games']:,} "
+                      f"fast-level games of the screen, which play about a hundred times faster)."]
+    c = data.get("confirm")
+    if c:
+        x = c["setting"]
+        lines += ["", f"The winner, {cands[data['winner']]['words']}, confirmed on {x['deals']:,} fresh deals (seed "
+                      f"{c['seed']}){', paired with the standard rules' if c.get('paired') else ''}: "
+                      f"{_pts(x['seat_advantage'])} {_iv(*x['ci95'])} points"
+                      + (" (interrupted: a partial figure)" if c.get("interrupted") else "") + "."]
+    return "\n".join(lines)
+
+
+def _recommended_toml(folder: Path, rec: dict, settings: list[dict], judge: str, tol: float) -> None:
+    """``recommended.toml``: the recommended setting first, then every other setting measured at the judge,
+    closest first (``ccsim whatif --rules``)."""
+    at = sorted((s for s in settings if judge in s["levels"] and s["setting"] != rec["setting"]),
+                key=lambda s: abs(s["levels"][judge]["seat_advantage"]))
+    lines = [f"# ccsim balance: the settings measured with {judge} on both sides (the balanced judge), the "
+             f"recommended one first", "description = " + toml_value(f"recommended by ccsim balance at {judge} "
+                                                                    f"(tolerance ±{100 * tol:g} point)")]
+    for s in [next(s for s in settings if s["setting"] == rec["setting"])] + at:
+        e = s["levels"][judge]
+        lines += ["", f"# {judge}: {100 * e['seat_advantage']:+.1f} [{100 * e['ci95'][0]:+.1f}, "
+                      f"{100 * e['ci95'][1]:+.1f}] points, {e['deals']:,} deals ({e['verdict']})",
+                  f"# rules block for a record: {json.dumps(s['rules'])}"
+                  + (f", variants {json.dumps(s['variants'])}" if s["variants"] else ""),
+                  f"# {s['words']}", "[[change]]", f"name = {toml_value(s['setting'])}"]
+        lines += [f"{toml_key(k)} = {toml_value(v)}" for k, v in s["rules"].items()]
+        if s["variants"]:
+            lines.append(f"variants = {toml_value(s['variants'])}")
+    (folder / "recommended.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    rec = publish(sys.argv[1] if len(sys.argv) > 1 else "results/balance")
+    print(rec["text"])
