@@ -29,13 +29,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere: the repository's package first
     sys.path.insert(0, str(ROOT))
 
-from ccsim.analyses.balance.verdict import points, recommendation_text  # noqa: E402
+from ccsim.analyses.balance.verdict import answer_paragraph, points  # noqa: E402
 from ccsim.analyses.levels import level_words  # noqa: E402
 from strategies import seats  # noqa: E402
 
 MARKER = re.compile(r"<!-- fig:(?P<name>[\w-]+) -->(?P<body>.*?)<!-- /fig:(?P=name) -->", re.S)
 #: the documents whose figures this script owns (results/ keeps its own, written by the commands)
-DOCUMENTS = ("README.md", "docs/*.md")
+DOCUMENTS = ("README.md", "docs/*.md", "strategies/README.md")
 WIDTH = 110
 
 
@@ -44,16 +44,21 @@ def _json(rel: str) -> dict:
 
 
 @lru_cache(maxsize=None)
+def summary() -> dict:
+    """The published result of ``ccsim balance``: results/balance/summary.json."""
+    return _json("results/balance/summary.json")
+
+
 def recommendation() -> dict:
-    """The published answer of ``ccsim balance``: results/balance/summary.json's ``recommendation``."""
-    return _json("results/balance/summary.json")["recommendation"]
+    """The published answer: summary.json's ``recommendation``."""
+    return summary()["recommendation"]
 
 
 # --- the figures -------------------------------------------------------------------------------------
 
 def answer() -> str:
     """The answer paragraph, made by the same function that made ``ccsim balance``'s, as a quote."""
-    text = recommendation_text(recommendation())
+    text = answer_paragraph(summary())
     return "\n".join("> " + line for line in textwrap.wrap(text, WIDTH - 2))
 
 
@@ -115,6 +120,19 @@ def where_fair() -> str:
         out += (f"Of the levels that play both seats alike ({_names(balanced)}), "
                 + (f"it is fair with {_names(fair_balanced)}." if fair_balanced else "none finds it fair."))
     return out
+
+
+def seat_table() -> str:
+    """Every measured player's gains in each seat over `tactician`'s mirror and its seat gap
+    (results/strength/seats.json, the packaged copy strategies/seats.json)."""
+    d = _json("strategies/seats.json")
+    rows = ["| player | as Cleopatra | as Caesar | seat gap [95%] | deals a seat | |", "|---|---:|---:|---|---:|---|"]
+    for r in sorted(d["players"], key=lambda r: -(r["gain_cleopatra"] + r["gain_caesar"])):
+        lo, hi = r["seat_gap_ci95"]
+        rows.append(f"| `{r['name']}` | {points(r['gain_cleopatra'] / 100)} | {points(r['gain_caesar'] / 100)} | "
+                    f"{points(r['seat_gap'] / 100)} [{points(lo / 100)}, {points(hi / 100)}] | {r['deals']:,} | "
+                    f"{'balanced' if r['balanced'] else 'lopsided'} |")
+    return "\n".join(rows)
 
 
 def balance_games() -> str:
@@ -205,12 +223,12 @@ def published_json() -> str:
     rec = recommendation()
     query = [[k, str(v)] for k, v in _flat_rules(rec.get("rules") or {}).items()]
     query += [["variant", v] for v in rec.get("variants") or []]
-    at = rec.get("at_level") or {}
-    judged = (f"judged with {level_words(rec['level'])} on both sides: Cleopatra's edge "
+    at = rec.get("at_judge") or {}
+    judged = (f"judged with {level_words(rec['judge'])} on both sides: Cleopatra's edge "
               f"{points(rec['standard']['seat_advantage'])} points under the standard rules, "
               f"{points(at['seat_advantage'])} with the change" if at else "")
-    data = dict(words=rec.get("words"), level=rec.get("level"), judged=judged, query=query,
-                text=recommendation_text(rec), source="results/balance/summary.json")
+    data = dict(words=rec.get("words"), level=rec.get("judge"), judged=judged, query=query,
+                text=answer_paragraph(summary()), source="results/balance/summary.json")
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -219,6 +237,7 @@ FILES: dict[str, Callable[[], str]] = {"ccsim/explore/static/answer.json": publi
 
 FIGURES: dict[str, Callable[[], str]] = {
     "answer": answer, "answer-change": answer_change, "ladder": ladder, "where-fair": where_fair,
+    "seat-table": seat_table,
     "balance-games": balance_games, "balance-millions": balance_millions,
     "report-games": report_games, "report-millions": report_millions,
     "expert-speed": expert_speed, "master-speed": master_speed, "neural-speed": neural_speed,
@@ -228,7 +247,7 @@ FIGURES: dict[str, Callable[[], str]] = {
 #: figures that need the test suite collected (seconds, not milliseconds)
 TEST_COUNTS = {"tests-fast", "tests-all"}
 #: figures written as blocks (their own lines between the markers)
-BLOCKS = {"answer", "ladder"}
+BLOCKS = {"answer", "ladder", "seat-table"}
 
 
 def documents(root: Path = ROOT) -> list[Path]:

@@ -263,11 +263,9 @@ def seat_row(name: str, ref: str, mirror: np.ndarray, deals: int, seed: int) -> 
     for key, x in (("cleopatra_score", as_cleo), ("caesar_score", 1.0 - as_caesar), ("gain_cleopatra", gain_cleo),
                    ("gain_caesar", gain_caesar), ("seat_gap", gain_cleo - gain_caesar)):
         row[key], row[key + "_ci95"] = mean_ci(x)
-    row["balanced"] = abs(row["seat_gap"]) <= SEAT_GAP_LIMIT
+    from strategies.seats import lopsided
+    row["balanced"] = not lopsided(row["seat_gap"], row["seat_gap_ci95"])
     return row
-
-
-SEAT_GAP_LIMIT = 3.0  # points: strategies.seats.GAP_LIMIT
 
 
 def seats(args) -> None:
@@ -275,10 +273,12 @@ def seats(args) -> None:
     ref = "tactician"
     deals = max(args.games, args.search_games)
     mirror, _ = cleopatra_points(ref, ref, deals, args.seed)
-    rows = []
+    only = [p for p in args.players.split(",") if p] if args.players else None
+    old = json.loads((OUT / "seats.json").read_text()) if only and (OUT / "seats.json").exists() else None
+    rows = [r for r in old["players"] if r["name"] not in only] if old else []
     for s in available():
         name = s["name"]
-        if name in ("expert-seer", "expert-b256", "weighted") or name == ref:
+        if name in ("expert-seer", "expert-b256", "weighted") or name == ref or (only and name not in only):
             continue
         n = args.search_games if name in search_names() else args.games
         row = seat_row(name, ref, mirror, n, args.seed)
@@ -287,11 +287,12 @@ def seats(args) -> None:
               f"{row['seat_gap']:+.1f} [{row['seat_gap_ci95'][0]:+.1f}, {row['seat_gap_ci95'][1]:+.1f}] "
               f"({n:,} deals a seat)", file=sys.stderr, flush=True)
     m, ci = mean_ci(mirror[:args.games])
-    data = {"reference": ref, "gap_limit": SEAT_GAP_LIMIT,
+    from strategies.seats import GAP_LIMIT
+    data = {"reference": ref, "gap_limit": GAP_LIMIT,
             "mirror": {"cleopatra_score": m, "cleopatra_score_ci95": ci, "deals": args.games},
             "players": rows, "seed": args.seed, "machine": _machine(),
             "command": f"python scripts/strength.py seats --games {args.games} --search-games {args.search_games} "
-                       f"--seed {args.seed}",
+                       f"--seed {args.seed}" + (f" (then --players {args.players}, the rest kept)" if only else ""),
             "meaning": "points (a draw half): a player's score in a seat against the reference minus that seat's "
                        "score in the reference's mirror on the same deals; seat_gap = gain_cleopatra - gain_caesar"}
     _write("seats.json", data)
@@ -333,6 +334,7 @@ def main(argv=None):
     p.add_argument("--games", type=int, default=10_000)
     p.add_argument("--search-games", type=int, default=600)
     p.add_argument("--seed", type=int, default=2026120601)
+    p.add_argument("--players", default="", help="measure only these (comma-separated), keeping the other rows")
     sub.add_parser("report")
     args = ap.parse_args(argv)
     if args.part == "report":

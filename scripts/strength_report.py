@@ -48,8 +48,10 @@ def seats_section(d: dict) -> list:
              f"Cleopatra scores {m['cleopatra_score']:.1f}% [{m['cleopatra_score_ci95'][0]:.1f}%, {m['cleopatra_score_ci95'][1]:.1f}%], {m['deals']:,} deals). "
              f"Its *gain* in a seat is its score there minus that seat's score in the mirror, in points (a draw "
              f"half); the *seat gap* is the Cleopatra gain minus the Caesar gain, each deal a paired observation. "
-             f"A player whose gap is more than {d['gap_limit']:g} points is **lopsided**: its mirror adds its own "
-             f"lean to the game's, so it cannot judge balance. `{d['command']}` ({d['machine']}).", "",
+             f"A player whose gap is shown to be more than {d['gap_limit']:g} points (its whole interval beyond "
+             f"them) is **lopsided**: its mirror adds its own lean to the game's, so it cannot judge balance; a gap "
+             f"whose interval reaches within {d['gap_limit']:g} points is not shown lopsided (the searches' "
+             f"intervals, on 600 deals a seat, are about ±8 points wide). `{d['command']}` ({d['machine']}).", "",
              "| player | deals a seat | as Cleopatra | gain | as Caesar | gain | seat gap [95%] | |",
              "|---|---:|---:|---:|---:|---:|---|---|"]
     for r in sorted(d["players"], key=lambda r: -(r["gain_cleopatra"] + r["gain_caesar"])):

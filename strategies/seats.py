@@ -5,8 +5,11 @@ if the player is as good with Caesar's cards as with Cleopatra's.  ``seats.json`
 (written by ``python scripts/strength.py seats``, its copy in ``results/strength/``) holds, for
 every measured player, its score in each seat against `tactician`, its gain over the score that
 seat gets in `tactician`'s mirror on the same deals, and the seat gap (the Cleopatra gain minus the
-Caesar gain), each with its 95% interval.  A player whose gap is more than ``GAP_LIMIT`` points is
-*lopsided*: its mirror adds its own lean to the game's, so it cannot judge balance.
+Caesar gain), each with its 95% interval.  A player whose gap is shown to be more than ``GAP_LIMIT``
+points (its whole interval beyond them, on one side) is *lopsided*: its mirror adds its own lean to the
+game's, so it cannot judge balance.  A gap whose interval reaches within the limit is not shown to
+exceed it: the player counts as balanced, its interval beside it (the searches, measured on a few
+hundred deals a seat, have intervals of about ±8 points).
 """
 from __future__ import annotations
 
@@ -20,6 +23,12 @@ BALANCED_POINTS = GAP_LIMIT
 REFERENCE = "tactician"
 
 
+def lopsided(gap: float, ci95) -> bool:
+    """Whether a seat gap (points) and its 95% interval show more than GAP_LIMIT points of lean."""
+    lo, hi = ci95
+    return (gap > GAP_LIMIT and lo > GAP_LIMIT) or (gap < -GAP_LIMIT and hi < -GAP_LIMIT)
+
+
 @lru_cache(maxsize=1)
 def certificate() -> dict:
     """The measured seat gains: {player name: its row of seats.json}, the reference's row added
@@ -27,7 +36,7 @@ def certificate() -> dict:
     if not SEATS_FILE.is_file():
         return {}
     data = json.loads(SEATS_FILE.read_text(encoding="utf-8"))
-    rows = {r["name"]: r for r in data["players"]}
+    rows = {r["name"]: r | {"balanced": not lopsided(r["seat_gap"], r["seat_gap_ci95"])} for r in data["players"]}
     zero = {"gain_cleopatra": 0.0, "gain_caesar": 0.0, "seat_gap": 0.0, "seat_gap_ci95": [0.0, 0.0],
             "balanced": True, "deals": data["mirror"]["deals"], "reference": True}
     rows.setdefault(data["reference"], {"name": data["reference"], **zero})
@@ -46,9 +55,9 @@ def seat_gap(name: str) -> float | None:
 
 
 def is_balanced(name: str) -> bool | None:
-    """True if ``name`` plays both seats alike (|gap| <= GAP_LIMIT), None if not measured."""
-    gap = seat_gap(name)
-    return None if gap is None else abs(gap) <= GAP_LIMIT
+    """True if ``name`` is not shown to lean more than GAP_LIMIT points to one seat, None if not measured."""
+    row = seat_row(name)
+    return None if row is None else bool(row["balanced"])
 
 
 def describe(name: str) -> str:

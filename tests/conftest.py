@@ -163,3 +163,21 @@ def compiled():
 def checked(compiled):
     """The checked batch runner ``run_checked(seed, n_games, sids, rules, orders, ...)``."""
     return run_checked
+
+
+@pytest.fixture
+def seat_gaps(monkeypatch):
+    """Pin the seat certificate (strategies/seats.py) to the gaps given, in points: a test of what a
+    lopsided or balanced level does must not move when the published certificate is re-measured.
+    ``seat_gaps({"neural": 10.9, "master": -3.4})``; tactician stays the reference (0)."""
+    from strategies import seats
+
+    def pin(gaps: dict):
+        rows = {name: {"name": name, "seat_gap": float(g), "seat_gap_ci95": [g - 1.0, g + 1.0],
+                       "gain_cleopatra": max(g, 0.0), "gain_caesar": max(-g, 0.0),
+                       "balanced": abs(g) <= seats.GAP_LIMIT, "deals": 1000} for name, g in gaps.items()}
+        rows.setdefault(seats.REFERENCE, {"name": seats.REFERENCE, "seat_gap": 0.0, "seat_gap_ci95": [0.0, 0.0],
+                                          "gain_cleopatra": 0.0, "gain_caesar": 0.0, "balanced": True,
+                                          "deals": 1000, "reference": True})
+        monkeypatch.setattr(seats, "certificate", lambda: rows)
+    return pin

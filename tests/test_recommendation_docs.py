@@ -16,7 +16,7 @@ SUMMARY = ROOT / "results" / "balance" / "summary.json"
 # (strict: the day they quote it, this marker must go)
 STALE = pytest.mark.xfail(strict=True, reason="regenerated from results/balance/summary.json by its own generator "
                                              "(the README's answer block, the designer's guide, the report's summary)")
-PLACES = [pytest.param("README.md", marks=STALE), pytest.param("docs/designer.md", marks=STALE),
+PLACES = ["README.md", "docs/designer.md",
           "results/balance/README.md", pytest.param("results/balance-report/summary.md", marks=STALE),
           "results/balance/pareto.md"]
 #: words at either end of the paragraph that must not recur elsewhere in a document (a cut copy)
@@ -24,7 +24,9 @@ END_WORDS = 8
 
 
 def _flat(text: str) -> str:
-    """Markdown as words: quote marks, emphasis and line breaks do not count."""
+    """Markdown as words: quote marks, emphasis, line breaks and HTML comments (a generator's markers, unseen
+    on the page) do not count."""
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
     text = re.sub(r"^\s*>\s?", "", text, flags=re.M)
     return " ".join(text.replace("**", "").replace("*", "").split())
 

@@ -123,17 +123,27 @@ def replay_cmd(path, index, check):
 @click.command("strategies")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def strategies_cmd(as_json):
-    """List the registered strategies."""
+    """List the registered strategies (with --json, each one's measured seat gains too)."""
     from strategies.registry import available
+    from strategies.seats import seat_row
 
     items = available()
     if as_json:
-        click.echo(json.dumps(items))
+        click.echo(json.dumps([s | {"seats": seat_json(seat_row(s["name"]))} for s in items]))
         return
     width = max(len(s["name"]) for s in items)
     fam = max(len(s["family"]) for s in items)
     for s in items:
         click.echo(f"{s['name']:<{width}}  {s['family']:<{fam}}  {s['description']}")
+
+
+def seat_json(row: dict | None) -> dict | None:
+    """A player's seat gains as ``strategies --json`` gives them (points over `tactician`'s mirror,
+    on the same deals), None where they were not measured."""
+    if row is None:
+        return None
+    keys = ("gain_cleopatra", "gain_caesar", "seat_gap", "seat_gap_ci95", "balanced", "deals")
+    return {k: row[k] for k in keys if k in row}
 
 
 @click.command("compile")

@@ -76,10 +76,15 @@ def strong_levels(names, judge: str, elos: dict) -> list[str]:
     return sorted(set(out) | {judge}, key=lambda n: -elos.get(n, (math.inf,))[0])
 
 
+CONFIRMED_DEALS = 10_000  # deals at the judge that confirm a candidate (a race's few hundred only screen it)
+
+
 def choose(settings: list[dict], judge: str, tolerance: float, strong: list[str]) -> dict | None:
     """The recommended setting among ``settings`` (each: changes, size, levels {level: estimate}) measured at
     ``judge``: fewest changes among the fair ones (else among those within the band, else the closest), then
-    the edge closest to even across ``strong``, then the closest at the judge, then the smallest size."""
+    the one confirmed on more deals at the judge (up to CONFIRMED_DEALS), then the edge closest to even across
+    the ``strong`` levels measured for every contender (a level measured for one only would favour the
+    others), then the closest at the judge, then the smallest size."""
     at = [s for s in settings if judge in s["levels"]]
     if not at:
         return None
@@ -88,8 +93,10 @@ def choose(settings: list[dict], judge: str, tolerance: float, strong: list[str]
     pool = [s for s in at if tier(s) == best_tier]
     if best_tier == 2:  # none within the band: the closest, whatever its changes
         return min(pool, key=lambda s: (abs(s["levels"][judge]["seat_advantage"]), s["changes"], s["size"]))
-    return min(pool, key=lambda s: (s["changes"], _spread(s["levels"], strong),
-                                    abs(s["levels"][judge]["seat_advantage"]), s["size"]))
+    common = [n for n in strong if all(n in s["levels"] for s in pool)]
+    return min(pool, key=lambda s: (s["changes"], -min(s["levels"][judge].get("deals", 0), CONFIRMED_DEALS),
+                                    _spread(s["levels"], common), abs(s["levels"][judge]["seat_advantage"]),
+                                    s["size"]))
 
 
 def answer_of(best: dict, judge: str, tolerance: float, strong: list[str], elos: dict, others: list[dict]) -> dict:
@@ -203,8 +210,12 @@ def _stop_words(rec: dict) -> str:
     s = rec["stops"]
     if s is None:
         return f"It stays within {_band(rec)} at every weaker balanced level measured."
-    return (f"It stops being fair below the judge: with {level_words(s['level'])} on both sides Cleopatra's edge "
-            f"is {_fig(s, deals=False)}.")
+    if s["verdict"] == NOT_FAIR:
+        return (f"It stops being fair below the judge: with {level_words(s['level'])} on both sides Cleopatra's "
+                f"edge is {_fig(s, deals=False)}.")
+    # an estimate outside the band whose interval still reaches into it: not shown unfair, not fair either
+    return (f"Below the judge its estimate leaves {_band(rec)}: with {level_words(s['level'])} on both sides "
+            f"Cleopatra's edge is {_fig(s, deals=False)}, too few deals to say more.")
 
 
 def _everywhere_words(rec: dict) -> str:
