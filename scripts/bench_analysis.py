@@ -71,7 +71,7 @@ def section(rt, rw, args) -> str:
     # would pass a target that most runs miss
     med_t = statistics.median(r["play"] for r in rt)
     med_w = statistics.median(r["play"] for r in rw)
-    lines = [BEGIN, "## Balance analysis: the tournament and the what-if (issue 13)", "",
+    lines = [BEGIN, "## Balance analysis: the tournament and the what-if", "",
              f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
              f"`python scripts/bench_analysis.py --repeats {args.repeats}` on {dt.date.today().isoformat()}, "
              f"kernels warm. *Tournament*: every heuristic (all registered strategies but `random`, 11), "

@@ -69,9 +69,8 @@ def cli_games_per_s(a: str, b: str, games: int) -> float:
 def markdown(rows, meta, cli_rows=()) -> str:
     lines = [SECTION, "",
              f"`{meta['command']}` on {meta['date']} ({meta['machine']}): games/s of each matchup, the median of "
-             f"{meta['repeats']} runs of fresh games in one process, compiled and warmed first. The targets of "
-             f"issue 25: `learned` ≥ 2,000 games/s in its mirror on 2 threads; `master` ≥ 20 games/s against "
-             f"`tactician`; of issue 35: `neural` ≥ 2,000 games/s in its mirror on 2 threads; `neural-search` "
+             f"{meta['repeats']} runs of fresh games in one process, compiled and warmed first. The targets: `learned` ≥ 2,000 games/s in its mirror on 2 threads; `master` ≥ 20 games/s against "
+             f"`tactician`; `neural` ≥ 2,000 games/s in its mirror on 2 threads; `neural-search` "
              f"≥ 3 times `master`'s games/s against `tactician` (both in this run).", "",
              "| cleopatra | caesar | threads | games a run | games/s |", "|---|---|---:|---:|---:|"]
     for a, b, n, th, gps in rows:

@@ -95,7 +95,7 @@ def exploit_section(d: dict) -> list:
 
 
 def targets_section(d: dict) -> list:
-    lines = ["## The two figures of issue 25, on fresh seeds", "",
+    lines = ["## The learned player and the strong search against their targets, on fresh seeds", "",
              f"Seats swapped, 95% Wilson intervals. `{d['command']}` ({d['machine']}).", "",
              "| player | against | games | score | 95% interval | games/s |", "|---|---|---:|---:|---|---:|"]
     for r in d["rows"]:

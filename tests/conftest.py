@@ -173,7 +173,7 @@ def seat_gaps(monkeypatch):
     from strategies import seats
 
     def pin(gaps: dict):
-        rows = {name: {"name": name, "seat_gap": float(g), "seat_gap_ci95": [g - 1.0, g + 1.0],
+        rows = {name: {"name": name, "seat_gap": float(g), "seat_gap_ci95": [g - 0.1, g + 0.1],
                        "gain_cleopatra": max(g, 0.0), "gain_caesar": max(-g, 0.0),
                        "balanced": abs(g) <= seats.GAP_LIMIT, "deals": 1000} for name, g in gaps.items()}
         rows.setdefault(seats.REFERENCE, {"name": seats.REFERENCE, "seat_gap": 0.0, "seat_gap_ci95": [0.0, 0.0],

@@ -373,7 +373,8 @@ ELOS = {"neural-search": (229.0,), "master": (209.0,), "neural": (72.0,), "learn
         "greedy": (-300.0,)}
 
 
-def test_the_judge_is_the_strongest_balanced_level_and_a_lopsided_one_never_decides():
+def test_the_judge_is_the_strongest_balanced_level_and_a_lopsided_one_never_decides(seat_gaps):
+    seat_gaps({"neural": 10.9, "master": -3.4, "neural-search": -0.1})  # the issue's gaps, pinned
     from ccsim.analyses.balance.judge import judge_level
     names = ["neural", "tactician", "master", "neural-search", "learned"]
     assert judge_level(names, "balanced", ELOS) == "neural-search"
@@ -382,7 +383,8 @@ def test_the_judge_is_the_strongest_balanced_level_and_a_lopsided_one_never_deci
     assert judge_level(names, "tactician", ELOS) == "tactician"
 
 
-def test_the_recommendation_is_the_fewest_change_setting_fair_at_the_judge():
+def test_the_recommendation_is_the_fewest_change_setting_fair_at_the_judge(seat_gaps):
+    seat_gaps({"neural": 10.9, "master": -3.4, "neural-search": -0.1})  # the issue's gaps, pinned
     from ccsim.analyses.balance.verdict import choose, strong_levels
     strong = strong_levels(["neural-search", "master", "neural", "tactician"], "neural-search", ELOS)
     assert strong == ["neural-search", "tactician"]   # master and neural are lopsided: they never decide

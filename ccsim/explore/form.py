@@ -33,9 +33,9 @@ from strategies.registry import available, search_players, strategy_id
 __all__ = ["FormError", "Question", "form_spec", "read_question", "ORDER_FIELDS", "FIELDS", "PAGE_LEVEL", "page_level",
            "plain_message"]
 
-#: the page's own default level: ``learned`` answers a change within ±1 point in about a second (issue 38's
-#: 3 s); ``neural``, the strongest fast level and the level of ``ccsim balance``'s answer, is the next in the
-#: list and about nine times slower (the edge within ±1 point in about 10 s on two cores)
+#: the page's own default level: ``learned`` plays both seats alike and answers a change within ±1 point in
+#: about a second (the page aims at 3 s); the published answer's judge, ``neural-search``, plays a few dozen
+#: games a second, too slow for a live page, so the page shows that answer beside its own figures
 PAGE_LEVEL = "learned"
 
 

@@ -250,7 +250,7 @@ def _skill(sp: Space, cands, finals, fresh, search, backend, store, progress, in
 def _verdict(rows: pd.DataFrame, tolerance: float) -> str:
     """Fair at every level, at some only (flagged: a claim about the players, not the game), or none;
     a level whose interval reaches both inside and outside the band is on its edge, or too coarse to
-    tell when the interval is wider than the band (issue 37)."""
+    tell when the interval is wider than the band."""
     fair = rows.loc[rows["fair"], "level"].tolist()
     out = (rows["seat_advantage_lo"] > tolerance) | (rows["seat_advantage_hi"] < -tolerance)
     unfair = rows.loc[out, "level"].tolist()

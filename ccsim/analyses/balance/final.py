@@ -1,4 +1,4 @@
-"""After the race: the fresh re-measure, the final candidates and the recommendation (issue 39).
+"""After the race: the fresh re-measure, the final candidates and the recommendation.
 
 1. **Every simplest setting, re-measured.**  The race's estimates carry noise (±0.8 points on
    16,000 deals), enough to rank a simpler fair setting behind a costlier one.  So the fresh

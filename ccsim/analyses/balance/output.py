@@ -138,7 +138,7 @@ def _seats_mark(level: str) -> str:
 
 
 def precision_warnings(b: Balance) -> list[str]:
-    """A line for each level whose fresh re-measure is too coarse to call anything fair (issue 37)."""
+    """A line for each level whose fresh re-measure is too coarse to call anything fair."""
     out = []
     for lv in _levels(b):
         rows = b.recommended[b.recommended["level"] == lv]

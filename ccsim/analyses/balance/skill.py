@@ -1,4 +1,4 @@
-"""The skill curve of ``ccsim balance`` (issue 39): Cleopatra's edge under the standard rules and under each
+"""The skill curve of ``ccsim balance``: Cleopatra's edge under the standard rules and under each
 final candidate at every level of the ladder, each level placed at its Elo.
 
 The Elo of a level comes from the strength certificate (``results/strength/``): the ladder's ratings

@@ -93,9 +93,10 @@ def choose(settings: list[dict], judge: str, tolerance: float, strong: list[str]
     pool = [s for s in at if tier(s) == best_tier]
     if best_tier == 2:  # none within the band: the closest, whatever its changes
         return min(pool, key=lambda s: (abs(s["levels"][judge]["seat_advantage"]), s["changes"], s["size"]))
+    first = lambda s: (s["changes"], -min(s["levels"][judge].get("deals", 0), CONFIRMED_DEALS))  # noqa: E731
+    pool = [s for s in pool if first(s) == min(map(first, pool))]
     common = [n for n in strong if all(n in s["levels"] for s in pool)]
-    return min(pool, key=lambda s: (s["changes"], -min(s["levels"][judge].get("deals", 0), CONFIRMED_DEALS),
-                                    _spread(s["levels"], common), abs(s["levels"][judge]["seat_advantage"]),
+    return min(pool, key=lambda s: (_spread(s["levels"], common), abs(s["levels"][judge]["seat_advantage"]),
                                     s["size"]))
 
 
