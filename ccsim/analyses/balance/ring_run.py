@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from ccsim.analyses.balance.estimates import level_estimate
 from ccsim.analyses.balance.folder import TaskStore
 from ccsim.analyses.balance.play import Player
 from ccsim.analyses.balance.judge import BALANCED, seat_status
-from ccsim.analyses.balance.ring import Z, judge_race, pick_winner, race_games, ring, ring_plan, verdict_of
-from ccsim.analyses.balance.space import Param, load_space, setting_of
-from ccsim.analyses.levels import parse_level
+from ccsim.analyses.balance.ring import (Z, RingPlan, judge_race, pick_winner, race_games, ring, ring_plan,
+                                         verdict_of)
+from ccsim.analyses.balance.space import Param, Space, load_space, setting_of
+from ccsim.analyses.levels import Level, parse_level
 from ccsim.analyses.stats import Moments
 from ccsim.analyses.balance.estimates import COLUMNS
 from ccsim.runner.backends import LocalBackend
@@ -63,81 +65,165 @@ def _est(stats) -> dict:
                 diff=x["diff"], diff_ci95=[x["diff_lo"], x["diff_hi"]])
 
 
+@dataclass(frozen=True)
+class _Ring:
+    """What every stage of one ring shares: the space, the candidates (the standard rules, then the anchors,
+    then the ring), the levels and their players (one task store, so every stage resumes)."""
+    sp: Space
+    tol: float
+    cands: list
+    n_anchors: int
+    fast: tuple
+    judge: Level
+    screener: Player
+    judger: Player
+    log: Callable[[str], None]
+
+    @property
+    def n_ring(self) -> int:
+        return len(self.cands) - 1 - self.n_anchors
+
+    @property
+    def changes(self) -> dict[int, int]:
+        return {i: c.changes for i, c in enumerate(self.cands)}
+
+
 def run_ring(out, around, anchors_file, space=None, fast_levels=("neural", "tactician"), judge="neural-search",
              screen_deals=10_000, shortlist_size=6, race_first=400, race_max=3_000, confirm_deals=10_000,
              confirm_paired=True, tolerance=None, progress=True, log=_log) -> dict:
-    """Screen, map, race and confirm (the module's docstring); writes ``ring.json`` in ``out``; returns it."""
+    """Screen, map, race and confirm (the module's docstring); writes ``ring.json`` in ``out``; returns it.
+
+    Each stage that can be interrupted writes what it has with ``interrupted`` and returns (a rerun resumes)."""
     sp = load_space(space)
-    tol = sp.tolerance if tolerance is None else tolerance
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     store = TaskStore(folder / "tasks", warn=log)
     backend = LocalBackend()
+    data = _read_anchors(anchors_file)
+    cands, n_anchors = _candidates(sp, data["anchors"], around)
+    fast = tuple(parse_level(n, RingError, "--fast-levels") for n in fast_levels)
+    jl = parse_level(judge, RingError, "--judge")
+    rg = _Ring(sp, sp.tolerance if tolerance is None else tolerance, cands, n_anchors, fast, jl,
+               Player(cands, fast, backend, store, progress), Player(cands, (jl,), backend, store, progress), log)
+    _announce(rg, around, screen_deals)
+    t0 = time.perf_counter()
+    out_json, screen, interrupted = _screen(rg, around, screen_deals)
+    if interrupted:
+        return _write(folder, out_json | dict(interrupted=True))
+    plans = _plans(rg, data, screen, shortlist_size)
+    best = _best_plan(plans)
+    out_json.update(_map_json(plans, best, rg.tol))
+    _log_map(rg, best)
+    _write(folder, out_json)
+    if not best.chosen:
+        return _write(folder, out_json)
+    raced = _race(rg, best, race_first, race_max)
+    if raced is None:
+        return _write(folder, out_json | dict(interrupted=True))
+    survivors, steps, measured = raced
+    out_json.update(_race_json(rg, steps, measured, out_json["screen"]["games"]))
+    out_json["survivors"] = survivors
+    out_json["winner"] = _winner(rg, survivors, measured, screen)
+    _write(folder, out_json)
+    if not survivors or confirm_deals <= 0:
+        return out_json
+    out_json["confirm"] = _confirm(rg, out_json["winner"], confirm_deals, confirm_paired)
+    out_json["seconds"] = round(time.perf_counter() - t0, 1)
+    return _write(folder, out_json)
+
+
+def _read_anchors(anchors_file) -> dict:
+    """The judge anchors file's JSON: a missing or broken file is bad input (one line), not a traceback."""
     try:
-        data = json.loads(Path(anchors_file).read_text(encoding="utf-8"))
+        return json.loads(Path(anchors_file).read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise RingError(f"--anchors {anchors_file}: cannot read it ({e})") from None
+
+
+def _candidates(sp: Space, anchors: list, around) -> tuple[list, int]:
+    """The standard rules, the anchors (played beside the ring for their fast effects), then the ring's settings
+    not already among them: (candidates, number of anchors)."""
     params = {p.name: p for p in sp.params}
-    anchor_sets = [tuple((n, int(v)) for n, v in a["setting"]) for a in data["anchors"]]
+    anchor_sets = [tuple((n, int(v)) for n, v in a["setting"]) for a in anchors]
     cands = [setting_of(())] + [setting_of(tuple((_param(params, n, v), v) for n, v in s)) for s in anchor_sets]
-    n_anchors = len(cands) - 1
     keys = {c.key for c in cands}
     for c in ring(sp, tuple(around)):
         if c.key not in keys:
             keys.add(c.key)
             cands.append(c)
-    fast = tuple(parse_level(n, RingError, "--fast-levels") for n in fast_levels)
-    jl = parse_level(judge, RingError, "--judge")
-    log(f"ring: {len(cands) - 1 - n_anchors} settings around {', '.join(f'{n} {v}' for n, v in around)}, "
-        f"{n_anchors} anchor(s); screen at {', '.join(lv.name for lv in fast)} on {screen_deals:,} deals "
-        f"(seed {sp.seed + SCREEN_OFFSET})")
-    t0 = time.perf_counter()
-    res = Player(cands, fast, backend, store, progress).play(sp.seed + SCREEN_OFFSET, "screen", range(len(cands)), 0,
-                                                           screen_deals, "ring: fast screen")
-    screen = {i: {lv.name: _est(res.stats[i][k]) for k, lv in enumerate(fast)} for i in range(len(cands))}
-    out_json = dict(around=[list(a) for a in around], tolerance=tol, judge=jl.name, fast_levels=[lv.name for lv in fast],
-                    seeds=dict(screen=sp.seed + SCREEN_OFFSET, race=sp.seed + RACE_OFFSET,
-                               confirm=sp.seed + CONFIRM_OFFSET),
+    return cands, len(anchor_sets)
+
+
+def _announce(rg: _Ring, around, screen_deals: int) -> None:
+    """One line saying what the ring holds and how it is screened (what a rerun would play again)."""
+    rg.log(f"ring: {rg.n_ring} settings around {', '.join(f'{n} {v}' for n, v in around)}, "
+           f"{rg.n_anchors} anchor(s); screen at {', '.join(lv.name for lv in rg.fast)} on {screen_deals:,} deals "
+           f"(seed {rg.sp.seed + SCREEN_OFFSET})")
+
+
+def _screen(rg: _Ring, around, screen_deals: int) -> tuple[dict, dict, bool]:
+    """The fast screen: every candidate at each fast level on the same deals (cheap enough to play them all);
+    returns ring.json so far, each candidate's estimate per fast level, and whether it was interrupted."""
+    res = rg.screener.play(rg.sp.seed + SCREEN_OFFSET, "screen", range(len(rg.cands)), 0, screen_deals,
+                           "ring: fast screen")
+    screen = {i: {lv.name: _est(res.stats[i][k]) for k, lv in enumerate(rg.fast)} for i in range(len(rg.cands))}
+    out_json = dict(around=[list(a) for a in around], tolerance=rg.tol, judge=rg.judge.name,
+                    fast_levels=[lv.name for lv in rg.fast],
+                    seeds=dict(screen=rg.sp.seed + SCREEN_OFFSET, race=rg.sp.seed + RACE_OFFSET,
+                               confirm=rg.sp.seed + CONFIRM_OFFSET),
                     settings=[dict(candidate=i, setting=c.name, words=c.words, key=c.key, changes=c.changes,
-                                   size=c.size, anchor=1 <= i <= n_anchors, screen=screen[i])
-                              for i, c in enumerate(cands)],
+                                   size=c.size, anchor=1 <= i <= rg.n_anchors, screen=screen[i])
+                              for i, c in enumerate(rg.cands)],
                     screen=dict(deals=screen_deals, games=res.games, seconds=round(res.seconds, 1)))
-    if res.interrupted:
-        return _write(folder, out_json | dict(interrupted=True))
-    std = data["standard"]
-    # the map: each fast level's, the one whose anchors scatter least around their line decides
-    plans = {}
-    for lv in fast:
+    return out_json, screen, res.interrupted
+
+
+def _plans(rg: _Ring, data: dict, screen: dict, shortlist_size: int) -> dict:
+    """Each fast level's map from its effects to the judge's, fitted on the anchors, with the ring's predictions
+    and the shortlist of what could be fair at the judge: {level name: RingPlan}."""
+    std, plans = data["standard"], {}
+    for lv in rg.fast:
         anchors = {i: (screen[i][lv.name]["diff"], _se(*screen[i][lv.name]["diff_ci95"]),
-                       a["diff"], _se(*a["diff_ci95"])) for i, a in zip(range(1, n_anchors + 1), data["anchors"])}
+                       a["diff"], _se(*a["diff_ci95"])) for i, a in zip(range(1, rg.n_anchors + 1), data["anchors"])}
         effects = {i: (screen[i][lv.name]["diff"], _se(*screen[i][lv.name]["diff_ci95"]))
-                   for i in range(n_anchors + 1, len(cands))}
-        plans[lv.name] = ring_plan(effects, anchors, lv.name, std["seat_advantage"], _se(*std["ci95"]), tol,
-                                   {i: cands[i].changes for i in range(len(cands))}, shortlist_size)
-    best = min(plans.values(), key=lambda p: (p.emap.model_sd, p.emap.slope_se))
-    out_json["maps"] = [dict(level=p.emap.level, slope=p.emap.slope, slope_se=p.emap.slope_se,
-                             model_sd=p.emap.model_sd, anchors=p.emap.anchors) for p in plans.values()]
-    out_json["map_level"] = best.emap.level
-    out_json["predictions"] = [dict(candidate=p.candidate, edge=p.edge, edge_se=p.edge_se, interval=list(p.interval),
-                                    could_be_fair=p.could_be_fair(tol)) for p in best.predictions]
-    out_json["shortlist"] = [p.candidate for p in best.chosen]
-    log(f"ring: map from {best.emap.level}: judge effect = {best.emap.slope:.3f} x fast effect "
-        f"(± {best.emap.slope_se:.3f}, model spread {100 * best.emap.model_sd:.1f} points); "
-        f"{sum(p.could_be_fair(tol) for p in best.predictions)} of {len(best.predictions)} could be fair, "
-        f"racing {len(best.chosen)} at {jl.name}")
-    _write(folder, out_json)
-    if not best.chosen:
-        return _write(folder, out_json)
-    # the race at the judge: the shortlist alone (its edge needs no standard rules beside it)
+                   for i in range(rg.n_anchors + 1, len(rg.cands))}
+        plans[lv.name] = ring_plan(effects, anchors, lv.name, std["seat_advantage"], _se(*std["ci95"]), rg.tol,
+                                   rg.changes, shortlist_size)
+    return plans
+
+
+def _best_plan(plans: dict) -> RingPlan:
+    """The map that decides: the fast level whose anchors scatter least around their line (then the surest slope)."""
+    return min(plans.values(), key=lambda p: (p.emap.model_sd, p.emap.slope_se))
+
+
+def _map_json(plans: dict, best: RingPlan, tol: float) -> dict:
+    """ring.json's maps (every fast level's), the deciding level, its predictions and the shortlist raced."""
+    return dict(maps=[dict(level=p.emap.level, slope=p.emap.slope, slope_se=p.emap.slope_se,
+                           model_sd=p.emap.model_sd, anchors=p.emap.anchors) for p in plans.values()],
+                map_level=best.emap.level,
+                predictions=[dict(candidate=p.candidate, edge=p.edge, edge_se=p.edge_se, interval=list(p.interval),
+                                  could_be_fair=p.could_be_fair(tol)) for p in best.predictions],
+                shortlist=[p.candidate for p in best.chosen])
+
+
+def _log_map(rg: _Ring, best: RingPlan) -> None:
+    """One line on the deciding map and how many settings go on to the judge (the judge's games are the dear ones)."""
+    rg.log(f"ring: map from {best.emap.level}: judge effect = {best.emap.slope:.3f} x fast effect "
+           f"(± {best.emap.slope_se:.3f}, model spread {100 * best.emap.model_sd:.1f} points); "
+           f"{sum(p.could_be_fair(rg.tol) for p in best.predictions)} of {len(best.predictions)} could be fair, "
+           f"racing {len(best.chosen)} at {rg.judge.name}")
+
+
+def _race(rg: _Ring, best: RingPlan, race_first: int, race_max: int):
+    """The race at the judge: the shortlist alone (its edge needs no standard rules beside it), halving and
+    dropping the clearly unfair; (survivors, rounds, each raced setting's judge estimate), None if interrupted."""
     prior = {p.candidate: (p.edge, p.edge_se) for p in best.chosen}
     moments: dict[int, Moments] = {}
-    judge_player = Player(cands, (jl,), backend, store, progress)
-    interrupted = []
 
     def measure(members, first, deals):
-        r = judge_player.play(sp.seed + RACE_OFFSET, "race", members, first, deals,
-                              f"ring: {jl.name} race, {len(members)} setting(s)")
-        interrupted.append(r.interrupted)
+        r = rg.judger.play(rg.sp.seed + RACE_OFFSET, "race", members, first, deals,
+                           f"ring: {rg.judge.name} race, {len(members)} setting(s)")
         if r.interrupted:
             raise KeyboardInterrupt
         out = {}
@@ -145,60 +231,66 @@ def run_ring(out, around, anchors_file, space=None, fast_levels=("neural", "tact
             moments.setdefault(m, Moments(len(COLUMNS))).merge(r.stats[m][0])
             x = level_estimate(moments[m])
             out[m] = (x["seat_advantage"], x["seat_advantage_lo"], x["seat_advantage_hi"])
-        log("  " + "; ".join(f"{cands[m].name}: {100 * e[0]:+.1f} [{100 * e[1]:+.1f}, {100 * e[2]:+.1f}]"
-                             for m, e in out.items()))
+        rg.log("  " + "; ".join(f"{rg.cands[m].name}: {100 * e[0]:+.1f} [{100 * e[1]:+.1f}, {100 * e[2]:+.1f}]"
+                                for m, e in out.items()))
         return out
 
     try:
-        survivors, steps = judge_race(measure, [p.candidate for p in best.chosen], tol, race_first, race_max,
+        survivors, steps = judge_race(measure, [p.candidate for p in best.chosen], rg.tol, race_first, race_max,
                                       prior=prior)
     except KeyboardInterrupt:
-        return _write(folder, out_json | dict(interrupted=True))
-    out_json["race"] = dict(seed=sp.seed + RACE_OFFSET, games=race_games(steps),
-                            rounds=[dict(first=s.first, deals=s.deals, members=s.members,
-                                         estimates={str(m): list(e) for m, e in s.estimates.items()},
-                                         out_unfair=s.out_unfair, out_halved=s.out_halved) for s in steps])
-    measured = {m: level_estimate(x) for m, x in moments.items()}
-    out_json["judge_measured"] = [dict(candidate=m, deals=x["deals"], seat_advantage=x["seat_advantage"],
-                                       ci95=[x["seat_advantage_lo"], x["seat_advantage_hi"]],
-                                       verdict=verdict_of((x["seat_advantage"], x["seat_advantage_lo"],
-                                                           x["seat_advantage_hi"]), tol)) for m, x in measured.items()]
-    # the judge games the screening saved: every ring setting raced at the judge to the winner's depth
+        return None
+    return survivors, steps, {m: level_estimate(x) for m, x in moments.items()}
+
+
+def _race_json(rg: _Ring, steps: list, measured: dict, fast_games: int) -> dict:
+    """ring.json's race (its rounds), each raced setting's judge estimate and verdict, and the judge games the
+    screen saved: every ring setting raced at the judge to the winner's depth, against the race's own."""
     depth = sum(s.deals for s in steps)
-    out_json["saving"] = dict(ring=len(cands) - 1 - n_anchors, judge_games=race_games(steps),
-                              judge_games_without_screen=(len(cands) - 1 - n_anchors) * depth,
-                              fast_games=res.games)
-    # the survivor confirmed: the answer's own rule (fewest changes, then closest to even at the judge and at
-    # the balanced fast levels), not the race's order alone -- the race ranks the judge's closeness only
-    balanced_fast = [lv.name for lv in fast if seat_status(lv.name) == BALANCED]
+    return dict(race=dict(seed=rg.sp.seed + RACE_OFFSET, games=race_games(steps),
+                          rounds=[dict(first=s.first, deals=s.deals, members=s.members,
+                                       estimates={str(m): list(e) for m, e in s.estimates.items()},
+                                       out_unfair=s.out_unfair, out_halved=s.out_halved) for s in steps]),
+                judge_measured=[dict(candidate=m, deals=x["deals"], seat_advantage=x["seat_advantage"],
+                                     ci95=[x["seat_advantage_lo"], x["seat_advantage_hi"]],
+                                     verdict=verdict_of((x["seat_advantage"], x["seat_advantage_lo"],
+                                                         x["seat_advantage_hi"]), rg.tol))
+                                for m, x in measured.items()],
+                saving=dict(ring=rg.n_ring, judge_games=race_games(steps), judge_games_without_screen=rg.n_ring * depth,
+                            fast_games=fast_games))
+
+
+def _winner(rg: _Ring, survivors: list, measured: dict, screen: dict) -> int | None:
+    """The survivor to confirm by the answer's own rule (fewest changes, then closest to even at the judge and at
+    the balanced fast levels), not the race's order alone: the race ranks the judge's closeness only."""
+    if not survivors:
+        return None
+    balanced_fast = [lv.name for lv in rg.fast if seat_status(lv.name) == BALANCED]
     spreads = {m: [(x["seat_advantage"], x["seat_advantage_lo"], x["seat_advantage_hi"])]
                + [(screen[m][n]["seat_advantage"], *screen[m][n]["ci95"]) for n in balanced_fast]
                for m, x in measured.items()}
-    out_json["survivors"] = survivors
-    out_json["winner"] = pick_winner(survivors, {i: cands[i].changes for i in range(len(cands))}, spreads) \
-        if survivors else None
-    _write(folder, out_json)
-    if not survivors or confirm_deals <= 0:
-        return out_json
-    w = out_json["winner"]
+    return pick_winner(survivors, rg.changes, spreads)
+
+
+def _confirm(rg: _Ring, w: int, confirm_deals: int, confirm_paired: bool) -> dict:
+    """The winner re-measured at the judge on fresh deals (the race chose it, so its race figures flatter it);
+    ring.json's confirm, with ``interrupted`` when it was cut short."""
     # paired: the standard rules on the same fresh deals too (the change's own effect); unpaired: the setting
     # alone, half the games -- its edge, what "fair" is about, is the same figure either way
     members = (0, w) if confirm_paired else (w,)
-    log(f"ring: confirming {cands[w].words} with {jl.name} on both sides, {confirm_deals:,} fresh deals "
-        f"(seed {sp.seed + CONFIRM_OFFSET})" + (", paired with the standard rules" if confirm_paired else
-                                                ", the setting alone"))
-    r = judge_player.play(sp.seed + CONFIRM_OFFSET, "confirm", members, 0, confirm_deals,
-                          f"ring: {jl.name} confirmation")
+    rg.log(f"ring: confirming {rg.cands[w].words} with {rg.judge.name} on both sides, {confirm_deals:,} fresh deals "
+           f"(seed {rg.sp.seed + CONFIRM_OFFSET})" + (", paired with the standard rules" if confirm_paired else
+                                                      ", the setting alone"))
+    r = rg.judger.play(rg.sp.seed + CONFIRM_OFFSET, "confirm", members, 0, confirm_deals,
+                       f"ring: {rg.judge.name} confirmation")
     setting = _est(r.stats[w][0])
     if not confirm_paired:
         setting = {k: v for k, v in setting.items() if k not in ("diff", "diff_ci95")}
-    out_json["confirm"] = dict(seed=sp.seed + CONFIRM_OFFSET, games=r.games, seconds=round(r.seconds, 1),
-                               interrupted=r.interrupted, paired=confirm_paired, setting=setting,
-                               standard=_est(r.stats[0][0]) if confirm_paired else None)
-    out_json["confirm"]["verdict"] = verdict_of((out_json["confirm"]["setting"]["seat_advantage"],
-                                                 *out_json["confirm"]["setting"]["ci95"]), tol)
-    out_json["seconds"] = round(time.perf_counter() - t0, 1)
-    return _write(folder, out_json)
+    confirm = dict(seed=rg.sp.seed + CONFIRM_OFFSET, games=r.games, seconds=round(r.seconds, 1),
+                   interrupted=r.interrupted, paired=confirm_paired, setting=setting,
+                   standard=_est(r.stats[0][0]) if confirm_paired else None)
+    confirm["verdict"] = verdict_of((setting["seat_advantage"], *setting["ci95"]), rg.tol)
+    return confirm
 
 
 def run_curve(out, levels, deals=20_000, space=None, seed_offset=CONFIRM_OFFSET, progress=True, log=_log) -> dict:
