@@ -224,6 +224,31 @@ def network(args) -> None:
                                        f"--speed-deals {args.speed_deals} --seed {args.seed}"})
 
 
+# --------------------------------------------------------------------- two seats -
+def two_seats(args) -> None:
+    """The fast player trained for both seats (`neural2`) on fresh seeds: its score against `tactician`
+    (seats swapped), and Cleopatra's edge in its mirror beside the strongest balanced search's on the same
+    deals (results/balance/summary.json's standard rules at its judge: a fast judge should see the game
+    as the search sees it)."""
+    from ccsim.analyses.balance.verdict import points
+    name = args.player
+    m = match(name, "tactician", args.tactician_deals, args.seed)
+    print(f"{name} vs tactician: {m['score']:.1%} [{m['ci95'][0]:.1%}, {m['ci95'][1]:.1%}]", file=sys.stderr)
+    rec = json.loads((ROOT / "results" / "balance" / "summary.json").read_text())["search"]
+    std = next(x for x in rec["settings"] if x["changes"] == 0)["levels"][0]
+    edge, _ = cleopatra_points(name, name, std["deals"], rec["seed"])
+    mine, ci = mean_ci(edge - 0.5)
+    print(f"{name} mirror, seed {rec['seed']}: {mine:+.1f} [{ci[0]:+.1f}, {ci[1]:+.1f}]; {std['level']}: "
+          f"{points(std['seat_advantage'])}", file=sys.stderr)
+    _write(f"{name}.json", {"player": name, "vs_tactician": _brief(m) | {"seed": args.seed},
+                            "mirror_edge": {"points": mine, "ci95": ci, "deals": std["deals"], "seed": rec["seed"]},
+                            "judge_edge": {"level": std["level"], "points": 100 * std["seat_advantage"],
+                                           "ci95": [100 * c for c in std["ci95"]], "deals": std["deals"]},
+                            "machine": _machine(),
+                            "command": f"python scripts/strength.py two-seats --player {name} "
+                                       f"--tactician-deals {args.tactician_deals} --seed {args.seed}"})
+
+
 # --------------------------------------------------------------------- headroom --
 def headroom(args) -> None:
     m = match("expert", "expert-seer", args.games // 2, args.seed)
@@ -330,6 +355,10 @@ def main(argv=None):
     p.add_argument("--master-deals", type=int, default=500)
     p.add_argument("--speed-deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=2026120501)
+    p = sub.add_parser("two-seats")
+    p.add_argument("--player", default="neural2")
+    p.add_argument("--tactician-deals", type=int, default=10_000)
+    p.add_argument("--seed", type=int, default=2026120602)
     p = sub.add_parser("seats")
     p.add_argument("--games", type=int, default=10_000)
     p.add_argument("--search-games", type=int, default=600)
@@ -342,7 +371,7 @@ def main(argv=None):
         write_report(OUT)
     else:
         {"ladder": ladder, "trace": trace, "exploit": exploit, "headroom": headroom, "targets": targets,
-         "network": network, "seats": seats}[args.part](args)
+         "network": network, "seats": seats, "two-seats": two_seats}[args.part](args)
 
 
 if __name__ == "__main__":

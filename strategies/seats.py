@@ -66,7 +66,7 @@ def describe(name: str) -> str:
     if row is None:
         return "seat gap not measured"
     if row.get("reference"):
-        return "the reference: plays both seats alike by definition"
+        return "plays both seats alike (the reference: its gains are 0 by definition)"
     gap = float(row["seat_gap"])
     if round(abs(gap), 1) == 0:
         return "plays both seats alike"
