@@ -73,9 +73,8 @@ def _interval(e: dict) -> str:
 
 
 def _gap_words(level: str) -> str:
-    balanced = seats.is_balanced(level)
-    kind = {True: "balanced", False: "lopsided", None: "not measured"}[balanced]
-    return f"{seats.describe(level)} ({kind})" if balanced is not None else kind
+    kind = seats.kind(level)
+    return kind if kind == "not measured" else f"{seats.describe(level)} ({kind})"
 
 
 def ladder() -> str:
@@ -155,12 +154,18 @@ def expert_speed() -> str:
     return f"{_json('results/expert/strength.json')['games_per_s']:.0f}"
 
 
+def _strong_speed(a: str, b: str) -> float:
+    """games/s of a matchup on 2 threads in results/BENCHMARKS.md's "The strong players' speed"."""
+    row = next(r for r in _bench_table("The strong players' speed") if r[:3] == [f"`{a}`", f"`{b}`", "2"])
+    return float(row[4].replace(",", ""))
+
+
 def master_speed() -> str:
-    return f"{_json('results/strength/network.json')['games_per_s']['master vs tactician']:.0f}"
+    return f"{_strong_speed('master', 'tactician'):.0f}"
 
 
 def neural_speed() -> str:
-    return f"{_json('results/strength/network.json')['games_per_s']['neural mirror']:,.0f}"
+    return f"{_strong_speed('neural', 'neural'):,.0f}"
 
 
 def _bench_table(heading: str) -> list[list[str]]:

@@ -60,6 +60,17 @@ def is_balanced(name: str) -> bool | None:
     return None if row is None else bool(row["balanced"])
 
 
+def kind(name: str) -> str:
+    """"balanced", "lopsided", "not shown lopsided" (a gap beyond GAP_LIMIT whose interval reaches within it:
+    it may judge, its interval said beside it) or "not measured"."""
+    row = seat_row(name)
+    if row is None:
+        return "not measured"
+    if not row["balanced"]:
+        return "lopsided"
+    return "balanced" if abs(float(row["seat_gap"])) <= GAP_LIMIT else "not shown lopsided"
+
+
 def describe(name: str) -> str:
     """``name``'s seat gap in plain words, e.g. "plays Cleopatra 10.9 points better than Caesar"."""
     row = seat_row(name)

@@ -361,7 +361,18 @@ def _est(level, a, half, deals=10_000, seats=None, standard=None):
     from ccsim.analyses.balance.judge import seat_status
     e = dict(level=level, seat_advantage=a, ci95=[a - half, a + half], deals=deals,
              verdict=level_verdict(a - half, a + half, 0.01), seats=seats or seat_status(level))
-    return e | ({"standard": standard} if standard else {})
+    if standard:  # measured beside the standard rules on the same deals (paired): the change's own effect
+        d = a - standard["seat_advantage"]
+        e |= dict(standard=standard, diff=d, diff_ci95=[d - half, d + half])
+    return e
+
+
+def test_an_unpaired_confirmation_says_the_standard_figure_is_from_other_deals():
+    from ccsim.analyses.balance.verdict import answer_paragraph
+    std = _est("neural-search", 0.144, 0.009)
+    alone = {k: v for k, v in _est("neural-search", 0.009, 0.0095, standard=std).items() if not k.startswith("diff")}
+    text = answer_paragraph({"recommendation": _answer(_setting("Cleopatra has 1 veto card", 1, neural_search=alone))})
+    assert "from +14.4 points under the standard rules (on other deals, 10,000) to +0.9 points" in text
 
 
 def _setting(words, changes, size=1, **levels):

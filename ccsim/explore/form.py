@@ -119,7 +119,7 @@ def gap_words(name: str) -> str:
     balanced = seats.is_balanced(name)
     if balanced is None:
         return "seat gap not measured"
-    return f"{seats.describe(name)}: {'balanced' if balanced else 'lopsided'}"
+    return f"{seats.describe(name)}: {seats.kind(name)}"
 
 
 #: the published answer of ``ccsim balance`` (results/balance/summary.json's ``recommendation``), shipped with

@@ -194,7 +194,13 @@ def _curve_words(rec: dict) -> str:
 
 def _judge_words(rec: dict) -> str:
     e, std, band = rec["at_judge"], rec["standard"], _band(rec)
-    start = (f"from {points(std['seat_advantage'])} points under the standard rules to " if std else "to ")
+    if std and "diff" in e:  # paired: the standard rules on the same deals
+        start = f"from {points(std['seat_advantage'])} points under the standard rules to "
+    elif std:  # the setting alone on fresh deals: the standard rules' figure is from other deals
+        start = (f"from {points(std['seat_advantage'])} points under the standard rules (on other deals, "
+                 f"{std['deals']:,}) to ")
+    else:
+        start = "to "
     if e["verdict"] == FAIR:
         how = f"within {band} of an even game"
     elif abs(e["seat_advantage"]) * 100 <= rec["tolerance_points"]:
