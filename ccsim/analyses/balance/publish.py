@@ -151,7 +151,40 @@ def publish(folder) -> dict:
                 doc = _between(doc, RING_MARKS, ring_markdown(json.loads((folder / "ring" / "ring.json").read_text())))
             path.write_text(doc, encoding="utf-8")
     _recommended_toml(folder, rec, settings, judge, tol)
+    _skill_png(folder, rec, elos, tol)
     return rec
+
+
+def answer_curve_frame(rec: dict, elos: dict) -> pd.DataFrame:
+    """The answer's curve as the skill plot reads it: the standard rules (candidate 0) and the answer
+    (candidate 1) at every level measured."""
+    rows = []
+    order = sorted(rec["curve"], key=lambda c: elos.get(c["level"], (float("inf"),))[0])
+    for rank, c in enumerate(order):
+        name = c["level"]
+        elo = elos.get(c["level"], (float("nan"),))[0]
+        for cand, e, words in ((0, c.get("standard"), "the standard rules"), (1, c, rec["words"])):
+            if e:
+                rows.append(dict(candidate=cand, rank=rank, level=name, elo=elo, words=words,
+                                 seat_advantage=e["seat_advantage"], seat_advantage_lo=e["ci95"][0],
+                                 seat_advantage_hi=e["ci95"][1]))
+    return pd.DataFrame(rows)
+
+
+def _skill_png(folder: Path, rec: dict, elos: dict, tol: float) -> None:
+    """skill.png redrawn for the published answer: its curve beside the standard rules'."""
+    from ccsim.analyses.balance.plot import skill_plot
+    import matplotlib.pyplot as plt
+    fig = skill_plot(answer_curve_frame(rec, elos), tol)
+    ax = fig.axes[0]
+    ax.set_title("Cleopatra's edge as the players get stronger: the standard rules and the published answer",
+                 fontsize=10)
+    lopsided = [c["level"] for c in rec["curve"] if c.get("seats") == "lopsided"]
+    if lopsided:  # named in words below the axis: a lopsided level is drawn, never decides
+        ax.set_xlabel(ax.get_xlabel() + f"\nlopsided, so never the judge: {', '.join(lopsided)}")
+        ax.get_legend().set_bbox_to_anchor((0.5, -0.19))  # below the second line
+    fig.savefig(folder / "skill.png", dpi=120, bbox_inches="tight")
+    plt.close(fig)
 
 
 def _with_answer(doc: str, text: str) -> str:
