@@ -558,7 +558,8 @@ def test_the_command_line_json_and_the_records_of_a_recommended_setting(small, c
     assert {json.dumps(x.get("rules", {}), sort_keys=True) for x in lines} >= {json.dumps(r["rules"], sort_keys=True)}
 
 
-def test_the_final_candidates_go_to_the_search_level_and_the_skill_curve(tmp_path, compiled):
+def test_the_final_candidates_go_to_the_search_level_and_the_skill_curve(tmp_path, compiled, seat_gaps):
+    seat_gaps({"neural": 10.9, "master": -3.4, "neural-search": -0.1})  # learned: not measured, pinned so
     """A small search with a search level and a skill curve of cheap levels: the finals are measured at
     both on the fresh deals, a level measured before is taken from its rows, and every file is written."""
     path = tmp_path / "small.toml"
