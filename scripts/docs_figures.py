@@ -130,7 +130,7 @@ def seat_table() -> str:
         lo, hi = r["seat_gap_ci95"]
         rows.append(f"| `{r['name']}` | {points(r['gain_cleopatra'] / 100)} | {points(r['gain_caesar'] / 100)} | "
                     f"{points(r['seat_gap'] / 100)} [{points(lo / 100)}, {points(hi / 100)}] | {r['deals']:,} | "
-                    f"{'balanced' if r['balanced'] else 'lopsided'} |")
+                    f"{seats.kind_of(r)} |")
     return "\n".join(rows)
 
 

@@ -270,14 +270,12 @@ def cleopatra_points(a: str, b: str, deals: int, seed: int) -> tuple[np.ndarray,
 
 
 def mean_ci(x) -> tuple[float, list]:
-    """Mean of ``x`` in points and its 95% interval (Student t)."""
-    from scipy import stats
-    x = 100.0 * np.asarray(x, float)
-    half = stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x))
-    return float(x.mean()), [float(x.mean() - half), float(x.mean() + half)]
+    """Mean of ``x`` in points and its 95% interval (Student t, as ``paired``)."""
+    p = paired(100.0 * np.asarray(x, float), 0.0)
+    return p["diff"], p["ci95"]
 
 
-def seat_row(name: str, ref: str, mirror: np.ndarray, deals: int, seed: int) -> dict:
+def measured_seat_row(name: str, ref: str, mirror: np.ndarray, deals: int, seed: int) -> dict:
     """``name``'s score in each seat against ``ref`` on the mirror's deals, its gains over the mirror
     and the seat gap, each deal a paired observation."""
     as_cleo, gps = cleopatra_points(name, ref, deals, seed)
@@ -306,7 +304,7 @@ def seats(args) -> None:
         if name in ("expert-seer", "expert-b256", "weighted") or name == ref or (only and name not in only):
             continue
         n = args.search_games if name in search_names() else args.games
-        row = seat_row(name, ref, mirror, n, args.seed)
+        row = measured_seat_row(name, ref, mirror, n, args.seed)
         rows.append(row)
         print(f"{name:>20}: Cleopatra {row['gain_cleopatra']:+.1f}, Caesar {row['gain_caesar']:+.1f}, gap "
               f"{row['seat_gap']:+.1f} [{row['seat_gap_ci95'][0]:+.1f}, {row['seat_gap_ci95'][1]:+.1f}] "

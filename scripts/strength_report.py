@@ -40,6 +40,7 @@ def ladder_section(d: dict) -> list:
 
 def seats_section(d: dict) -> list:
     """Each player's gain in each seat over the reference's mirror, and its seat gap."""
+    from strategies.seats import kind_of
     m = d["mirror"]
     lines = ["## Each seat: how much better than `tactician` a player plays Cleopatra and Caesar", "",
              f"A balance figure is Cleopatra's edge when one player plays both seats, so it speaks of the game only "
@@ -55,7 +56,8 @@ def seats_section(d: dict) -> list:
              "| player | deals a seat | as Cleopatra | gain | as Caesar | gain | seat gap [95%] | |",
              "|---|---:|---:|---:|---:|---:|---|---|"]
     for r in sorted(d["players"], key=lambda r: -(r["gain_cleopatra"] + r["gain_caesar"])):
-        kind = "balanced" if r["balanced"] else "**lopsided**"
+        kind = kind_of(r)
+        kind = f"**{kind}**" if kind == "lopsided" else kind
         lines.append(f"| `{r['name']}` | {r['deals']:,} | {r['cleopatra_score']:.1f}% | {r['gain_cleopatra']:+.1f} | "
                      f"{r['caesar_score']:.1f}% | {r['gain_caesar']:+.1f} | {r['seat_gap']:+.1f} "
                      f"[{r['seat_gap_ci95'][0]:+.1f}, {r['seat_gap_ci95'][1]:+.1f}] | {kind} |")

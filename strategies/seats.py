@@ -37,10 +37,14 @@ def certificate() -> dict:
         return {}
     data = json.loads(SEATS_FILE.read_text(encoding="utf-8"))
     rows = {r["name"]: r | {"balanced": not lopsided(r["seat_gap"], r["seat_gap_ci95"])} for r in data["players"]}
-    zero = {"gain_cleopatra": 0.0, "gain_caesar": 0.0, "seat_gap": 0.0, "seat_gap_ci95": [0.0, 0.0],
-            "balanced": True, "deals": data["mirror"]["deals"], "reference": True}
-    rows.setdefault(data["reference"], {"name": data["reference"], **zero})
+    rows.setdefault(data["reference"], reference_row(data["reference"], data["mirror"]["deals"]))
     return rows
+
+
+def reference_row(name: str, deals: int) -> dict:
+    """The reference's own row: its gains over its own mirror are 0 by definition."""
+    return {"name": name, "gain_cleopatra": 0.0, "gain_caesar": 0.0, "seat_gap": 0.0, "seat_gap_ci95": [0.0, 0.0],
+            "balanced": True, "deals": deals, "reference": True}
 
 
 def seat_row(name: str) -> dict | None:
@@ -61,12 +65,15 @@ def is_balanced(name: str) -> bool | None:
 
 
 def kind(name: str) -> str:
-    """"balanced", "lopsided", "not shown lopsided" (a gap beyond GAP_LIMIT whose interval reaches within it:
-    it may judge, its interval said beside it) or "not measured"."""
+    """``name``'s kind by the certificate (``kind_of``), "not measured" if it has no row."""
     row = seat_row(name)
-    if row is None:
-        return "not measured"
-    if not row["balanced"]:
+    return "not measured" if row is None else kind_of(row)
+
+
+def kind_of(row: dict) -> str:
+    """"balanced", "lopsided" or "not shown lopsided" (a gap beyond GAP_LIMIT whose interval reaches within
+    it: it may judge, its interval said beside it) of a certificate row."""
+    if lopsided(row["seat_gap"], row["seat_gap_ci95"]):
         return "lopsided"
     return "balanced" if abs(float(row["seat_gap"])) <= GAP_LIMIT else "not shown lopsided"
 

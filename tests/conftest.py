@@ -176,8 +176,6 @@ def seat_gaps(monkeypatch):
         rows = {name: {"name": name, "seat_gap": float(g), "seat_gap_ci95": [g - 0.1, g + 0.1],
                        "gain_cleopatra": max(g, 0.0), "gain_caesar": max(-g, 0.0),
                        "balanced": abs(g) <= seats.GAP_LIMIT, "deals": 1000} for name, g in gaps.items()}
-        rows.setdefault(seats.REFERENCE, {"name": seats.REFERENCE, "seat_gap": 0.0, "seat_gap_ci95": [0.0, 0.0],
-                                          "gain_cleopatra": 0.0, "gain_caesar": 0.0, "balanced": True,
-                                          "deals": 1000, "reference": True})
+        rows.setdefault(seats.REFERENCE, seats.reference_row(seats.REFERENCE, 1000))
         monkeypatch.setattr(seats, "certificate", lambda: rows)
     return pin
