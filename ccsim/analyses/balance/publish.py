@@ -69,8 +69,8 @@ def published_settings(folder: Path, tol: float) -> list[dict]:
     ring = folder / "ring" / "ring.json"
     data = json.loads(ring.read_text(encoding="utf-8")) if ring.is_file() else {}
     anchors = folder / "ring" / "anchors.json"
-    if anchors.is_file():
-        a = json.loads(anchors.read_text(encoding="utf-8"))
+    a = json.loads(anchors.read_text(encoding="utf-8")) if anchors.is_file() else None
+    if a:
         std = _json_est(a["level"], a["standard"], tol)
         for x in a["anchors"]:
             key = next((s["key"] for s in data.get("settings", []) if s.get("anchor") and
@@ -99,9 +99,9 @@ def published_settings(folder: Path, tol: float) -> list[dict]:
         if c and not c.get("interrupted"):
             s = cands[data["winner"]]
             paired = c.get("standard") is not None
+            # unpaired: the standard rules' figure at the judge from the anchors (other deals, said so)
             std = _json_est(judge, c["standard"], tol) if paired else (
-                _json_est(judge, json.loads(anchors.read_text(encoding="utf-8"))["standard"] | {"deals": 10_000}, tol)
-                if anchors.is_file() else None)
+                _json_est(judge, a["standard"], tol) if a else None)
             add(s["key"], s["setting"], s["words"], s["changes"], s["size"], judge,
                 _json_est(judge, c["setting"], tol, std, f"fresh deals, seed {c['seed']}"
                           + (", paired with the standard rules" if paired else "")))
