@@ -23,7 +23,7 @@ from ccsim.analyses.levels import DEFAULT_LEVELS, default_level, default_levels,
 from ccsim.analyses.stats import Moments
 
 ROOT = Path(__file__).resolve().parents[1]
-from ccsim.analyses.whatif import load_changes
+from ccsim.analyses.question import load_changes
 
 
 # a small real space: Caesar's third veto (about +1 point at tactician) and a bigger hand

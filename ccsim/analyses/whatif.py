@@ -47,52 +47,22 @@ import pandas as pd
 
 from ccsim.kernel import rules as R
 from ccsim.runner.backends import LocalBackend, search_aware
-from ccsim.runner.checks import check_count, check_seed, read_toml
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS, Distribution, MetricSums, game_values
-from ccsim.runner.orderings import OrderingError, SHUFFLED, parse_ordering, without_card
-from ccsim.runner import changes as changes_file
-from ccsim.runner.changes import RESERVED as BASE, Change
-from ccsim.runner.ruleset import action_counts, describe, rules_block, rules_vector
+from ccsim.runner.orderings import SHUFFLED
+from ccsim.runner.ruleset import describe, rules_block
 from ccsim.analyses.stats import Moments, holm, ratio_difference, ratio_interval
 from ccsim.analyses.stats import format_percent, json_number as _num
-from ccsim.analyses.levels import default_level
+from ccsim.analyses.question import BASE, Arm, Change, WhatIfError, WhatIfQuestion, ask_whatif
 from ccsim.analyses.fit import Col, fit_lines, paragraph, table
 from ccsim.runner.parameters import STANDARD_RULES as STANDARD, vector_words
-from strategies.registry import strategy_id
-from ccsim.errors import UsageError
 
-__all__ = ["WhatIfError", "Change", "Arm", "load_changes", "load_changes_data", "arms_for", "whatif", "WhatIf", "format_whatif",
+__all__ = ["WhatIfError", "Change", "Arm", "whatif", "answer_whatif", "WhatIf", "format_whatif",
            "whatif_json", "whatif_plot", "cards_plot"]
 
 TASK_GAMES = 100_000
 # BASE: the standard rules' arm in JSON and Parquet (a contract); people read STANDARD
-
-
-class WhatIfError(UsageError):
-    """An unusable what-if argument or rules file (a usage error: exit status 2 in the CLI)."""
-
-
-@dataclass
-class Arm:
-    name: str
-    kind: str                 # base, variant, change, card
-    rules: np.ndarray
-    orders: tuple             # (cleopatra's, caesar's) ordering under these rules
-    card: str | None = None   # card arms: the card and the player who lost a copy
-    player: str | None = None
-
-
-def load_changes(path) -> tuple[list[Change], str]:
-    """The ``[[change]]`` tables of a what-if rules file, validated, and its description
-    (``ccsim.runner.changes``)."""
-    return changes_file.load_changes(path, WhatIfError)
-
-
-def load_changes_data(data: dict, where: str) -> tuple[list[Change], str]:
-    """``load_changes`` of parsed TOML; ``where`` names the source in errors."""
-    return changes_file.load_changes_data(data, where, WhatIfError)
 
 
 def variants_of(vec) -> list[str]:
@@ -104,39 +74,6 @@ def rules_text(vec) -> str:
     on = variants_of(vec)
     text = describe(vec)
     return ", ".join(([] if text == BASE else [text]) + on) or BASE
-
-
-def _orders_for(vec, orders, name):
-    try:
-        return tuple(parse_ordering(o, action_counts(vec, p)) for p, o in enumerate(orders))
-    except OrderingError as e:
-        raise WhatIfError(f"{name}: {e}") from None
-
-
-def arms_for(variants=None, changes=(), cards: bool = False, orders=(SHUFFLED, SHUFFLED)) -> list[Arm]:
-    """The base, then each variant alone, each change, and with ``cards`` each card ablated
-    from each player's deck."""
-    base = rules_vector()
-    orders = _orders_for(base, orders, "the orderings")
-    arms = [Arm(BASE, "base", base, orders)]
-    for v in (R.VARIANTS if variants is None else variants):
-        if v not in R.VARIANTS:
-            raise WhatIfError(f"--variant: unknown variant {v!r} (known: {', '.join(R.VARIANTS)})")
-        arms.append(Arm(v, "variant", rules_vector(None, (v,)), orders))
-    for c in changes:
-        vec = rules_vector(c.block, c.variants)
-        arms.append(Arm(c.name, "change", vec, _orders_for(vec, orders, f"change {c.name!r}")))
-    if cards:
-        for p, player in enumerate(R.PLAYERS):
-            for a, card in enumerate(R.ACTION_NAMES):
-                vec = base.copy()
-                vec[R.RP_PLAYER_ACTIONS[p] + a] -= 1
-                o = list(orders)
-                o[p] = without_card(o[p], R.ACTION_LETTERS[a])
-                arms.append(Arm(f"{player} without one {card}", "card", vec, tuple(o), card, player))
-    if len(arms) < 2:
-        raise WhatIfError("nothing to compare: give a variant, a rules file or --cards")
-    return arms
 
 
 @dataclass
@@ -158,7 +95,9 @@ class _ArmTally:
 def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, changes=(),
            rules_file=None, cards: bool = False, cleopatra_order: str = SHUFFLED, caesar_order: str = SHUFFLED,
            backend=None, progress: bool = False, record=None, record_games: int = 10) -> WhatIf:
-    """Compare rules on common deals (see the module's docstring); returns DataFrames.
+    """Compare rules on common deals (see the module's docstring); returns DataFrames.  The Python
+    door: its arguments become one ``WhatIfQuestion`` (``ccsim.analyses.question.ask_whatif``, every one
+    checked before a game), which ``answer_whatif`` plays.
 
     ``strategies``: the levels of play, each in mirror games (None: the strongest fast level registered,
     ``ccsim.analyses.levels.default_level``).
@@ -169,23 +108,16 @@ def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, c
     >>> w = whatif(["greedy"], games=2000, variants=["two_orgies"])         # doctest: +SKIP
     >>> w.metrics.query("metric == 'seat_advantage'")                          # doctest: +SKIP
     """
-    games = check_count(games, WhatIfError, "--games", minimum=2)
-    seed = check_seed(seed, WhatIfError)
-    if strategies is None:
-        strategies = [default_level()]
-    strategies = [strategies] if isinstance(strategies, str) else list(dict.fromkeys(strategies))
-    if not strategies:
-        raise WhatIfError("give at least one --strategy")
-    for s in strategies:
-        try:
-            strategy_id(s)
-        except KeyError as e:
-            raise WhatIfError(f"--strategy: {e.args[0]}") from None
-    description = ""
-    if rules_file is not None:
-        file_changes, description = load_changes(rules_file)
-        changes = list(changes) + file_changes
-    arms = arms_for(variants, changes, cards, (cleopatra_order, caesar_order))
+    q = ask_whatif(strategies, games=games, seed=seed, variants=variants, changes=changes, rules_file=rules_file,
+                   cards=cards, cleopatra_order=cleopatra_order, caesar_order=caesar_order, record=record,
+                   record_games=record_games)
+    return answer_whatif(q, backend=backend, progress=progress)
+
+
+def answer_whatif(q: WhatIfQuestion, backend=None, progress: bool = False) -> WhatIf:
+    """Play a checked what-if question: every arm at every level on the same deals (local backend by
+    default); returns the study."""
+    strategies, arms, games, seed = list(q.levels), list(q.arms), q.games, q.seed
     builder = GridBuilder()
     configs = [(s, a) for s in strategies for a in arms]
     for s, a in configs:
@@ -223,14 +155,14 @@ def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, c
     if deals == 0:
         raise KeyboardInterrupt
     interrupted, seconds = done.interrupted, done.seconds
-    info = dict(strategies=strategies, orderings=[cleopatra_order, caesar_order], seed=int(seed), deals=deals,
+    info = dict(strategies=strategies, orderings=list(q.orderings), seed=int(seed), deals=deals,
                 games=deals * n_cfg, arms=[dict(name=a.name, kind=a.kind, rules=rules_text(a.rules),
                                                  words=vector_words(a.rules), orderings=list(a.orders))
                                             for a in arms],
-                description=description, seconds=seconds, games_per_s=deals * n_cfg / seconds if seconds else None,
+                description=q.description, seconds=seconds, games_per_s=deals * n_cfg / seconds if seconds else None,
                 interrupted=interrupted)
-    if record is not None and not interrupted:
-        info["recorded_games"] = record_arms(record, arms, strategies, seed, min(int(record_games), deals))
+    if q.record is not None and not interrupted:
+        info["recorded_games"] = record_arms(q.record, arms, strategies, seed, min(q.record_games, deals))
     return _results(strategies, arms, tallies, both, info)
 
 

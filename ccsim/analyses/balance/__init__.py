@@ -34,10 +34,10 @@ from ccsim.analyses.balance.race import race as run_race
 from ccsim.analyses.balance.skill import level_elos, with_elo
 from ccsim.analyses.balance.verdict import recommendation
 from ccsim.runner.parameters import STANDARD_RULES
-from ccsim.analyses.balance.space import BalanceError, Space, candidates, load_space, with_overrides
+from ccsim.analyses.balance.space import BalanceError, Space, ask_balance, candidates
 from strategies.registry import search_players
 
-__all__ = ["Balance", "balance", "FRESH_SEED_OFFSET"]
+__all__ = ["Balance", "balance", "answer_balance", "FRESH_SEED_OFFSET"]
 
 #: the fresh deals of the re-measure are those of seed + 1: none of them was played by the search
 FRESH_SEED_OFFSET = 1
@@ -80,11 +80,19 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
     ``remeasure_games``, ``search_level``, ``search_deals``, ``skill_levels``, ``skill_deals`` override the
     space's own.  ``log``: a function given one line per step
     (default: stderr; ``None`` for silence).  Ctrl-C ends it early: ``info['interrupted']``.
+
+    The Python door: the space and the overrides become one checked question (``ask_balance``), which
+    ``answer_balance`` searches.
     """
-    sp = space if isinstance(space, Space) else load_space(space)
-    sp = with_overrides(sp, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
-                        remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
-                        skill_levels=skill_levels, skill_deals=skill_deals, judge=judge, race=race)
+    sp = ask_balance(space, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
+                     remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
+                     skill_levels=skill_levels, skill_deals=skill_deals, judge=judge, race=race)
+    return answer_balance(sp, out=out, backend=backend, log=log, progress=progress)
+
+
+def answer_balance(sp: Space, out=None, backend=None, log=_stderr, progress: bool = False) -> Balance:
+    """Search a checked space (``ask_balance``'s) for fair rules; ``out``, ``backend``, ``log`` and
+    ``progress`` as ``balance``'s."""
     log = log or (lambda msg: None)
     cands, refused = candidates(sp)
     plan = _plan(sp, len(cands))
