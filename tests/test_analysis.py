@@ -25,7 +25,8 @@ from ccsim.present.heatmap import tournament_heatmap
 from ccsim.analyses.tournament import (tournament, tournament_json, significant_cycles, format_tournament,
                               TournamentError)
 from ccsim.analyses.levels import default_level
-from ccsim.analyses.whatif import whatif, format_whatif, Change, WhatIfError
+from ccsim.analyses.whatif import whatif, Change, WhatIfError
+from ccsim.present.whatif import format_whatif
 from ccsim.analyses.question import load_changes
 
 

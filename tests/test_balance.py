@@ -12,6 +12,7 @@ import pytest
 from ccsim.cli import main
 from ccsim.runner.backends import LocalBackend
 from ccsim.analyses.balance import balance
+from ccsim.present.balance import write_balance
 from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups
 from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, level_verdict, with_elo
 from ccsim.analyses.balance.verdict import points
@@ -510,6 +511,9 @@ def test_a_rerun_resumes_without_replaying_finished_tasks(small, tmp_path):
     out = tmp_path / "out"
     first = Counting(stop_after=3)
     b1 = balance(path, out=out, backend=first, log=None)
+    # the search keeps only what resumes it; the tables and the summary are the door's to write
+    assert {p.name for p in out.iterdir()} == {"balance.json", "space.toml", "tasks"}
+    write_balance(out, b1)
     assert b1.info["interrupted"] and first.played == 3 and len(list((out / "tasks").glob("*.npz"))) == 3
     assert (out / "candidates.parquet").is_file() and (out / "summary.json").is_file()
     again = Counting()
@@ -519,7 +523,7 @@ def test_a_rerun_resumes_without_replaying_finished_tasks(small, tmp_path):
     pd.testing.assert_frame_equal(b2.candidates[cols], ref.candidates[cols])
     pd.testing.assert_frame_equal(b2.recommended[cols[:5]], ref.recommended[cols[:5]])
     third = Counting()
-    balance(path, out=out, backend=third, log=None)
+    write_balance(out, balance(path, out=out, backend=third, log=None))
     assert third.played == 0
     for name in ("space.toml", "candidates.parquet", "pareto.parquet", "pareto.md", "balance.png",
                  "recommended.toml", "summary.json"):
@@ -567,6 +571,7 @@ def test_the_final_candidates_go_to_the_search_level_and_the_skill_curve(tmp_pat
                                   'search_deals = 2_000\nskill_levels = ["greedy", "tactician", "learned"]'))
     out = tmp_path / "out"
     b = balance(path, out=out, log=None)
+    write_balance(out, b)
     finals = b.info["finals"]
     assert finals and set(b.search["candidate"]) == {0, *finals} and (b.search["deals"] == 2_000).all()
     assert list(b.recommended["candidate"].drop_duplicates()) == [0, *finals]

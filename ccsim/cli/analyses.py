@@ -116,7 +116,8 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
     """Rules against the standard rules (docs/rules.md) on the same deals: every metric, its difference
     and interval (Holm)."""
     from ccsim.analyses.question import ask_whatif
-    from ccsim.analyses.whatif import answer_whatif, format_whatif, whatif_json, whatif_plot, cards_plot
+    from ccsim.analyses.whatif import answer_whatif
+    from ccsim.present.whatif import format_whatif, whatif_json, whatif_plot, cards_plot
 
     if no_variants and variants:
         raise click.UsageError("--no-variants and --variant contradict each other")
@@ -190,7 +191,7 @@ def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeas
                 skill_deals, threads, as_json, progress, wide, backend, scheduler, workers, connect_timeout):
     """Search a space of rules changes for the smallest that makes the game fair (docs/balance.md)."""
     from ccsim.analyses.balance import answer_balance
-    from ccsim.analyses.balance.output import balance_json, format_balance
+    from ccsim.present.balance import balance_json, format_balance, write_balance
     from ccsim.analyses.question import ask_balance
 
     sp = ask_balance(space, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
@@ -203,6 +204,7 @@ def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeas
                     log=lambda msg: click.echo(msg, err=True))
     finally:
         be.close()
+    write_balance(out, b)
     click.echo(json.dumps(balance_json(b)) if as_json else format_balance(b, width_of(wide)))
     if b.info["interrupted"]:
         sys.exit(130)

@@ -15,7 +15,7 @@ from ccsim.runner.orderings import SHUFFLED
 from ccsim.runner.parameters import change_words, parameter
 from ccsim.runner.ruleset import flat_items
 from ccsim.analyses.balance import answer_balance
-from ccsim.analyses.balance.output import balance_json
+from ccsim.present.balance import balance_json
 from ccsim.analyses.balance.space import space_from_data
 from ccsim.explore.compute import Cancelled, TakingTurns
 from ccsim.explore.form import FormError, Question, read_question

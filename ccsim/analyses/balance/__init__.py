@@ -25,7 +25,6 @@ import pandas as pd
 from ccsim.runner.backends import LocalBackend
 from ccsim.analyses.balance.estimates import level_estimate, worst_level
 from ccsim.analyses.balance.folder import TaskStore, open_folder
-from ccsim.analyses.balance.output import write_outputs
 from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups, setting_rows
 from ccsim.analyses.balance.plot import balance_plot, skill_plot
 from ccsim.analyses.balance.play import Player
@@ -75,8 +74,9 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
             skill_levels=None, skill_deals=None, judge=None, race=None) -> Balance:
     """Search ``space`` (a TOML path, a ``Space``, or None for the default space) for fair rules.
 
-    ``out``: a folder for the outputs, which also makes the search resumable (a rerun with the same
-    folder and space plays no finished task again); ``levels``, ``budget``, ``seed``, ``tolerance``,
+    ``out``: a folder that makes the search resumable (a rerun with the same folder and space plays no
+    finished task again); the tables, figures and summary of ``ccsim balance --out`` are written there by
+    the door, ``ccsim.present.balance.write_balance(out, b)``; ``levels``, ``budget``, ``seed``, ``tolerance``,
     ``remeasure_games``, ``search_level``, ``search_deals``, ``skill_levels``, ``skill_deals`` override the
     space's own.  ``log``: a function given one line per step
     (default: stderr; ``None`` for silence).  Ctrl-C ends it early: ``info['interrupted']``.
@@ -122,8 +122,6 @@ def answer_balance(sp: Space, out=None, backend=None, log=_stderr, progress: boo
     b.recommendation = recommendation(b)
     b.figure = balance_plot(b)
     b.skill_figure = skill_plot(b.skill, sp.tolerance) if not skill.empty else None
-    if folder:
-        write_outputs(folder, b)
     return b
 
 
