@@ -14,7 +14,7 @@ from ccsim.runner.backends import LocalBackend
 from ccsim.analyses.balance import balance
 from ccsim.present.balance import write_balance
 from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups
-from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, level_verdict, with_elo
+from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, interval_verdict, with_elo
 from ccsim.analyses.balance.verdict import points
 from ccsim.analyses.balance.estimates import deal_columns, level_estimate
 from ccsim.analyses.balance.race import (FINALIST, OUT_HALVED, OUT_UNFAIR, RacePlan, RoundResult, pareto_layers,
@@ -354,14 +354,14 @@ def test_the_skill_curve_places_levels_at_their_elo(tmp_path):
     rows = _fresh([(0, 0, 0, lv, 0.1, 0.005) for lv in ("neural-search", "mystery", "tactician", "neural")])
     curve = with_elo(rows, ["neural-search", "mystery", "tactician", "neural"], elo, 0.01)
     assert list(curve["level"]) == ["tactician", "neural", "neural-search", "mystery"]  # no Elo: after the rest
-    assert level_verdict(-0.005, 0.009, 0.01) == FAIR and level_verdict(0.011, 0.02, 0.01) == NOT_FAIR
-    assert level_verdict(0.0, 0.02, 0.01) == UNCLEAR
+    assert interval_verdict(-0.005, 0.009, 0.01) == FAIR and interval_verdict(0.011, 0.02, 0.01) == NOT_FAIR
+    assert interval_verdict(0.0, 0.02, 0.01) == UNCLEAR
 
 
 def _est(level, a, half, deals=10_000, seats=None, standard=None):
     from ccsim.analyses.balance.judge import seat_status
     e = dict(level=level, seat_advantage=a, ci95=[a - half, a + half], deals=deals,
-             verdict=level_verdict(a - half, a + half, 0.01), seats=seats or seat_status(level))
+             verdict=interval_verdict(a - half, a + half, 0.01), seats=seats or seat_status(level))
     if standard:  # measured beside the standard rules on the same deals (paired): the change's own effect
         d = a - standard["seat_advantage"]
         e |= dict(standard=standard, diff=d, diff_ci95=[d - half, d + half])
