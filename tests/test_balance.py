@@ -158,6 +158,29 @@ def test_bad_flags_are_one_line_and_exit_2(capsys, tmp_path, flags, needle):
     assert code == 2 and err.count("\n") == 1 and needle in err, err
 
 
+class _Asked(Exception):
+    pass
+
+
+def test_the_command_line_lays_its_flags_over_the_space_once(tmp_path, monkeypatch):
+    import ccsim.analyses.balance.space as space_module
+    path = tmp_path / "space.toml"
+    path.write_text(SMALL)
+    laid, asked = [], []
+    lay = space_module.with_overrides
+    monkeypatch.setattr(space_module, "with_overrides", lambda *a, **k: laid.append(k) or lay(*a, **k))
+
+    def answer(sp, **kw):
+        asked.append(sp)
+        raise _Asked
+    monkeypatch.setattr("ccsim.analyses.balance.answer_balance", answer)
+    with pytest.raises(_Asked):
+        main(["balance", str(path), "--out", str(tmp_path / "out"), "--budget", "20000", "--levels", "greedy"])
+    assert len(laid) == 1 and len(asked) == 1
+    assert asked[0].budget == 20_000 and [lv.name for lv in asked[0].levels] == ["greedy"]
+    assert not (tmp_path / "out").exists()  # the question is checked before the folder is touched
+
+
 def test_a_folder_of_another_search_is_refused(tmp_path):
     out = tmp_path / "out"
     (out).mkdir()
