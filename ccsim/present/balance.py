@@ -52,11 +52,6 @@ def _by_candidate(df: pd.DataFrame):
         yield g.iloc[0], {r["level"]: r for _, r in g.iterrows()}
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """Left-aligned columns two spaces apart (pareto.md's width: no limit)."""
-    return table([Col(h) for h in header], rows)
-
-
 def _pareto_rows(b: Balance, words: bool = False) -> tuple[list[str], list[list[str]]]:
     header = ["changes", "size", "setting"]
     for lv in _levels(b):

@@ -37,11 +37,6 @@ def _fmt(metric: str, x: float, signed: bool = False) -> str:
     return _signed(x, 2) if signed else f"{round(x, 2) or 0.0:.2f}"
 
 
-def _fmt_ci(metric: str, x: float, lo: float, hi: float) -> str:
-    """A metric's value with its 95% interval, as ``_fmt`` writes each."""
-    return f"{_fmt(metric, x)} [{_fmt(metric, lo)}, {_fmt(metric, hi)}]"
-
-
 def arm_words(a: dict) -> str:
     """An arm as a designer reads it: its name, and what it changes in plain words when the name
     does not say it already (a change without a name is named by its dotted keys)."""
