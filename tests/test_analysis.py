@@ -25,7 +25,10 @@ from ccsim.present.heatmap import tournament_heatmap
 from ccsim.analyses.tournament import (tournament, tournament_json, significant_cycles, format_tournament,
                               TournamentError)
 from ccsim.analyses.levels import default_level
-from ccsim.analyses.whatif import whatif, format_whatif, Change, WhatIfError, load_changes
+from ccsim.analyses.whatif import whatif, Change, WhatIfError
+from ccsim.present.whatif import format_whatif
+from ccsim.analyses.question import WhatIfQuestion, ask_whatif, load_changes
+from ccsim.errors import CCSimError
 
 
 def run_cli(capsys, *argv):
@@ -513,6 +516,44 @@ def test_bad_rules_files_are_refused_before_a_game(capsys, tmp_path, no_games, t
             load_changes(path)
         else:
             whatif(["greedy"], games=10, variants=(), rules_file=path, caesar_order="veto-first")
+
+
+@pytest.mark.parametrize("kw, needle", [
+    (dict(games=1), "--games"), (dict(seed=-1), "--seed"), (dict(strategies=["nobody"]), "unknown strategy"),
+    (dict(strategies=[]), "at least one --strategy"), (dict(variants=["three_orgies"]), "unknown variant"),
+    (dict(cleopatra_order="veto-middle"), "the orderings"), (dict(variants=()), "nothing to compare"),
+    (dict(record_games=-1), "--record-games"),
+])
+def test_a_whatif_question_is_checked_at_the_door(kw, needle):
+    # every door (the command line, the Python API) builds this one question: a bad field is one line in
+    # the error family, before any game
+    with pytest.raises(WhatIfError, match=needle) as e:
+        ask_whatif(**kw)
+    assert isinstance(e.value, CCSimError) and "\n" not in str(e.value)
+
+
+class _Asked(Exception):
+    pass
+
+
+def test_the_command_line_reads_the_rules_file_once_and_hands_down_the_question(capsys, tmp_path, monkeypatch):
+    import ccsim.runner.changes as changes_file
+    path = tmp_path / "r.toml"
+    path.write_text('description = "one change"\n[[change]]\nname = "hand of 4"\nhand_size = 4\n')
+    reads, asked = [], []
+    read = changes_file.load_changes
+    monkeypatch.setattr(changes_file, "load_changes", lambda *a, **k: reads.append(a) or read(*a, **k))
+
+    def answer(q, backend=None, progress=False):
+        asked.append(q)
+        raise _Asked
+    monkeypatch.setattr("ccsim.analyses.whatif.answer_whatif", answer)
+    with pytest.raises(_Asked):
+        main(["whatif", "--no-variants", "--rules", str(path), "--strategy", "greedy", "--games", "50", "--seed", "7"])
+    assert len(reads) == 1 and len(asked) == 1
+    q = asked[0]
+    assert isinstance(q, WhatIfQuestion) and q.levels == ("greedy",) and (q.games, q.seed) == (50, 7)
+    assert [a.name for a in q.arms] == ["RULES.md", "hand of 4"] and q.description == "one change"
 
 
 def test_a_weights_file_with_keys_outside_its_table_is_refused(capsys, tmp_path):

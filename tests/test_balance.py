@@ -12,8 +12,9 @@ import pytest
 from ccsim.cli import main
 from ccsim.runner.backends import LocalBackend
 from ccsim.analyses.balance import balance
+from ccsim.present.balance import write_balance
 from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups
-from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, level_verdict, with_elo
+from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, interval_verdict, with_elo
 from ccsim.analyses.balance.verdict import points
 from ccsim.analyses.balance.estimates import deal_columns, level_estimate
 from ccsim.analyses.balance.race import (FINALIST, OUT_HALVED, OUT_UNFAIR, RacePlan, RoundResult, pareto_layers,
@@ -23,7 +24,7 @@ from ccsim.analyses.levels import DEFAULT_LEVELS, default_level, default_levels,
 from ccsim.analyses.stats import Moments
 
 ROOT = Path(__file__).resolve().parents[1]
-from ccsim.analyses.whatif import load_changes
+from ccsim.analyses.question import load_changes
 
 
 # a small real space: Caesar's third veto (about +1 point at tactician) and a bigger hand
@@ -155,6 +156,29 @@ def test_bad_flags_are_one_line_and_exit_2(capsys, tmp_path, flags, needle):
     path.write_text(SMALL)
     code, _, err = run_cli(capsys, "balance", path, "--out", tmp_path / "out", *flags)
     assert code == 2 and err.count("\n") == 1 and needle in err, err
+
+
+class _Asked(Exception):
+    pass
+
+
+def test_the_command_line_lays_its_flags_over_the_space_once(tmp_path, monkeypatch):
+    import ccsim.analyses.balance.space as space_module
+    path = tmp_path / "space.toml"
+    path.write_text(SMALL)
+    laid, asked = [], []
+    lay = space_module.with_overrides
+    monkeypatch.setattr(space_module, "with_overrides", lambda *a, **k: laid.append(k) or lay(*a, **k))
+
+    def answer(sp, **kw):
+        asked.append(sp)
+        raise _Asked
+    monkeypatch.setattr("ccsim.analyses.balance.answer_balance", answer)
+    with pytest.raises(_Asked):
+        main(["balance", str(path), "--out", str(tmp_path / "out"), "--budget", "20000", "--levels", "greedy"])
+    assert len(laid) == 1 and len(asked) == 1
+    assert asked[0].budget == 20_000 and [lv.name for lv in asked[0].levels] == ["greedy"]
+    assert not (tmp_path / "out").exists()  # the question is checked before the folder is touched
 
 
 def test_a_folder_of_another_search_is_refused(tmp_path):
@@ -353,14 +377,14 @@ def test_the_skill_curve_places_levels_at_their_elo(tmp_path):
     rows = _fresh([(0, 0, 0, lv, 0.1, 0.005) for lv in ("neural-search", "mystery", "tactician", "neural")])
     curve = with_elo(rows, ["neural-search", "mystery", "tactician", "neural"], elo, 0.01)
     assert list(curve["level"]) == ["tactician", "neural", "neural-search", "mystery"]  # no Elo: after the rest
-    assert level_verdict(-0.005, 0.009, 0.01) == FAIR and level_verdict(0.011, 0.02, 0.01) == NOT_FAIR
-    assert level_verdict(0.0, 0.02, 0.01) == UNCLEAR
+    assert interval_verdict(-0.005, 0.009, 0.01) == FAIR and interval_verdict(0.011, 0.02, 0.01) == NOT_FAIR
+    assert interval_verdict(0.0, 0.02, 0.01) == UNCLEAR
 
 
 def _est(level, a, half, deals=10_000, seats=None, standard=None):
     from ccsim.analyses.balance.judge import seat_status
     e = dict(level=level, seat_advantage=a, ci95=[a - half, a + half], deals=deals,
-             verdict=level_verdict(a - half, a + half, 0.01), seats=seats or seat_status(level))
+             verdict=interval_verdict(a - half, a + half, 0.01), seats=seats or seat_status(level))
     if standard:  # measured beside the standard rules on the same deals (paired): the change's own effect
         d = a - standard["seat_advantage"]
         e |= dict(standard=standard, diff=d, diff_ci95=[d - half, d + half])
@@ -510,6 +534,9 @@ def test_a_rerun_resumes_without_replaying_finished_tasks(small, tmp_path):
     out = tmp_path / "out"
     first = Counting(stop_after=3)
     b1 = balance(path, out=out, backend=first, log=None)
+    # the search keeps only what resumes it; the tables and the summary are the door's to write
+    assert {p.name for p in out.iterdir()} == {"balance.json", "space.toml", "tasks"}
+    write_balance(out, b1)
     assert b1.info["interrupted"] and first.played == 3 and len(list((out / "tasks").glob("*.npz"))) == 3
     assert (out / "candidates.parquet").is_file() and (out / "summary.json").is_file()
     again = Counting()
@@ -519,7 +546,7 @@ def test_a_rerun_resumes_without_replaying_finished_tasks(small, tmp_path):
     pd.testing.assert_frame_equal(b2.candidates[cols], ref.candidates[cols])
     pd.testing.assert_frame_equal(b2.recommended[cols[:5]], ref.recommended[cols[:5]])
     third = Counting()
-    balance(path, out=out, backend=third, log=None)
+    write_balance(out, balance(path, out=out, backend=third, log=None))
     assert third.played == 0
     for name in ("space.toml", "candidates.parquet", "pareto.parquet", "pareto.md", "balance.png",
                  "recommended.toml", "summary.json"):
@@ -567,6 +594,7 @@ def test_the_final_candidates_go_to_the_search_level_and_the_skill_curve(tmp_pat
                                   'search_deals = 2_000\nskill_levels = ["greedy", "tactician", "learned"]'))
     out = tmp_path / "out"
     b = balance(path, out=out, log=None)
+    write_balance(out, b)
     finals = b.info["finals"]
     assert finals and set(b.search["candidate"]) == {0, *finals} and (b.search["deals"] == 2_000).all()
     assert list(b.recommended["candidate"].drop_duplicates()) == [0, *finals]

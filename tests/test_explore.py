@@ -19,7 +19,8 @@ with warnings.catch_warnings():  # Starlette 1.x asks for httpx2 beside httpx; e
     from starlette.testclient import TestClient  # noqa: E402
 
 from ccsim.explore.form import plain_message, page_level  # noqa: E402
-from ccsim.analyses.whatif import load_changes_data, whatif  # noqa: E402
+from ccsim.analyses.question import load_changes_data  # noqa: E402
+from ccsim.analyses.whatif import whatif  # noqa: E402
 from ccsim.explore import compute, fair  # noqa: E402
 from ccsim.explore.form import FormError, read_question  # noqa: E402
 from ccsim.explore.memory import Memory  # noqa: E402

@@ -2,8 +2,8 @@
 table too wide for the terminal says plainly which columns it does not show."""
 import re
 
-from ccsim.analyses import whatif as W
-from ccsim.analyses.fit import Col, table
+from ccsim.present import whatif as W
+from ccsim.analyses.table_width import Col, table
 
 NEGATIVE_ZERO = re.compile(r"-0\.0+(?!\d*[1-9])")
 

@@ -26,7 +26,7 @@ from ccsim.kernel import rules as R
 from ccsim.kernel.engine.episode import (RESULT_COLUMNS, R_WINNER, R_END, R_TURNS, R_PAT, R_MAJ, R_ALL, R_BONUS_HIT,
                                R_PLAYED, R_VETOED, R_VOTES, R_TIES, R_REVERSALS, R_EXCEPTIONAL, R_LEAD_CHANGES,
                                R_LEADER_HALF, N_RESULT)
-from ccsim.analyses.fit import Col, fit_lines, table
+from ccsim.analyses.table_width import Col, fit_lines, table
 from ccsim.analyses.stats import Moments, ratio_interval, wilson_interval
 from ccsim.analyses.stats import format_percent_ci, json_number as _num
 

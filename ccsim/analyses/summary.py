@@ -17,7 +17,7 @@ from ccsim.kernel.engine.episode import R_WINNER, R_END, R_TURNS, R_VP, R_ERROR
 from ccsim.analyses.stats import format_percent as _fp, format_percent_ci, wilson_interval, mean_ci
 from ccsim.runner.ruleset import rules_block
 from ccsim.runner.parameters import change_words
-from ccsim.analyses.fit import Col, fit_lines, paragraph, table
+from ccsim.analyses.table_width import Col, fit_lines, paragraph, table
 
 SEATS = R.PLAYERS
 

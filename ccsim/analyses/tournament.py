@@ -36,7 +36,7 @@ from ccsim.runner.ruleset import RulesError, action_counts, describe, rules_vect
 from ccsim.analyses.stats import ELO_PER_NAT, bradley_terry, holm, mean_ci, nash_average, rating_intervals
 from ccsim.analyses.stats import json_number as _num
 from ccsim.analyses.stats import format_percent as _fp, format_percent_ci
-from ccsim.analyses.fit import Col, fit_lines, table
+from ccsim.analyses.table_width import Col, fit_lines, table
 from ccsim.runner.parameters import vector_words
 from strategies.registry import available, player_key, search_players, strategy_id
 

@@ -34,65 +34,34 @@ The rules file (TOML; read by ``ccsim.runner.changes``)::
 
 Every other key of a change is a rules parameter exactly as a record's
 ``rules`` block (GAME_RECORD.md) writes it, or its dotted name.
+
+The study returns data frames (``WhatIf``); its tables, JSON and figures are drawn by the doors, from
+``ccsim.present.whatif``.
 """
 from __future__ import annotations
 
 import math
-import textwrap
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ccsim.kernel import rules as R
 from ccsim.runner.backends import LocalBackend, search_aware
-from ccsim.runner.checks import check_count, check_seed, read_toml
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
-from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS, Distribution, MetricSums, game_values
-from ccsim.runner.orderings import OrderingError, SHUFFLED, parse_ordering, without_card
-from ccsim.runner import changes as changes_file
-from ccsim.runner.changes import RESERVED as BASE, Change
-from ccsim.runner.ruleset import action_counts, describe, rules_block, rules_vector
+from ccsim.analyses.metrics import INDEX, METRICS, Distribution, MetricSums, game_values
+from ccsim.runner.orderings import SHUFFLED
+from ccsim.runner.ruleset import describe, rules_block
 from ccsim.analyses.stats import Moments, holm, ratio_difference, ratio_interval
-from ccsim.analyses.stats import format_percent, json_number as _num
-from ccsim.analyses.levels import default_level
-from ccsim.analyses.fit import Col, fit_lines, paragraph, table
-from ccsim.runner.parameters import STANDARD_RULES as STANDARD, vector_words
-from strategies.registry import strategy_id
-from ccsim.errors import UsageError
+from ccsim.analyses.question import BASE, Arm, Change, WhatIfError, WhatIfQuestion, ask_whatif
+from ccsim.runner.parameters import vector_words
 
-__all__ = ["WhatIfError", "Change", "Arm", "load_changes", "load_changes_data", "arms_for", "whatif", "WhatIf", "format_whatif",
-           "whatif_json", "whatif_plot", "cards_plot"]
+__all__ = ["WhatIfError", "Change", "Arm", "whatif", "answer_whatif", "WhatIf", "record_arms", "rules_text",
+           "variants_of"]
 
 TASK_GAMES = 100_000
 # BASE: the standard rules' arm in JSON and Parquet (a contract); people read STANDARD
-
-
-class WhatIfError(UsageError):
-    """An unusable what-if argument or rules file (a usage error: exit status 2 in the CLI)."""
-
-
-@dataclass
-class Arm:
-    name: str
-    kind: str                 # base, variant, change, card
-    rules: np.ndarray
-    orders: tuple             # (cleopatra's, caesar's) ordering under these rules
-    card: str | None = None   # card arms: the card and the player who lost a copy
-    player: str | None = None
-
-
-def load_changes(path) -> tuple[list[Change], str]:
-    """The ``[[change]]`` tables of a what-if rules file, validated, and its description
-    (``ccsim.runner.changes``)."""
-    return changes_file.load_changes(path, WhatIfError)
-
-
-def load_changes_data(data: dict, where: str) -> tuple[list[Change], str]:
-    """``load_changes`` of parsed TOML; ``where`` names the source in errors."""
-    return changes_file.load_changes_data(data, where, WhatIfError)
 
 
 def variants_of(vec) -> list[str]:
@@ -104,39 +73,6 @@ def rules_text(vec) -> str:
     on = variants_of(vec)
     text = describe(vec)
     return ", ".join(([] if text == BASE else [text]) + on) or BASE
-
-
-def _orders_for(vec, orders, name):
-    try:
-        return tuple(parse_ordering(o, action_counts(vec, p)) for p, o in enumerate(orders))
-    except OrderingError as e:
-        raise WhatIfError(f"{name}: {e}") from None
-
-
-def arms_for(variants=None, changes=(), cards: bool = False, orders=(SHUFFLED, SHUFFLED)) -> list[Arm]:
-    """The base, then each variant alone, each change, and with ``cards`` each card ablated
-    from each player's deck."""
-    base = rules_vector()
-    orders = _orders_for(base, orders, "the orderings")
-    arms = [Arm(BASE, "base", base, orders)]
-    for v in (R.VARIANTS if variants is None else variants):
-        if v not in R.VARIANTS:
-            raise WhatIfError(f"--variant: unknown variant {v!r} (known: {', '.join(R.VARIANTS)})")
-        arms.append(Arm(v, "variant", rules_vector(None, (v,)), orders))
-    for c in changes:
-        vec = rules_vector(c.block, c.variants)
-        arms.append(Arm(c.name, "change", vec, _orders_for(vec, orders, f"change {c.name!r}")))
-    if cards:
-        for p, player in enumerate(R.PLAYERS):
-            for a, card in enumerate(R.ACTION_NAMES):
-                vec = base.copy()
-                vec[R.RP_PLAYER_ACTIONS[p] + a] -= 1
-                o = list(orders)
-                o[p] = without_card(o[p], R.ACTION_LETTERS[a])
-                arms.append(Arm(f"{player} without one {card}", "card", vec, tuple(o), card, player))
-    if len(arms) < 2:
-        raise WhatIfError("nothing to compare: give a variant, a rules file or --cards")
-    return arms
 
 
 @dataclass
@@ -158,7 +94,9 @@ class _ArmTally:
 def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, changes=(),
            rules_file=None, cards: bool = False, cleopatra_order: str = SHUFFLED, caesar_order: str = SHUFFLED,
            backend=None, progress: bool = False, record=None, record_games: int = 10) -> WhatIf:
-    """Compare rules on common deals (see the module's docstring); returns DataFrames.
+    """Compare rules on common deals (see the module's docstring); returns DataFrames.  The Python
+    door: its arguments become one ``WhatIfQuestion`` (``ccsim.analyses.question.ask_whatif``, every one
+    checked before a game), which ``answer_whatif`` plays.
 
     ``strategies``: the levels of play, each in mirror games (None: the strongest fast level registered,
     ``ccsim.analyses.levels.default_level``).
@@ -169,23 +107,16 @@ def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, c
     >>> w = whatif(["greedy"], games=2000, variants=["two_orgies"])         # doctest: +SKIP
     >>> w.metrics.query("metric == 'seat_advantage'")                          # doctest: +SKIP
     """
-    games = check_count(games, WhatIfError, "--games", minimum=2)
-    seed = check_seed(seed, WhatIfError)
-    if strategies is None:
-        strategies = [default_level()]
-    strategies = [strategies] if isinstance(strategies, str) else list(dict.fromkeys(strategies))
-    if not strategies:
-        raise WhatIfError("give at least one --strategy")
-    for s in strategies:
-        try:
-            strategy_id(s)
-        except KeyError as e:
-            raise WhatIfError(f"--strategy: {e.args[0]}") from None
-    description = ""
-    if rules_file is not None:
-        file_changes, description = load_changes(rules_file)
-        changes = list(changes) + file_changes
-    arms = arms_for(variants, changes, cards, (cleopatra_order, caesar_order))
+    q = ask_whatif(strategies, games=games, seed=seed, variants=variants, changes=changes, rules_file=rules_file,
+                   cards=cards, cleopatra_order=cleopatra_order, caesar_order=caesar_order, record=record,
+                   record_games=record_games)
+    return answer_whatif(q, backend=backend, progress=progress)
+
+
+def answer_whatif(q: WhatIfQuestion, backend=None, progress: bool = False) -> WhatIf:
+    """Play a checked what-if question: every arm at every level on the same deals (local backend by
+    default); returns the study."""
+    strategies, arms, games, seed = list(q.levels), list(q.arms), q.games, q.seed
     builder = GridBuilder()
     configs = [(s, a) for s in strategies for a in arms]
     for s, a in configs:
@@ -223,14 +154,14 @@ def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, c
     if deals == 0:
         raise KeyboardInterrupt
     interrupted, seconds = done.interrupted, done.seconds
-    info = dict(strategies=strategies, orderings=[cleopatra_order, caesar_order], seed=int(seed), deals=deals,
+    info = dict(strategies=strategies, orderings=list(q.orderings), seed=int(seed), deals=deals,
                 games=deals * n_cfg, arms=[dict(name=a.name, kind=a.kind, rules=rules_text(a.rules),
                                                  words=vector_words(a.rules), orderings=list(a.orders))
                                             for a in arms],
-                description=description, seconds=seconds, games_per_s=deals * n_cfg / seconds if seconds else None,
+                description=q.description, seconds=seconds, games_per_s=deals * n_cfg / seconds if seconds else None,
                 interrupted=interrupted)
-    if record is not None and not interrupted:
-        info["recorded_games"] = record_arms(record, arms, strategies, seed, min(int(record_games), deals))
+    if q.record is not None and not interrupted:
+        info["recorded_games"] = record_arms(q.record, arms, strategies, seed, min(q.record_games, deals))
     return _results(strategies, arms, tallies, both, info)
 
 
@@ -314,207 +245,3 @@ def record_arms(path, arms, strategies, seed: int, k: int) -> int:
                     f.write(json.dumps(rec, separators=(",", ":")) + "\n")
                     n += 1
     return n
-
-
-# --- presentation ------------------------------------------------------------------------------
-
-_POINTS = {"seat_advantage", "draw_rate", "leader_at_half", "decisiveness"} | {f"end_{e}" for e in R.END_NAMES[1:]}
-
-
-def _signed(x: float, digits: int) -> str:
-    """``x`` with its sign and ``digits`` decimals; a value that rounds to zero is "+0.0", never "-0.0"."""
-    v = round(x, digits)
-    return f"{v if v != 0 else 0.0:+.{digits}f}"
-
-
-def _fmt(metric: str, x: float, signed: bool = False) -> str:
-    """Shares as percent (differences in points), counts with two decimals."""
-    if not math.isfinite(x):
-        return "n/a"
-    if metric in _POINTS:
-        return _signed(100 * x, 1) if signed or metric == "seat_advantage" else format_percent(x + 0.0)  # no -0.0%
-    return _signed(x, 2) if signed else f"{round(x, 2) or 0.0:.2f}"
-
-
-def _fmt_ci(metric: str, x: float, lo: float, hi: float) -> str:
-    """A metric's value with its 95% interval, as ``_fmt`` writes each."""
-    return f"{_fmt(metric, x)} [{_fmt(metric, lo)}, {_fmt(metric, hi)}]"
-
-
-def arm_words(a: dict) -> str:
-    """An arm as a designer reads it: its name, and what it changes in plain words when the name
-    does not say it already (a change without a name is named by its dotted keys)."""
-    if a["kind"] == "base":
-        return STANDARD
-    if a["name"] == a["rules"] and a["kind"] != "variant":
-        return a["words"]
-    return f"{a['name']}: {a['words']}"
-
-
-def _metric_rows(m, arm: str, names: list[str]) -> list[list[str]]:
-    rows = []
-    for n in names:
-        r = m.loc[(arm, n)]
-        diff = f"{_fmt(n, r['diff'], True)} [{_fmt(n, r['diff_lo'], True)}, {_fmt(n, r['diff_hi'], True)}]"
-        rows.append([METRICS[INDEX[n]].label, _fmt(n, r["base"]), f"[{_fmt(n, r['base_lo'])}, {_fmt(n, r['base_hi'])}]",
-                     _fmt(n, r["value"]), f"[{_fmt(n, r['ci_lo'])}, {_fmt(n, r['ci_hi'])}]",
-                     diff + (" *" if r["significant"] else ""), f"{r['p_holm']:.2g}"])
-    return rows
-
-
-_METRIC_COLS = [Col("metric", wrap=True), Col("standard", True), Col("95% CI", spare=3), Col("changed", True),
-                Col("95% CI", spare=2), Col("difference [95% CI]"), Col("p (Holm)", True, spare=1)]
-
-
-def _card_rows(c) -> list[list[str]]:
-    rows = []
-    for card in R.ACTION_NAMES:
-        cells = [card]
-        for p in ("cleopatra", "caesar", "both"):
-            r = c[(c["card"] == card) & (c["player"] == p)]
-            cells.append("—" if r.empty else
-                         f"{_signed(100 * r.iloc[0]['worth'], 1)} [{_signed(100 * r.iloc[0]['ci_lo'], 1)}, "
-                         f"{_signed(100 * r.iloc[0]['ci_hi'], 1)}]" + ("*" if r.iloc[0]["significant"] else " "))
-        rows.append(cells)
-    return rows
-
-
-def format_whatif(w: WhatIf, all_metrics: bool = False, width: int | None = None) -> str:
-    """Readable tables: per strategy and arm, each metric under the standard rules and the arm with
-    their 95% intervals, and the difference on the same deals with its interval; fitted to ``width``
-    columns (``ccsim.analyses.fit``), None: no limit."""
-    i = w.info
-    names = [m.name for m in METRICS] if all_metrics else list(HEADLINE)
-    lines = [f"what-if: {i['deals']:,} deals per arm (the same deals for every arm: game 0..{i['deals'] - 1} of "
-             f"seed {i['seed']}), mirror games at each strategy, orderings {i['orderings'][0]} / "
-             f"{i['orderings'][1]}" + ("   (interrupted: partial result)" if i["interrupted"] else "")]
-    if i["description"]:
-        lines.append(i["description"])
-    arms = [a for a in i["arms"] if a["kind"] not in ("base", "card")]
-    if arms:
-        lines.append(f"each arm's value and its difference to {STANDARD} on the same deals, with 95% intervals; "
-                     f"shares in %, their differences in points; * = significant after Holm over all "
-                     f"{i['comparisons']} differences")
-    for s in i["strategies"]:
-        m = w.metrics[w.metrics["strategy"] == s].set_index(["arm", "metric"])
-        for a in arms:
-            head = f"{s} — {arm_words(a)}"
-            if a["orderings"] != i["orderings"]:
-                head += "; orderings " + ", ".join(a["orderings"])
-            lines += ["", *paragraph(head, width)] + table(_METRIC_COLS, _metric_rows(m, a["name"], names), width)
-    if w.cards is not None:
-        lines += ["", f"what each action card is worth: its owner's score under {STANDARD} minus with one copy "
-                      f"fewer, points [95% CI], paired on the same deals; * = significant after Holm over "
-                      f"{i['card_comparisons']}",
-                  "(a shuffled deck loses a uniformly random copy; a fixed ordering its topmost)"]
-        cols = [Col("card")] + [Col(p, True) for p in ("cleopatra", "caesar", "both")]
-        for s in i["strategies"]:
-            lines += ["", f"{s}:"] + table(cols, _card_rows(w.cards[w.cards["strategy"] == s]), width, "  ")
-    if i.get("seconds"):
-        lines += ["", f"{i['games']:,} games in {i['seconds']:.1f} s ({i['games_per_s']:,.0f} games/s)"]
-    return fit_lines(lines, width)
-
-
-def whatif_json(w: WhatIf) -> dict:
-    """The study as one JSON-ready object: every metric of every arm, the card worths, what it rests on."""
-    i = w.info
-    out = {k: i[k] for k in ("strategies", "orderings", "seed", "deals", "games", "arms", "description",
-                             "comparisons", "card_comparisons")}
-    out["metrics"] = [{"strategy": r.strategy, "arm": r.arm, "metric": r.metric, "value": _num(r.value),
-                       "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "base": _num(r.base),
-                       "base_ci95": [_num(r.base_lo), _num(r.base_hi)], "diff": _num(r.diff),
-                       "diff_ci95": [_num(r.diff_lo), _num(r.diff_hi)], "p": _num(r.p), "p_holm": _num(r.p_holm),
-                       "significant": bool(r.significant)} for r in w.metrics.itertuples()]
-    out["lengths"] = [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
-                      for r in w.lengths.to_dict("records")]
-    if w.cards is not None:
-        out["cards"] = [{"strategy": r.strategy, "card": r.card, "player": r.player, "worth": _num(r.worth),
-                         "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "p_holm": _num(r.p_holm),
-                         "significant": bool(r.significant)} for r in w.cards.itertuples()]
-    out["seconds"] = round(i["seconds"], 3)
-    out["games_per_s"] = round(i["games_per_s"], 1) if i["games_per_s"] else None
-    if i["interrupted"]:
-        out["interrupted"] = True
-    return out
-
-
-PLOTTED = (("seat_advantage", "seat advantage, points"), ("draw_rate", "draw rate, points"),
-           ("decisiveness", "decisiveness, points"), ("lead_changes", "lead changes per game"),
-           ("turns", "turns per game"), ("votes", "votes per game"))
-
-
-def _save(fig, path):
-    if path is not None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-    return fig
-
-
-def whatif_plot(w: WhatIf, path=None):
-    """Differences to the standard rules of six headline metrics, one panel each, every arm and strategy,
-    with 95% intervals (filled: significant after Holm); returns the figure."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    shown = [a for a in w.info["arms"] if a["kind"] not in ("base", "card")]
-    arms = [a["name"] for a in shown]
-    strategies = w.info["strategies"]
-    fig, axes = plt.subplots(2, 3, figsize=(13, 2.2 + 0.55 * len(arms) * 2), sharey=True)
-    y = np.arange(len(arms))
-    step = 0.6 / max(1, len(strategies))
-    for ax, (metric, label) in zip(axes.ravel(), PLOTTED):
-        scale = 100.0 if metric in _POINTS else 1.0
-        for k, s in enumerate(strategies):
-            d = w.metrics[(w.metrics["strategy"] == s) & (w.metrics["metric"] == metric)].set_index("arm").loc[arms]
-            off = y - 0.3 + step * (k + 0.5)
-            x = scale * d["diff"].to_numpy()
-            err = [x - scale * d["diff_lo"].to_numpy(), scale * d["diff_hi"].to_numpy() - x]
-            ax.errorbar(x, off, xerr=err, fmt="none", ecolor=f"C{k}", capsize=2, lw=1)
-            sig = d["significant"].to_numpy()
-            ax.scatter(x[sig], off[sig], color=f"C{k}", s=22, zorder=3, label=s if metric == PLOTTED[0][0] else None)
-            ax.scatter(x[~sig], off[~sig], facecolor="white", edgecolor=f"C{k}", s=22, zorder=3)
-        ax.axvline(0, color="0.4", lw=0.8, ls="--")
-        ax.set_xlabel(f"difference: {label}", fontsize=9)
-        ax.tick_params(labelsize=8)
-    for ax in axes[:, 0]:
-        ax.set_yticks(y)
-        ax.set_yticklabels([textwrap.fill(arm_words(a), 40) for a in shown], fontsize=7)
-    axes[0, 0].invert_yaxis()  # the axes share y: once for all
-    i = w.info
-    fig.suptitle(f"What-if rules against the standard rules: {i['deals']:,} common deals per arm, mirror games, seed "
-                 f"{i['seed']} (95% intervals; filled: significant after Holm)", fontsize=10)
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
-    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="lower center", ncol=len(strategies), fontsize=9,
-               title="strategy (mirror games)", title_fontsize=8, frameon=False)
-    return _save(fig, path)
-
-
-def cards_plot(w: WhatIf, path=None):
-    """What each action card is worth to its owner (points of score, 95% intervals), per player and
-    strategy; returns the figure."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    strategies = w.info["strategies"]
-    players = ("cleopatra", "caesar", "both")
-    fig, axes = plt.subplots(1, len(strategies), figsize=(5.2 * len(strategies), 4.2), sharey=True, squeeze=False)
-    y = np.arange(len(R.ACTION_NAMES))
-    for ax, s in zip(axes[0], strategies):
-        c = w.cards[w.cards["strategy"] == s]
-        for k, p in enumerate(players):
-            d = c[c["player"] == p].set_index("card").reindex(R.ACTION_NAMES)
-            off = y - 0.25 + 0.25 * k
-            x = 100 * d["worth"].to_numpy()
-            ax.errorbar(x, off, xerr=[x - 100 * d["ci_lo"].to_numpy(), 100 * d["ci_hi"].to_numpy() - x], fmt="o",
-                        color=f"C{k}", ms=4, capsize=2, lw=1, label=p)
-        ax.axvline(0, color="0.4", lw=0.8, ls="--")
-        ax.set_title(f"{s} vs {s}", fontsize=10)
-        ax.set_xlabel("worth: owner's score lost without one copy, points")
-        ax.set_yticks(y)
-        ax.set_yticklabels(R.ACTION_NAMES)
-    axes[0, 0].invert_yaxis()  # the axes share y: once for all
-    axes[0, 0].legend(title="whose deck", fontsize=8, title_fontsize=8)
-    fig.suptitle(f"Action cards by ablation: {w.info['deals']:,} common deals, seed {w.info['seed']} "
-                 f"(95% intervals)", fontsize=10)
-    fig.tight_layout()
-    return _save(fig, path)

@@ -115,15 +115,16 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
                workers, connect_timeout):
     """Rules against the standard rules (docs/rules.md) on the same deals: every metric, its difference
     and interval (Holm)."""
-    from ccsim.analyses.whatif import whatif, format_whatif, whatif_json, whatif_plot, cards_plot, load_changes, arms_for
+    from ccsim.analyses.question import ask_whatif
+    from ccsim.analyses.whatif import answer_whatif
+    from ccsim.present.whatif import format_whatif, whatif_json, whatif_plot, cards_plot
 
     if no_variants and variants:
         raise click.UsageError("--no-variants and --variant contradict each other")
     chosen = () if no_variants else (tuple(variants) or None)
-    changes = load_changes(rules_file)[0] if rules_file else []
-    arms_for(chosen, changes, cards, (cleopatra_order, caesar_order))  # every argument checked before a game
-    if record_games < 0:
-        raise click.UsageError(f"--record-games must be >= 0, got {record_games}")
+    q = ask_whatif(list(strategies) or None, games=games, seed=seed, variants=chosen, rules_file=rules_file,
+                   cards=cards, cleopatra_order=cleopatra_order, caesar_order=caesar_order, record=record,
+                   record_games=record_games)  # every argument checked before a game
     if record:
         from ccsim.analyses.run import open_records
         open_records(record).close()
@@ -131,9 +132,7 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
     _threads(threads)
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
-        w = whatif(list(strategies) or None, games=games, seed=seed, variants=chosen, rules_file=rules_file,
-                   cards=cards, cleopatra_order=cleopatra_order, caesar_order=caesar_order, backend=be,
-                   progress=_show(progress), record=record, record_games=record_games)
+        w = answer_whatif(q, backend=be, progress=_show(progress))
     finally:
         be.close()
     d = whatif_json(w)
@@ -191,20 +190,21 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
 def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeasure_games, search_level, search_deals, skill_levels,
                 skill_deals, threads, as_json, progress, wide, backend, scheduler, workers, connect_timeout):
     """Search a space of rules changes for the smallest that makes the game fair (docs/balance.md)."""
-    from ccsim.analyses.balance import balance
-    from ccsim.analyses.balance.output import balance_json, format_balance
-    from ccsim.analyses.balance.space import load_space, with_overrides
+    from ccsim.analyses.balance import answer_balance
+    from ccsim.present.balance import balance_json, format_balance, write_balance
+    from ccsim.analyses.question import ask_balance
 
-    sp = with_overrides(load_space(space), levels=levels, budget=budget, seed=seed, tolerance=tolerance,
+    sp = ask_balance(space, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
                         remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
                         skill_levels=skill_levels, skill_deals=skill_deals, judge=judge, race=race)  # every argument checked before a game
     _threads(threads)
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
-        b = balance(sp, out=out, backend=be, progress=_show(progress),
+        b = answer_balance(sp, out=out, backend=be, progress=_show(progress),
                     log=lambda msg: click.echo(msg, err=True))
     finally:
         be.close()
+    write_balance(out, b)
     click.echo(json.dumps(balance_json(b)) if as_json else format_balance(b, width_of(wide)))
     if b.info["interrupted"]:
         sys.exit(130)

@@ -36,7 +36,7 @@ from ccsim.runner.orderings import SHUFFLED
 from ccsim.runner.ruleset import rules_vector
 from ccsim.analyses.metrics import INDEX, METRICS, MetricSums, game_values
 from ccsim.analyses.stats import Moments, ratio_difference
-from ccsim.analyses.whatif import BASE, Arm, Change, arms_for
+from ccsim.analyses.question import BASE, Arm, Change, arms_for
 from ccsim.explore.memory import Memory, chunk_key
 from strategies.registry import search_players
 

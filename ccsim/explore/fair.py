@@ -14,8 +14,8 @@ from typing import Callable
 from ccsim.runner.orderings import SHUFFLED
 from ccsim.runner.parameters import change_words, parameter
 from ccsim.runner.ruleset import flat_items
-from ccsim.analyses.balance import balance
-from ccsim.analyses.balance.output import balance_json
+from ccsim.analyses.balance import answer_balance
+from ccsim.present.balance import balance_json
 from ccsim.analyses.balance.space import space_from_data
 from ccsim.explore.compute import Cancelled, TakingTurns
 from ccsim.explore.form import FormError, Question, read_question
@@ -76,7 +76,7 @@ def fair_search(q: Question, say: Callable[[str], None], cancel: threading.Event
             raise Cancelled
         say(line)
 
-    b = balance(space_from_data(space_around(q), "the page's space"), backend=TakingTurns(cancel), log=log)
+    b = answer_balance(space_from_data(space_around(q), "the page's space"), backend=TakingTurns(cancel), log=log)
     import matplotlib.pyplot as plt  # (here: the server starts without matplotlib, seconds sooner)
     plt.close(b.figure)  # the search draws its figure; the page has its own
     if b.info["interrupted"]:

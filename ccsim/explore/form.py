@@ -1,5 +1,6 @@
 """The page's form: what it offers (drawn from the table of rules parameters) and how a filled form
-becomes a ``Question``, checked by the very validators of the command line.
+becomes a ``Question`` (``ccsim.analyses.question``'s, the page's question), checked by the very
+validators of the command line.
 
 A filled form is a query string — the page's URL and every API call carry it — of text fields:
 
@@ -17,16 +18,16 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from ccsim.errors import UsageError, suggest
 from ccsim.kernel import rules as R
 from ccsim.runner.checks import check_seed
 from ccsim.runner.orderings import PRESETS, SHUFFLED, OrderingError, parse_ordering
-from ccsim.runner.parameters import PARAMETERS, VARIANT_WORDS, change_words
+from ccsim.runner.parameters import PARAMETERS, VARIANT_WORDS
 from ccsim.runner.ruleset import RulesError, action_counts, rules_block, rules_vector
 from ccsim.analyses.levels import default_level, default_levels
+from ccsim.analyses.question import Question
 from strategies import seats
 from strategies.registry import available, search_players, strategy_id
 
@@ -67,33 +68,6 @@ class FormError(UsageError):
     def __init__(self, errors: dict[str, str]):
         super().__init__(next(iter(errors.values())))
         self.errors = errors
-
-
-@dataclass(frozen=True)
-class Question:
-    """A checked form: what changes (a flat rules block of the settings that differ from the
-    standard, and variants), the two decks, the level (one strategy in mirror games) and the seed."""
-    block: dict
-    variants: tuple = ()
-    orders: tuple = (SHUFFLED, SHUFFLED)
-    level: str = ""
-    seed: int = 1
-
-    @property
-    def rules(self):
-        return rules_vector(self.block, self.variants)
-
-    @property
-    def changes_rules(self) -> bool:
-        return bool(self.block or self.variants)
-
-    def words(self) -> str:
-        """The change in plain words (the parameters table's), deck orders included."""
-        said = [change_words(self.block)] if self.block else []
-        said += [VARIANT_WORDS[v] for v in self.variants]
-        said += [f"{p.capitalize()}'s action deck in the order {o}" for p, o in zip(R.PLAYERS, self.orders)
-                 if o != SHUFFLED]
-        return "; ".join(said) or "the standard rules"
 
 
 # --- what the page offers ---------------------------------------------------------------------

@@ -21,7 +21,7 @@ import json
 import tomllib
 from pathlib import Path
 
-from ccsim.analyses.whatif import WhatIfError, load_changes_data
+from ccsim.analyses.question import WhatIfError, load_changes_data
 
 __all__ = ["BalanceResultsError", "read_balance_results", "DEFAULT_TOLERANCE"]
 
@@ -49,7 +49,7 @@ def _summary(path: Path) -> dict:
 
 def read_balance_results(folder, top: int) -> dict:
     """The section's settings from ``folder``: ``found``; the first ``top`` recommended changes
-    (``change``, ``ccsim.analyses.whatif.Change``s); ``tolerance``; ``command``; ``pareto`` (the Parquet
+    (``change``, ``ccsim.analyses.question.Change``s); ``tolerance``; ``command``; ``pareto`` (the Parquet
     file's path, or None)."""
     folder = Path(folder)
     none = dict(found=False, change=(), tolerance=DEFAULT_TOLERANCE, command="", pareto=None, skill=None,

@@ -56,7 +56,7 @@ from pathlib import Path
 from ccsim.kernel import rules as R
 from ccsim.runner.orderings import OrderingError, parse_ordering
 from ccsim.runner.checks import read_toml
-from ccsim.analyses.whatif import WhatIfError, load_changes_data
+from ccsim.analyses.question import WhatIfError, load_changes_data
 from ccsim.report.balance_results import BalanceResultsError, read_balance_results
 from strategies.registry import available, strategy_id
 from ccsim.errors import InputError

@@ -25,19 +25,18 @@ import pandas as pd
 from ccsim.runner.backends import LocalBackend
 from ccsim.analyses.balance.estimates import level_estimate, worst_level
 from ccsim.analyses.balance.folder import TaskStore, open_folder
-from ccsim.analyses.balance.output import write_outputs
 from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups, setting_rows
 from ccsim.analyses.balance.plot import balance_plot, skill_plot
-from ccsim.analyses.balance.play import Player
+from ccsim.analyses.balance.play import Scheduler
 from ccsim.analyses.balance.race import OUT_BOUND, RacePlan, pareto_layers
 from ccsim.analyses.balance.race import race as run_race
 from ccsim.analyses.balance.skill import level_elos, with_elo
 from ccsim.analyses.balance.verdict import recommendation
 from ccsim.runner.parameters import STANDARD_RULES
-from ccsim.analyses.balance.space import BalanceError, Space, candidates, load_space, with_overrides
+from ccsim.analyses.balance.space import BalanceError, Space, ask_balance, candidates
 from strategies.registry import search_players
 
-__all__ = ["Balance", "balance", "FRESH_SEED_OFFSET"]
+__all__ = ["Balance", "balance", "answer_balance", "FRESH_SEED_OFFSET"]
 
 #: the fresh deals of the re-measure are those of seed + 1: none of them was played by the search
 FRESH_SEED_OFFSET = 1
@@ -75,16 +74,25 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
             skill_levels=None, skill_deals=None, judge=None, race=None) -> Balance:
     """Search ``space`` (a TOML path, a ``Space``, or None for the default space) for fair rules.
 
-    ``out``: a folder for the outputs, which also makes the search resumable (a rerun with the same
-    folder and space plays no finished task again); ``levels``, ``budget``, ``seed``, ``tolerance``,
+    ``out``: a folder that makes the search resumable (a rerun with the same folder and space plays no
+    finished task again); the tables, figures and summary of ``ccsim balance --out`` are written there by
+    the door, ``ccsim.present.balance.write_balance(out, b)``; ``levels``, ``budget``, ``seed``, ``tolerance``,
     ``remeasure_games``, ``search_level``, ``search_deals``, ``skill_levels``, ``skill_deals`` override the
     space's own.  ``log``: a function given one line per step
     (default: stderr; ``None`` for silence).  Ctrl-C ends it early: ``info['interrupted']``.
+
+    The Python door: the space and the overrides become one checked question (``ask_balance``), which
+    ``answer_balance`` searches.
     """
-    sp = space if isinstance(space, Space) else load_space(space)
-    sp = with_overrides(sp, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
-                        remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
-                        skill_levels=skill_levels, skill_deals=skill_deals, judge=judge, race=race)
+    sp = ask_balance(space, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
+                     remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
+                     skill_levels=skill_levels, skill_deals=skill_deals, judge=judge, race=race)
+    return answer_balance(sp, out=out, backend=backend, log=log, progress=progress)
+
+
+def answer_balance(sp: Space, out=None, backend=None, log=_stderr, progress: bool = False) -> Balance:
+    """Search a checked space (``ask_balance``'s) for fair rules; ``out``, ``backend``, ``log`` and
+    ``progress`` as ``balance``'s."""
     log = log or (lambda msg: None)
     cands, refused = candidates(sp)
     plan = _plan(sp, len(cands))
@@ -92,16 +100,16 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
     backend = backend or LocalBackend()
     # a damaged task file is named through the same log as the rounds (and played again)
     store = TaskStore(folder / "tasks" if folder else None, warn=log)
-    player = Player(cands, sp.levels, backend, store, progress)
+    scheduler = Scheduler(cands, sp.levels, backend, store, progress)
     log(f"balance: {len(cands) - 1:,} candidates at {', '.join(lv.name for lv in sp.levels)}; budget "
         f"{sp.budget:,} games, seed {sp.seed}" + (f"; results in {folder}" if folder else ""))
-    result = run_race([(c.changes, c.size) for c in cands], player.round_measure(sp.seed), plan, log)
+    result = run_race([(c.changes, c.size) for c in cands], scheduler.round_measure(sp.seed), plan, log)
     frame = _candidates_frame(cands, result.entries, sp)
     info = dict(space=sp.source, identity=sp.identity(), candidates=len(cands) - 1, refused=refused,
                 rounds=result.rounds, games=result.games, resumed=result.resumed, seconds=result.seconds,
                 interrupted=result.interrupted, fresh_seed=sp.seed + FRESH_SEED_OFFSET, fresh_deals=0, fresh_games=0,
                 fresh_seconds=0.0)
-    fresh = _fresh(sp, cands, frame, player, info, log) if not result.interrupted else _empty_fresh()
+    fresh = _fresh(sp, cands, frame, scheduler, info, log) if not result.interrupted else _empty_fresh()
     first = sp.levels[0].name
     finals = final_candidates(fresh, first, sp.recommend) if not fresh.empty else []
     search = _search(sp, cands, finals, backend, store, progress, info, log)
@@ -114,8 +122,6 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
     b.recommendation = recommendation(b)
     b.figure = balance_plot(b)
     b.skill_figure = skill_plot(b.skill, sp.tolerance) if not skill.empty else None
-    if folder:
-        write_outputs(folder, b)
     return b
 
 
@@ -165,7 +171,7 @@ def _within(bound, ratio) -> bool:
     return bound is None or not np.isfinite(ratio) or abs(ratio - 1) <= bound
 
 
-def _fresh(sp: Space, cands, frame, player: Player, info: dict, log) -> pd.DataFrame:
+def _fresh(sp: Space, cands, frame, scheduler: Scheduler, info: dict, log) -> pd.DataFrame:
     """Every simplest setting of the race (``final.remeasure_groups``) and the standard rules, re-measured on
     ``remeasure_games`` fresh deals at every level, a group of settings at a time (fewest changes first)
     until one is fair at the strongest fast level."""
@@ -175,7 +181,7 @@ def _fresh(sp: Space, cands, frame, player: Player, info: dict, log) -> pd.DataF
         n = cands[group[0]].changes
         log(f"re-measure: the {len(group)} setting(s) of {n} change(s) the race kept, and {STANDARD_RULES}, on "
             f"{deals:,} fresh deals (seed {seed}) at every level")
-        res = player.play(seed, "fresh", (0, *group), 0, deals, f"fresh deals, {n} change(s)")
+        res = scheduler.play(seed, "fresh", (0, *group), 0, deals, f"fresh deals, {n} change(s)")
         _count(info, "fresh", res)
         rows += setting_rows(cands, group if rows else (0, *group), sp.levels, res.stats, sp.tolerance)
         if res.interrupted or any(r["fair"] and r["level"] == first for r in rows if r["candidate"] != 0):
@@ -183,7 +189,7 @@ def _fresh(sp: Space, cands, frame, player: Player, info: dict, log) -> pd.DataF
     if not rows:
         return _empty_fresh()
     df = pd.DataFrame(rows)
-    verdicts = {i: _verdict(g, sp.tolerance) for i, g in df.groupby("candidate", sort=False)}
+    verdicts = {i: _setting_verdict(g, sp.tolerance) for i, g in df.groupby("candidate", sort=False)}
     return df.assign(verdict=df["candidate"].map(verdicts),
                      fair_everywhere=df.groupby("candidate")["fair"].transform("all"))
 
@@ -214,7 +220,7 @@ def _search(sp: Space, cands, finals, backend, store, progress, info: dict, log)
     level, seed = sp.search_level, sp.seed + FRESH_SEED_OFFSET
     log(f"search level: {len(finals)} final candidate(s) and {STANDARD_RULES} with {level.name} on both sides, "
         f"{sp.search_deals:,} fresh deals (seed {seed})")
-    res = Player(cands, (level,), backend, store, progress).play(seed, f"search-{level.name}", (0, *finals), 0,
+    res = Scheduler(cands, (level,), backend, store, progress).play(seed, f"search-{level.name}", (0, *finals), 0,
                                                                sp.search_deals, f"{level.name}: final candidates")
     _count(info, "search", res)
     return pd.DataFrame(setting_rows(cands, (0, *finals), (level,), res.stats, sp.tolerance))
@@ -238,7 +244,7 @@ def _skill(sp: Space, cands, finals, fresh, search, backend, store, progress, in
             continue
         deals = sp.skill_deals if set(level.players) & searchers else sp.remeasure_games
         log(f"skill curve: {level.name} on both sides, {deals:,} fresh deals")
-        res = Player(cands, (level,), backend, store, progress).play(seed, f"skill-{level.name}", members, 0, deals,
+        res = Scheduler(cands, (level,), backend, store, progress).play(seed, f"skill-{level.name}", members, 0, deals,
                                                                    f"skill curve: {level.name}")
         _count(info, "skill", res)
         rows += setting_rows(cands, members, (level,), res.stats, sp.tolerance)
@@ -247,10 +253,11 @@ def _skill(sp: Space, cands, finals, fresh, search, backend, store, progress, in
     return with_elo(pd.DataFrame(rows), [lv.name for lv in sp.skill_levels], level_elos(), sp.tolerance)
 
 
-def _verdict(rows: pd.DataFrame, tolerance: float) -> str:
-    """Fair at every level, at some only (flagged: a claim about the players, not the game), or none;
-    a level whose interval reaches both inside and outside the band is on its edge, or too coarse to
-    tell when the interval is wider than the band."""
+def _setting_verdict(rows: pd.DataFrame, tolerance: float) -> str:
+    """One setting judged across its levels (its rows, one a level), in words: fair at every level, at
+    some only (flagged: a claim about the players, not the game), or none; a level whose interval reaches
+    both inside and outside the band is on its edge, or too coarse to tell when the interval is wider
+    than the band."""
     fair = rows.loc[rows["fair"], "level"].tolist()
     out = (rows["seat_advantage_lo"] > tolerance) | (rows["seat_advantage_hi"] < -tolerance)
     unfair = rows.loc[out, "level"].tolist()

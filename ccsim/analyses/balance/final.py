@@ -20,7 +20,7 @@ import pandas as pd
 
 from ccsim.analyses.balance.estimates import level_estimate
 from ccsim.analyses.balance.race import FINALIST
-from ccsim.analyses.balance.skill import FAIR, level_verdict
+from ccsim.analyses.balance.skill import FAIR, interval_verdict
 
 __all__ = ["remeasure_groups", "setting_rows", "final_candidates", "rank_finals"]
 
@@ -44,7 +44,7 @@ def setting_rows(cands, members, levels, stats, tolerance: float) -> list[dict]:
             x = level_estimate(stats[i][lv])
             rows.append(dict(candidate=i, setting=c.name, words=c.words, key=c.key, changes=c.changes,
                              size=c.size, level=level.name, **x,
-                             fair=level_verdict(x["seat_advantage_lo"], x["seat_advantage_hi"], tolerance) == FAIR))
+                             fair=interval_verdict(x["seat_advantage_lo"], x["seat_advantage_hi"], tolerance) == FAIR))
     return rows
 
 

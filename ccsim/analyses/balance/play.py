@@ -21,7 +21,7 @@ from ccsim.analyses.balance.folder import TaskStore, members_digest
 from ccsim.analyses.balance.race import RoundResult
 from ccsim.analyses.stats import Moments
 
-__all__ = ["Player", "deal_values"]
+__all__ = ["Scheduler", "deal_values"]
 
 _COLS = np.array([R_WINNER, R_TURNS], np.int64)
 TASK_GAMES = 50_000  # games per task: memory stays flat, and a Ctrl-C loses a few seconds at most
@@ -34,8 +34,10 @@ def deal_values(rows: np.ndarray) -> np.ndarray:
     return np.stack([score, (winner < 0).astype(float), rows[..., 1].astype(float)], axis=-1)
 
 
-class Player:
-    """Plays blocks of deals of ``candidates`` (``balance_space.Candidate``, the standard rules first) at ``levels``."""
+class Scheduler:
+    """Schedules blocks of deals of ``candidates`` (``ccsim.analyses.balance.space.Candidate``, the standard rules
+    first) at ``levels``: cuts each block into grid tasks, sends them through the driver to the backend, and keeps
+    each finished task in the store (a scheduler of games, not a player: the levels' strategies play them)."""
 
     def __init__(self, candidates, levels, backend, store: TaskStore, progress: bool = False):
         self.candidates, self.levels = candidates, levels

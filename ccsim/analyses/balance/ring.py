@@ -25,7 +25,7 @@ thousands of its games per setting; the judge instead plays only what the fast l
 
 ``ring_plan`` (1-3) and ``judge_race`` (4) are pure: they take measurements, never play, and are tested
 on synthetic data (tests/test_balance_ring.py); ``run_ring`` plays them through the balance search's
-resumable ``Player`` (``python -m ccsim.analyses.balance.ring --out DIR``).
+resumable ``Scheduler`` (``python -m ccsim.analyses.balance.ring --out DIR``).
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ from typing import Callable
 
 import numpy as np
 
-from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, level_verdict
+from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, interval_verdict
 from ccsim.analyses.balance.space import Candidate, Param, Space, setting_of
 
 __all__ = ["ring", "EffectMap", "fit_effect_map", "Prediction", "predict", "shortlist", "ring_plan",
@@ -234,7 +234,7 @@ def judge_race(measure: Callable[[list[int], int, int], dict[int, tuple[float, f
         est = measure(list(alive), done, size)
         step = RaceStep(done, size, list(alive), dict(est))
         done += size
-        step.out_unfair = [m for m in alive if level_verdict(est[m][1], est[m][2], tolerance) == NOT_FAIR]
+        step.out_unfair = [m for m in alive if interval_verdict(est[m][1], est[m][2], tolerance) == NOT_FAIR]
         alive = [m for m in alive if m not in step.out_unfair]
         if halve and len(alive) > 1:
             ranked = sorted(alive, key=lambda m: abs(combined(est[m], (prior or {}).get(m))))
@@ -275,4 +275,4 @@ def race_games(steps: list[RaceStep], games_per_deal: int = 1) -> int:
 
 
 def verdict_of(est: tuple[float, float, float], tolerance: float) -> str:
-    return level_verdict(est[1], est[2], tolerance)
+    return interval_verdict(est[1], est[2], tolerance)

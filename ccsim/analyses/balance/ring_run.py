@@ -2,7 +2,7 @@
 
 ``python -m ccsim.analyses.balance.ring_run --out DIR --around action_count.cleopatra.veto=1 --anchors FILE``
 
-Every stage plays through the balance search's ``Player`` with the folder's ``tasks/`` store, so a rerun
+Every stage plays through the balance search's ``Scheduler`` with the folder's ``tasks/`` store, so a rerun
 with the same folder plays no finished task again (Ctrl-C keeps what finished).  The seeds are the
 search's seed plus an offset per stage, none of them the race's (1) or the fresh re-measure's (2):
 the screen at the fast levels takes seed + 2, the judge's race seed + 3, the confirmation seed + 4.
@@ -24,7 +24,7 @@ from typing import Callable
 
 from ccsim.analyses.balance.estimates import level_estimate
 from ccsim.analyses.balance.folder import TaskStore
-from ccsim.analyses.balance.play import Player
+from ccsim.analyses.balance.play import Scheduler
 from ccsim.analyses.balance.judge import BALANCED, seat_status
 from ccsim.analyses.balance.ring import (Z, RingPlan, judge_race, pick_winner, race_games, ring, ring_plan,
                                          verdict_of)
@@ -75,8 +75,8 @@ class _Ring:
     n_anchors: int
     fast: tuple
     judge: Level
-    screener: Player
-    judger: Player
+    screener: Scheduler
+    judger: Scheduler
     log: Callable[[str], None]
 
     @property
@@ -104,7 +104,7 @@ def run_ring(out, around, anchors_file, space=None, fast_levels=("neural", "tact
     fast = tuple(parse_level(n, RingError, "--fast-levels") for n in fast_levels)
     jl = parse_level(judge, RingError, "--judge")
     rg = _Ring(sp, sp.tolerance if tolerance is None else tolerance, cands, n_anchors, fast, jl,
-               Player(cands, fast, backend, store, progress), Player(cands, (jl,), backend, store, progress), log)
+               Scheduler(cands, fast, backend, store, progress), Scheduler(cands, (jl,), backend, store, progress), log)
     _announce(rg, around, screen_deals)
     t0 = time.perf_counter()
     out_json, screen, interrupted = _screen(rg, around, screen_deals)
@@ -313,7 +313,7 @@ def run_curve(out, levels, deals=20_000, space=None, seed_offset=CONFIRM_OFFSET,
     for name in levels:
         lv = parse_level(name, RingError, "--curve-levels")
         log(f"ring: the skill curve at {lv.name}, {deals:,} deals (seed {sp.seed + seed_offset})")
-        r = Player(cands, (lv,), backend, store, progress).play(sp.seed + seed_offset, f"curve-{lv.name}", (0, 1), 0,
+        r = Scheduler(cands, (lv,), backend, store, progress).play(sp.seed + seed_offset, f"curve-{lv.name}", (0, 1), 0,
                                                               deals, f"ring: curve at {lv.name}")
         if r.interrupted:
             break

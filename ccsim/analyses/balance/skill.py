@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["STRENGTH_DIR", "level_elos", "with_elo", "level_verdict", "FAIR", "UNCLEAR", "NOT_FAIR"]
+__all__ = ["STRENGTH_DIR", "level_elos", "with_elo", "interval_verdict", "FAIR", "UNCLEAR", "NOT_FAIR"]
 
 #: the strength certificate of the repository (absent from an installed package: no Elo then)
 STRENGTH_DIR = Path(__file__).resolve().parents[3] / "results" / "strength"
@@ -53,8 +53,9 @@ def level_elos(strength_dir=None) -> dict[str, tuple[float, float, float, str]]:
     return out
 
 
-def level_verdict(lo: float, hi: float, tolerance: float) -> str:
-    """fair: the interval lies within ±tolerance; not fair: wholly outside it; else unclear."""
+def interval_verdict(lo: float, hi: float, tolerance: float) -> str:
+    """One level's seat-advantage interval judged against the band: fair when it lies within ±tolerance,
+    not fair when wholly outside it, else unclear."""
     if -tolerance <= lo and hi <= tolerance:
         return FAIR
     if lo > tolerance or hi < -tolerance:
@@ -72,6 +73,6 @@ def with_elo(rows: pd.DataFrame, order: list[str], elos: dict, tolerance: float)
     return rows.assign(elo=rows["level"].map(lambda n: elo(n, 0)), elo_lo=rows["level"].map(lambda n: elo(n, 1)),
                        elo_hi=rows["level"].map(lambda n: elo(n, 2)), elo_source=rows["level"].map(lambda n: elo(n, 3)),
                        rank=rows["level"].map(rank),
-                       verdict=[level_verdict(lo, hi, tolerance) for lo, hi in
+                       verdict=[interval_verdict(lo, hi, tolerance) for lo, hi in
                                 zip(rows["seat_advantage_lo"], rows["seat_advantage_hi"])]
                        ).sort_values(["candidate", "rank"], kind="stable").reset_index(drop=True)

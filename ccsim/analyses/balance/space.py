@@ -49,7 +49,7 @@ from ccsim.runner.ruleset import RulesError, rules_block, rules_vector, slots_of
 from ccsim.runner.parameters import STANDARD_RULES, VARIANT_WORDS, setting_words
 from ccsim.analyses.levels import Level, default_levels, parse_level
 
-__all__ = ["SpaceError", "BalanceError", "DEFAULT_SPACE", "Param", "Space", "Candidate", "load_space",
+__all__ = ["SpaceError", "BalanceError", "DEFAULT_SPACE", "Param", "Space", "Candidate", "load_space", "ask_balance",
            "space_from_data", "with_overrides", "candidates", "setting_of", "toml_key", "toml_value", "REFERENCE"]
 
 #: the space ``ccsim balance`` searches when given no file (package data)
@@ -408,6 +408,13 @@ def _search_level(name, error, where: str) -> Level | None:
 def _skill_levels(levels, error, where: str) -> tuple[Level, ...]:
     """The skill curve's levels (a list, or names joined by commas); ``None`` or ``"none"``: no curve."""
     return () if _none(levels) else _levels(levels, error, where)
+
+
+def ask_balance(space=None, **overrides) -> Space:
+    """``ccsim balance``'s question, built once at the door: the space (a TOML path, a ``Space``, or None
+    for the default space) with ``overrides`` (``with_overrides``'s keywords; None: the space's own) in
+    place of its own keys, every one checked (``SpaceError`` or ``BalanceError``, one line)."""
+    return with_overrides(space if isinstance(space, Space) else load_space(space), **overrides)
 
 
 def with_overrides(space: Space, levels=None, budget=None, seed=None, tolerance=None,

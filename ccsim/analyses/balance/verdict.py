@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from ccsim.analyses.balance.judge import BALANCED, LOPSIDED, judge_level, seat_status
-from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, level_verdict
+from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, interval_verdict
 from ccsim.analyses.levels import level_words
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def estimate(row, tolerance: float, source: str | None = None) -> dict:
     with the standard rules, diff): the answer's data."""
     out = dict(level=row["level"], deals=int(row["deals"]), seat_advantage=float(row["seat_advantage"]),
                ci95=[float(row["seat_advantage_lo"]), float(row["seat_advantage_hi"])],
-               verdict=level_verdict(row["seat_advantage_lo"], row["seat_advantage_hi"], tolerance),
+               verdict=interval_verdict(row["seat_advantage_lo"], row["seat_advantage_hi"], tolerance),
                seats=seat_status(row["level"]))
     if "diff" in row and row.get("diff") is not None and math.isfinite(row["diff"]) and row["diff"] != 0:
         out |= dict(diff=float(row["diff"]), diff_ci95=[float(row["diff_lo"]), float(row["diff_hi"])])

@@ -1,23 +1,27 @@
 """What ``ccsim balance`` shows and writes: the printed tables, ``--json``'s summary, the Pareto set
-in Markdown, the recommended settings as ``[[change]]`` tables, and the output folder's files."""
+in Markdown, the recommended settings as ``[[change]]`` tables, and the output folder's files (written by
+the door, ``write_balance``; the search itself keeps only what makes it resumable there,
+``ccsim.analyses.balance.folder``)."""
 from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from ccsim.analyses.balance.space import toml_key, toml_value
 from ccsim.analyses.stats import format_percent, json_number as _num
-from ccsim.analyses.fit import Col, fit_lines, table
+from ccsim.analyses.table_width import Col, fit_lines, table
 from ccsim.analyses.precision import precision_warning
 from ccsim.runner.parameters import STANDARD_RULES
+from ccsim.present.files import write_parquet
 
 if TYPE_CHECKING:
     from ccsim.analyses.balance import Balance
 
-__all__ = ["format_balance", "balance_json", "pareto_markdown", "recommended_toml", "write_outputs"]
+__all__ = ["format_balance", "balance_json", "pareto_markdown", "recommended_toml", "write_balance"]
 
 
 def _tolerance(share: float) -> str:
@@ -46,11 +50,6 @@ def _by_candidate(df: pd.DataFrame):
     """(first row, {level: row}) per candidate, in the frame's order."""
     for _, g in df.groupby("candidate", sort=False):
         yield g.iloc[0], {r["level"]: r for _, r in g.iterrows()}
-
-
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """Left-aligned columns two spaces apart (pareto.md's width: no limit)."""
-    return table([Col(h) for h in header], rows)
 
 
 def _pareto_rows(b: Balance, words: bool = False) -> tuple[list[str], list[list[str]]]:
@@ -308,22 +307,20 @@ def recommended_toml(b: Balance) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _parquet(df: pd.DataFrame, path) -> None:
-    df.to_parquet(path, index=False)
-
-
-def write_outputs(folder, b: Balance) -> None:
-    """Every file of the output folder (the space and the tasks are written as the search goes)."""
-    _parquet(b.candidates, folder / "candidates.parquet")
-    _parquet(b.pareto, folder / "pareto.parquet")
+def write_balance(folder, b: Balance) -> None:
+    """Every file of the output folder but the space and the tasks, which the search writes as it goes
+    (``ccsim.analyses.balance.folder``)."""
+    folder = Path(folder)
+    write_parquet(b.candidates, folder / "candidates.parquet")
+    write_parquet(b.pareto, folder / "pareto.parquet")
     (folder / "pareto.md").write_text(pareto_markdown(b, folder.as_posix()), encoding="utf-8")
     (folder / "summary.json").write_text(json.dumps(balance_json(b), indent=2) + "\n")
     if (b.recommended["candidate"] != 0).any():
-        _parquet(b.recommended, folder / "recommended.parquet")
+        write_parquet(b.recommended, folder / "recommended.parquet")
         (folder / "recommended.toml").write_text(recommended_toml(b), encoding="utf-8")
     for name, df in (("remeasured", b.remeasured), ("search", b.search), ("skill", b.skill)):
         if not df.empty:
-            _parquet(df, folder / f"{name}.parquet")
+            write_parquet(df, folder / f"{name}.parquet")
     if b.figure is not None:
         b.figure.savefig(folder / "balance.png", dpi=120, bbox_inches="tight")
     if b.skill_figure is not None:
