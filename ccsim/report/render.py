@@ -58,7 +58,7 @@ def _table_html(df: pd.DataFrame, shows) -> str:
 def rests_text(rep) -> str:
     st, i = rep.study, rep.info
     how = ("the reference the study file names" if st.reference_named else
-           f"the judge the study file names" if st.judge != "balanced" else
+           "the judge the study file names" if st.judge != "balanced" else
            "the strongest level that plays both seats alike (strategies/seats.py) measured at scale: at least "
            "20,000 games for the seat advantage and 10,000 deals an arm for the fair change")
     return (f"Levels of play (weakest to strongest): {', '.join(st.levels)}; headline claims stated at "

@@ -29,17 +29,13 @@ resumable ``Scheduler`` (``python -m ccsim.analyses.balance.ring --out DIR``).
 """
 from __future__ import annotations
 
-import argparse
-import json
 import math
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, interval_verdict
+from ccsim.analyses.balance.skill import NOT_FAIR, interval_verdict
 from ccsim.analyses.balance.space import Candidate, Param, Space, setting_of
 
 __all__ = ["ring", "EffectMap", "fit_effect_map", "Prediction", "predict", "shortlist", "ring_plan",
