@@ -240,6 +240,16 @@ def published_json() -> str:
 #: files written whole from the results (the explore page's copy of the answer ships with the package)
 FILES: dict[str, Callable[[], str]] = {"ccsim/explore/static/answer.json": published_json}
 
+def _gap(name: str) -> Callable[[], str]:
+    """``name``'s seat gap with its interval and its kind, in points (the certificate's)."""
+    def gap() -> str:
+        r = seats.seat_row(name)
+        lo, hi = r["seat_gap_ci95"]
+        signed = [f"{v:+.1f}".replace("-", "\u2212") for v in (r["seat_gap"], lo, hi)]
+        return f"{signed[0]} [{signed[1]}, {signed[2]}] on {r['deals']:,} deals a seat, {seats.kind_of(r)}"
+    return gap
+
+
 FIGURES: dict[str, Callable[[], str]] = {
     "answer": answer, "answer-change": answer_change, "ladder": ladder, "where-fair": where_fair,
     "seat-table": seat_table,
@@ -248,6 +258,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "expert-speed": expert_speed, "master-speed": master_speed, "neural-speed": neural_speed,
     "bench-random": bench_random, "bench-heuristics": bench_heuristics,
     "tests-fast": tests_fast, "tests-all": tests_all,
+    **{f"gap-{name}": _gap(name) for name in ("neural", "neural-search", "master")},
 }
 #: figures that need the test suite collected (seconds, not milliseconds)
 TEST_COUNTS = {"tests-fast", "tests-all"}

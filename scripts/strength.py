@@ -291,6 +291,15 @@ def measured_seat_row(name: str, ref: str, mirror: np.ndarray, deals: int, seed:
     return row
 
 
+def seats_command(args, old: dict | None) -> str:
+    """The command that measured the certificate: this one, or, for a re-measure of some players
+    (``--players``), the earlier rows' command followed by this one."""
+    this = f"python scripts/strength.py seats --games {args.games} --search-games {args.search_games} --seed {args.seed}"
+    if not old:
+        return this
+    return f"{old['command']}; then {this} --players {args.players}"
+
+
 def seats(args) -> None:
     from strategies.registry import available
     ref = "tactician"
@@ -314,8 +323,7 @@ def seats(args) -> None:
     data = {"reference": ref, "gap_limit": GAP_LIMIT,
             "mirror": {"cleopatra_score": m, "cleopatra_score_ci95": ci, "deals": args.games},
             "players": rows, "seed": args.seed, "machine": _machine(),
-            "command": f"python scripts/strength.py seats --games {args.games} --search-games {args.search_games} "
-                       f"--seed {args.seed}" + (f" (then --players {args.players}, the rest kept)" if only else ""),
+            "command": seats_command(args, old),
             "meaning": "points (a draw half): a player's score in a seat against the reference minus that seat's "
                        "score in the reference's mirror on the same deals; seat_gap = gain_cleopatra - gain_caesar"}
     _write("seats.json", data)

@@ -51,8 +51,8 @@ def seats_section(d: dict) -> list:
              f"half); the *seat gap* is the Cleopatra gain minus the Caesar gain, each deal a paired observation. "
              f"A player whose gap is shown to be more than {d['gap_limit']:g} points (its whole interval beyond "
              f"them) is **lopsided**: its mirror adds its own lean to the game's, so it cannot judge balance; a gap "
-             f"whose interval reaches within {d['gap_limit']:g} points is not shown lopsided (the searches' "
-             f"intervals, on 600 deals a seat, are about ±8 points wide). `{d['command']}` ({d['machine']}).", "",
+             f"whose interval reaches within {d['gap_limit']:g} points is not shown lopsided{_few_deals(d)}. "
+             f"`{d['command']}` ({d['machine']}).", "",
              "| player | deals a seat | as Cleopatra | gain | as Caesar | gain | seat gap [95%] | |",
              "|---|---:|---:|---:|---:|---:|---|---|"]
     for r in sorted(d["players"], key=lambda r: -(r["gain_cleopatra"] + r["gain_caesar"])):
@@ -62,6 +62,17 @@ def seats_section(d: dict) -> list:
                      f"{r['caesar_score']:.1f}% | {r['gain_caesar']:+.1f} | {r['seat_gap']:+.1f} "
                      f"[{r['seat_gap_ci95'][0]:+.1f}, {r['seat_gap_ci95'][1]:+.1f}] | {kind} |")
     return lines + [""]
+
+
+def _few_deals(d: dict) -> str:
+    """What the intervals of the players measured on fewer deals than the mirror (the searches) are worth."""
+    few = [r for r in d["players"] if r["deals"] < d["mirror"]["deals"]]
+    if not few:
+        return ""
+    deals = sorted({r["deals"] for r in few})
+    width = max((r["seat_gap_ci95"][1] - r["seat_gap_ci95"][0]) / 2 for r in few)
+    said = " or ".join(f"{n:,}" for n in deals)
+    return f" (the intervals of the players measured on {said} deals a seat are up to ±{width:.0f} points wide)"
 
 
 def _short(name: str) -> str:
