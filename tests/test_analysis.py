@@ -438,7 +438,9 @@ def test_whatif_prints_tables_and_json(capsys, tmp_path, compiled):
     # stands with its interval beside the difference
     level = default_level()  # neural, the strongest fast player
     flat = " ".join(out.split())  # the table fits the terminal: a heading may wrap
-    assert f"{level} — big censor: the censor group has 5 patricians (standard: 3)" in flat
+    from ccsim.present.whatif import level_head
+    assert f"{level_head(level)} — big censor: the censor group has 5 patricians (standard: 3)" in flat
+    assert "lopsided: it plays Cleopatra" in flat  # the default level leans its own way, and says so
     assert "difference [95% CI]" in out and "changed" in out and "standard" in out and "RULES.md" not in out
     for f in ("metrics.parquet", "lengths.parquet", "summary.json", "whatif.txt", "whatif.png"):
         assert (tmp_path / "o" / f).is_file(), f

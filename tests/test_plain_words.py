@@ -29,3 +29,19 @@ def test_a_narrow_terminal_says_which_columns_it_does_not_show():
     lines = table([Col("setting", wrap=True), Col("a long spare column", spare=1)], [["x" * 30, "y" * 30]], width=40)
     said = " ".join(line.strip() for line in lines[1:] if not line.startswith("x") and not line.startswith("setting"))
     assert said.endswith("(not shown, to fit in 40 columns: a long spare column; --wide shows them)"), lines
+
+
+def test_whatif_names_an_arm_by_its_words_when_its_name_only_spells_its_keys():
+    """balance's recommended.toml names a change by its dotted keys: the designer reads the words alone."""
+    from ccsim.present.whatif import arm_words
+    keyed = {"name": "action_count.cleopatra.veto 1, orgies 3", "kind": "change",
+             "rules": "orgies 3, action_count.cleopatra.veto 1", "words": "Cleopatra has 1 veto card (standard: 2)"}
+    assert arm_words(keyed) == "Cleopatra has 1 veto card (standard: 2)"
+    named = {**keyed, "name": "fewer vetoes"}
+    assert arm_words(named) == "fewer vetoes: Cleopatra has 1 veto card (standard: 2)"
+
+
+def test_whatif_names_a_lopsided_level_as_lopsided():
+    from ccsim.present.whatif import level_head
+    assert "(neural; lopsided: it plays Cleopatra" in level_head("neural")
+    assert "lopsided" not in level_head("neural-search") and "lopsided" not in level_head("tactician")

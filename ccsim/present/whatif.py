@@ -11,11 +11,13 @@ from pathlib import Path
 import numpy as np
 
 from ccsim.kernel import rules as R
+from ccsim.analyses.levels import level_words
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS
 from ccsim.analyses.stats import format_percent, json_number as _num
 from ccsim.analyses.table_width import Col, fit_lines, paragraph, table
 from ccsim.analyses.whatif import WhatIf
 from ccsim.runner.parameters import STANDARD_RULES as STANDARD
+from strategies import seats
 
 __all__ = ["format_whatif", "whatif_json", "whatif_plot", "cards_plot", "arm_words", "PLOTTED"]
 
@@ -42,9 +44,23 @@ def arm_words(a: dict) -> str:
     does not say it already (a change without a name is named by its dotted keys)."""
     if a["kind"] == "base":
         return STANDARD
-    if a["name"] == a["rules"] and a["kind"] != "variant":
-        return a["words"]
+    if a["kind"] != "variant" and _parts(a["name"]) == _parts(a["rules"]):
+        return a["words"]  # a name that only spells the rules' keys says nothing the words do not
     return f"{a['name']}: {a['words']}"
+
+
+def _parts(keys: str) -> set[str]:
+    return {p.strip() for p in keys.split(",")}
+
+
+def level_head(name: str) -> str:
+    """A level of play as a designer reads it, with how it plays the two seats where that is lopsided
+    (its figures then lean its own way: ``strategies.seats``)."""
+    words = level_words(name)
+    if seats.kind(name) != "lopsided":
+        return words
+    said = f"lopsided: it {seats.describe(name)}"
+    return f"{words[:-1]}; {said})" if words.endswith(")") else f"{words} ({said})"
 
 
 def _metric_rows(m, arm: str, names: list[str]) -> list[list[str]]:
@@ -94,7 +110,7 @@ def format_whatif(w: WhatIf, all_metrics: bool = False, width: int | None = None
     for s in i["strategies"]:
         m = w.metrics[w.metrics["strategy"] == s].set_index(["arm", "metric"])
         for a in arms:
-            head = f"{s} — {arm_words(a)}"
+            head = f"{level_head(s)} — {arm_words(a)}"
             if a["orderings"] != i["orderings"]:
                 head += "; orderings " + ", ".join(a["orderings"])
             lines += ["", *paragraph(head, width)] + table(_METRIC_COLS, _metric_rows(m, a["name"], names), width)
