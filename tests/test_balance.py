@@ -455,7 +455,8 @@ def test_the_answer_is_one_paragraph_with_every_level_and_where_it_stops():
     text = answer_paragraph({"recommendation": rec})
     assert text == rec["text"] and "\n" not in text and text.count("For players who play both seats alike") == 1
     assert "the fewest-change setting that makes the game fair is: Cleopatra has 1 veto card" in text
-    assert "from +14.4 points under the standard rules to +0.4 points (95% interval −0.1 to +0.9; 40,000 deals)" in text
+    assert ("from +14.4 points under the standard rules (on the same deals: a change of −14.0 points, 95% interval "
+            "−14.5 to −13.5) to +0.4 points (95% interval −0.1 to +0.9; 40,000 deals)") in text  # paired: the change's own
     assert "the neural-network player (neural, lopsided) +5.0 [+4.7, +5.3]" in text       # shown, named lopsided
     assert "the tactician heuristic (tactician) −0.3 [−0.6, 0.0]" in text
     assert "It stops being fair below the judge: with the greedy baseline (greedy) on both sides" in text

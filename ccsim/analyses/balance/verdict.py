@@ -195,7 +195,9 @@ def _curve_words(rec: dict) -> str:
 def _judge_words(rec: dict) -> str:
     e, std, band = rec["at_judge"], rec["standard"], _band(rec)
     if std and "diff" in e:  # paired: the standard rules on the same deals
-        start = f"from {points(std['seat_advantage'])} points under the standard rules to "
+        lo, hi = e["diff_ci95"]
+        start = (f"from {points(std['seat_advantage'])} points under the standard rules (on the same deals: a "
+                 f"change of {points(e['diff'])} points, 95% interval {points(lo)} to {points(hi)}) to ")
     elif std:  # the setting alone on fresh deals: the standard rules' figure is from other deals
         start = (f"from {points(std['seat_advantage'])} points under the standard rules (on other deals, "
                  f"{std['deals']:,}) to ")
