@@ -121,16 +121,20 @@ def where_fair() -> str:
     return out
 
 
+def _gap_interval(r: dict) -> str:
+    """A certificate row's seat gap with its 95% interval, in points: "−2.9 [−7.5, +1.7]"."""
+    lo, hi = r["seat_gap_ci95"]
+    return f"{points(r['seat_gap'] / 100)} [{points(lo / 100)}, {points(hi / 100)}]"
+
+
 def seat_table() -> str:
     """Every measured player's gains in each seat over `tactician`'s mirror and its seat gap
     (results/strength/seats.json, the packaged copy strategies/seats.json)."""
     d = _json("strategies/seats.json")
     rows = ["| player | as Cleopatra | as Caesar | seat gap [95%] | deals a seat | |", "|---|---:|---:|---|---:|---|"]
     for r in sorted(d["players"], key=lambda r: -(r["gain_cleopatra"] + r["gain_caesar"])):
-        lo, hi = r["seat_gap_ci95"]
         rows.append(f"| `{r['name']}` | {points(r['gain_cleopatra'] / 100)} | {points(r['gain_caesar'] / 100)} | "
-                    f"{points(r['seat_gap'] / 100)} [{points(lo / 100)}, {points(hi / 100)}] | {r['deals']:,} | "
-                    f"{seats.kind_of(r)} |")
+                    f"{_gap_interval(r)} | {r['deals']:,} | {seats.kind_of(r)} |")
     return "\n".join(rows)
 
 
@@ -244,9 +248,7 @@ def _gap(name: str) -> Callable[[], str]:
     """``name``'s seat gap with its interval and its kind, in points (the certificate's)."""
     def gap() -> str:
         r = seats.seat_row(name)
-        lo, hi = r["seat_gap_ci95"]
-        signed = [f"{v:+.1f}".replace("-", "\u2212") for v in (r["seat_gap"], lo, hi)]
-        return f"{signed[0]} [{signed[1]}, {signed[2]}] on {r['deals']:,} deals a seat, {seats.kind_of(r)}"
+        return f"{_gap_interval(r)} on {r['deals']:,} deals a seat, {seats.kind_of(r)}"
     return gap
 
 

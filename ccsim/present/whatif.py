@@ -19,7 +19,7 @@ from ccsim.analyses.whatif import WhatIf
 from ccsim.runner.parameters import STANDARD_RULES as STANDARD
 from strategies import seats
 
-__all__ = ["format_whatif", "whatif_json", "whatif_plot", "cards_plot", "arm_words", "PLOTTED"]
+__all__ = ["format_whatif", "whatif_json", "whatif_plot", "cards_plot", "arm_words", "level_head", "PLOTTED"]
 
 _POINTS = {"seat_advantage", "draw_rate", "leader_at_half", "decisiveness"} | {f"end_{e}" for e in R.END_NAMES[1:]}
 
