@@ -195,13 +195,14 @@ def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeas
     from ccsim.analyses.question import ask_balance
 
     sp = ask_balance(space, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
-                        remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
-                        skill_levels=skill_levels, skill_deals=skill_deals, judge=judge, race=race)  # every argument checked before a game
+                     remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
+                     skill_levels=skill_levels, skill_deals=skill_deals, judge=judge,
+                     race=race)  # every argument checked before a game
     _threads(threads)
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
         b = answer_balance(sp, out=out, backend=be, progress=_show(progress),
-                    log=lambda msg: click.echo(msg, err=True))
+                           log=lambda msg: click.echo(msg, err=True))
     finally:
         be.close()
     write_balance(out, b)
