@@ -26,56 +26,22 @@ import pandas as pd
 
 from ccsim.kernel import rules as R
 from ccsim.runner.backends import SEARCH_TASK_GAMES, LocalBackend
-from ccsim.errors import UsageError
 from ccsim.kernel.engine.episode import R_WINNER, R_END, R_TURNS, R_ERROR
-from ccsim.runner.checks import check_count, check_seed
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
-from ccsim.runner.orderings import OrderingError, PRESETS, SHUFFLED, parse_ordering
-from ccsim.runner.ruleset import RulesError, action_counts, describe, rules_vector
+from ccsim.runner.ruleset import describe
 from ccsim.analyses.stats import ELO_PER_NAT, bradley_terry, holm, mean_ci, nash_average, rating_intervals
 from ccsim.analyses.stats import json_number as _num
 from ccsim.analyses.stats import format_percent as _fp, format_percent_ci
 from ccsim.analyses.table_width import Col, fit_lines, table
 from ccsim.runner.parameters import vector_words
-from strategies.registry import available, player_key, search_players, strategy_id
+from ccsim.analyses.question import N_BOOT, TournamentError, TournamentQuestion, ask_tournament
+from strategies.registry import player_key, search_players
 
-__all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "format_tournament",
+__all__ = ["TournamentError", "Tournament", "tournament", "answer_tournament", "format_tournament",
            "tournament_json"]
 
 TASK_GAMES = 100_000  # games per task: a few seconds each, so progress and Ctrl-C stay responsive
-N_BOOT = 200
-
-
-class TournamentError(UsageError):
-    """An unusable tournament argument (a usage error: exit status 2 in the CLI)."""
-
-
-def entrant_names(spec) -> list[str]:
-    """Strategy names of ``--strategies``: a list or comma-separated text; ``all`` is every
-    registered strategy, ``heuristics`` every one but ``random`` and the search players
-    (``expert`` plays a few games a second: name it to have it)."""
-    names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else list(spec)
-    names = [n for n in names if n]
-    registered = available()
-    if names == ["all"]:
-        return [s["name"] for s in registered]
-    if names == ["heuristics"]:
-        slow = search_players()
-        return [s["name"] for s in registered if s["name"] != "random" and s["name"] not in slow]
-    for n in names:
-        try:
-            strategy_id(n)
-        except KeyError as e:
-            raise TournamentError(f"--strategies: {e.args[0]}") from None
-    if len(set(names)) != len(names):
-        raise TournamentError(f"--strategies: {names} names a strategy twice")
-    return names
-
-
-def _order_label(text: str, canonical: str) -> str:
-    key = "-".join(str(text).strip().lower().replace("_", "-").split())
-    return key if key in PRESETS or canonical == SHUFFLED else canonical
 
 
 @dataclass
@@ -91,33 +57,6 @@ class Tournament:
     cycles: list                   # significant cycles, each a list of labels (A beats B beats ... beats A)
     nash: pd.DataFrame | None      # the Nash mixture and averages, or None when not computed
     info: dict = field(default_factory=dict)
-
-
-def _entrants(strategies, orderings, rules):
-    """[(label, strategy, ordering)]: every strategy with every ordering."""
-    names = entrant_names(strategies)
-    texts = orderings if orderings else [SHUFFLED]
-    if isinstance(texts, str):
-        texts = [t for t in texts.split(",") if t.strip()]
-    orders = []
-    for t in texts:
-        try:
-            # an entrant may sit at either seat, so her ordering must suit both seats' counts
-            canon = parse_ordering(t, action_counts(rules, 0))
-            parse_ordering(t, action_counts(rules, 1))
-        except OrderingError as e:
-            raise TournamentError(f"--orderings: {e}") from None
-        orders.append((_order_label(t, canon), canon))
-    if len({c for _, c in orders}) != len(orders):
-        raise TournamentError("--orderings: an ordering is given twice")
-    out = []
-    for n in names:
-        for lab, canon in orders:
-            label = n if len(orders) == 1 else (lab if len(names) == 1 else f"{n}/{lab}")
-            out.append((label, n, canon))
-    if len(out) < 2:
-        raise TournamentError("a tournament needs at least two entrants (strategies x orderings)")
-    return out
 
 
 class _Tally:
@@ -237,7 +176,9 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
                n_boot: int = N_BOOT, search_games: int | None = None) -> Tournament:
     """A round robin of ``strategies`` (names, comma-separated text, ``all`` or ``heuristics``),
     each with each of ``orderings`` (default ``shuffled``), on ``games`` deals per pairing,
-    each deal played twice with the seats swapped.
+    each deal played twice with the seats swapped.  The Python door: its arguments become one
+    ``TournamentQuestion`` (``ccsim.analyses.question.ask_tournament``, every one checked before a game),
+    which ``answer_tournament`` plays.
 
     ``search_games``: a pairing with a search player (``expert``: a few games a
     second) plays only deals 0 .. search_games-1; the ratings are fitted to every
@@ -250,25 +191,24 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
     >>> t = tournament("greedy,tactician,random", games=200)        # doctest: +SKIP
     >>> t.ratings[["entrant", "elo", "elo_lo", "elo_hi"]]            # doctest: +SKIP
     """
-    games = check_count(games, TournamentError, "--games")
-    seed = check_seed(seed, TournamentError)
-    if search_games is not None:
-        search_games = check_count(search_games, TournamentError, "--search-games")
-    try:
-        vec = rules_vector(rules, tuple(variants))
-    except RulesError as e:
-        raise TournamentError(str(e)) from None
-    ents = _entrants(strategies, orderings, vec)
-    labels = [e[0] for e in ents]
+    q = ask_tournament(strategies, games=games, seed=seed, orderings=orderings, variants=variants, rules=rules,
+                       nash=nash, n_boot=n_boot, search_games=search_games)
+    return answer_tournament(q, backend=backend, progress=progress)
+
+
+def answer_tournament(q: TournamentQuestion, backend=None, progress: bool = False) -> Tournament:
+    """Play a checked round robin (local backend by default); returns its results."""
+    ents, games, seed, search_games, vec = list(q.entrants), q.games, q.seed, q.search_games, q.rules
+    labels = q.labels
     k = len(ents)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     builder = GridBuilder()
     for i, j in pairs:
-        builder.add(ents[i][1:], ents[j][1:], vec)
+        builder.add(ents[i][1:], ents[j][1:], vec)  # (strategy, ordering) of each side
     grid = builder.build()
     n_pairs = len(pairs)
     slow = search_players()
-    with_search = [bool({ents[i][1], ents[j][1]} & slow) for i, j in pairs]
+    with_search = [bool({ents[i].strategy, ents[j].strategy} & slow) for i, j in pairs]
     capping = bool(search_games and search_games < games)
     capped = [c for c in range(n_pairs) if with_search[c] and capping]
     full = [c for c in range(n_pairs) if c not in capped]
@@ -294,13 +234,13 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
     if played == 0:
         raise KeyboardInterrupt
     return _results(ents, pairs, tally, dict(
-        entrants=labels, strategies=list(dict.fromkeys(e[1] for e in ents)),
-        orderings=list(dict.fromkeys(e[2] for e in ents)), variants=list(variants),
+        entrants=labels, strategies=list(dict.fromkeys(e.strategy for e in ents)),
+        orderings=list(dict.fromkeys(e.ordering for e in ents)), variants=list(q.variants),
         rules=describe(vec), rules_words=vector_words(vec), seed=int(seed), deals=int(tally.deals), games_per_pairing=2 * int(tally.deals),
         search_deals=(int(tally.score[capped, 0].min()) if capped and full else None),
         games=played, seconds=seconds, games_per_s=played / seconds if seconds > 0 else None,
         interrupted=interrupted),
-        nash, n_boot)
+        q.nash, q.n_boot)
 
 
 def _group_tasks(seed: int, grid, cs: list, deals: int, task_games: int) -> list[GridTask]:
@@ -314,7 +254,7 @@ def _group_tasks(seed: int, grid, cs: list, deals: int, task_games: int) -> list
 
 
 def _results(ents, pairs, tally, info, nash, n_boot) -> Tournament:
-    labels = [e[0] for e in ents]
+    labels = [e.label for e in ents]
     k = len(labels)
     recs = []
     score_pts = np.zeros((k, k))
@@ -370,9 +310,9 @@ def _results(ents, pairs, tally, info, nash, n_boot) -> Tournament:
 
 
 def _identical(a, b) -> bool:
-    """Two entrants (label, strategy, ordering) that are one player: the same strategy id and
-    parameters with the same ordering, so their pairing is a mirror match, not a comparison."""
-    return a[2] == b[2] and player_key(a[1]) == player_key(b[1])
+    """Two entrants that are one player: the same strategy id and parameters with the same ordering,
+    so their pairing is a mirror match, not a comparison."""
+    return a.ordering == b.ordering and player_key(a.strategy) == player_key(b.strategy)
 
 
 # --- presentation ------------------------------------------------------------------------------
