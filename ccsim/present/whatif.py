@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from ccsim.kernel import rules as R
-from ccsim.analyses.levels import level_words
+from ccsim.analyses.balance.judge import level_lean
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS
 from ccsim.analyses.stats import format_percent, json_number as _num
 from ccsim.analyses.table_width import Col, fit_lines, paragraph, table
@@ -56,11 +56,7 @@ def _parts(keys: str) -> set[str]:
 def level_head(name: str) -> str:
     """A level of play as a designer reads it, with how it plays the two seats where that is lopsided
     (its figures then lean its own way: ``strategies.seats``)."""
-    words = level_words(name)
-    if seats.kind(name) != "lopsided":
-        return words
-    said = f"lopsided: it {seats.describe(name)}"
-    return f"{words[:-1]}; {said})" if words.endswith(")") else f"{words} ({said})"
+    return level_lean(name, seats.kind(name), seats.describe(name), style="sentence")
 
 
 def _metric_rows(m, arm: str, names: list[str]) -> list[list[str]]:
