@@ -22,8 +22,8 @@ from ccsim.analyses.stats import bradley_terry, holm, mean_ci, nash_average, pai
 from ccsim.analyses.summary import summarize_frame
 from ccsim.analyses.orderings import study
 from ccsim.present.heatmap import tournament_heatmap
-from ccsim.analyses.tournament import (tournament, tournament_json, significant_cycles, format_tournament,
-                              TournamentError)
+from ccsim.analyses.tournament import tournament, significant_cycles, TournamentError
+from ccsim.present.tournament import format_tournament, tournament_json
 from ccsim.analyses.levels import default_level
 from ccsim.analyses.whatif import whatif, Change, WhatIfError
 from ccsim.present.whatif import format_whatif

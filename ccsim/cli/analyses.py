@@ -66,7 +66,8 @@ def tournament_cmd(strategies, games, orderings, variants, nash, search_games, s
                    wide, backend, scheduler, workers, connect_timeout):
     """Round robin: score matrix, Bradley-Terry ratings, seat advantage, transitivity."""
     from ccsim.analyses.question import ask_tournament
-    from ccsim.analyses.tournament import answer_tournament, format_tournament, tournament_json
+    from ccsim.analyses.tournament import answer_tournament
+    from ccsim.present.tournament import format_tournament, tournament_json
     from ccsim.present.heatmap import tournament_heatmap
 
     q = ask_tournament(strategies, games=games, seed=seed, orderings=orderings, variants=variants, nash=nash,
@@ -219,7 +220,8 @@ def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeas
 def metrics_cmd(path, as_json, wide):
     """Designer metrics of a run written with `ccsim run --out DIR` (docs/metrics.md)."""
     import pandas as pd
-    from ccsim.analyses.metrics import metrics_report, format_metrics
+    from ccsim.analyses.metrics import metrics_report
+    from ccsim.present.metrics import format_metrics
     from ccsim.runner.ruleset import rules_vector
 
     p = Path(path)

@@ -14,7 +14,7 @@ import pandas as pd
 from ccsim.analyses.balance.judge import level_lean, seat_status
 from ccsim.analyses.balance.space import toml_key, toml_value
 from ccsim.analyses.stats import format_percent, json_number as _num
-from ccsim.analyses.table_width import Col, fit_lines, table
+from ccsim.present.table_width import Col, fit_lines, table
 from ccsim.analyses.precision import precision_warning
 from ccsim.runner.parameters import STANDARD_RULES
 from ccsim.present.files import write_parquet

@@ -14,7 +14,7 @@ from ccsim.kernel import rules as R
 from ccsim.analyses.balance.judge import level_lean
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS
 from ccsim.analyses.stats import format_percent, json_number as _num
-from ccsim.analyses.table_width import Col, fit_lines, paragraph, table
+from ccsim.present.table_width import Col, fit_lines, paragraph, table
 from ccsim.analyses.whatif import WhatIf
 from ccsim.runner.parameters import STANDARD_RULES as STANDARD
 from strategies import seats
@@ -90,7 +90,7 @@ def _card_rows(c) -> list[list[str]]:
 def format_whatif(w: WhatIf, all_metrics: bool = False, width: int | None = None) -> str:
     """Readable tables: per strategy and arm, each metric under the standard rules and the arm with
     their 95% intervals, and the difference on the same deals with its interval; fitted to ``width``
-    columns (``ccsim.analyses.table_width``), None: no limit."""
+    columns (``ccsim.present.table_width``), None: no limit."""
     i = w.info
     names = [m.name for m in METRICS] if all_metrics else list(HEADLINE)
     lines = [f"what-if: {i['deals']:,} deals per arm (the same deals for every arm: game 0..{i['deals'] - 1} of "
