@@ -34,7 +34,6 @@ class Summary:
         self.vp_sum = np.zeros(2, np.float64)
         self.vp_sq = np.zeros(2, np.float64)
         self.turn_sum = 0.0
-        self.turn_sq = 0.0
         self.errors = 0
         self.seconds = 0.0
 
@@ -57,7 +56,6 @@ class Summary:
             self.vp_sq[p] += (vp * vp).sum()
         t = np.asarray(turns, np.float64)
         self.turn_sum += t.sum()
-        self.turn_sq += (t * t).sum()
         if error is not None:
             self.errors += int((np.asarray(error) != 0).sum())
 
