@@ -18,8 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ccsim.kernel.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW
-from ccsim.training.selfplay import (D_KIND, D_LABEL, D_N, D_ROW, D_STUDENT, D_GAME, D_BASE, Q_COL, COUNT_COL,
-                                    Labels)
+from ccsim.training.selfplay import D_KIND, D_LABEL, D_N, D_ROW, D_GAME, D_BASE, Q_COL, COUNT_COL, Labels
 from strategies.learned import BLOCKS
 
 BLOCK_KINDS = {"step": (STEP,), "mode": (MODE,), "veto": (VETO,), "draw": (DRAW, VETO_DRAW), "spy": (SPY_PICK,)}
@@ -28,13 +27,12 @@ BLOCK_KINDS = {"step": (STEP,), "mode": (MODE,), "veto": (VETO,), "draw": (DRAW,
 @dataclass
 class Block:
     """The decisions of one block: stacked option rows ``X`` (R, k), each decision's first row
-    ``starts`` (D,), its options ``n`` (D,), the teacher's pick as a row index ``picked`` (D,) and
-    the student's pick ``student`` (D,), both as offsets within the decision."""
+    ``starts`` (D,), its options ``n`` (D,) and the teacher's pick ``picked`` (D,), an offset within the
+    decision."""
     X: np.ndarray
     starts: np.ndarray
     n: np.ndarray
     picked: np.ndarray
-    student: np.ndarray
     games: np.ndarray
     q: np.ndarray        # (R,) the teacher's value of each option minus its baseline's (0 where not simulated)
     count: np.ndarray    # (R,) the worlds each option was simulated in
@@ -58,7 +56,7 @@ def block_data(labels: Labels, block: str, games=None) -> Block:
     X = labels.rows[rows, :k].astype(np.float64)
     starts = np.cumsum(n) - n
     return Block(X, starts.astype(np.int64), n.astype(np.int64), m[:, D_LABEL].astype(np.int64),
-                 m[:, D_STUDENT].astype(np.int64), m[:, D_GAME].astype(np.int64),
+                 m[:, D_GAME].astype(np.int64),
                  labels.rows[rows, Q_COL].astype(np.float64), labels.rows[rows, COUNT_COL].astype(np.float64),
                  m[:, D_BASE].astype(np.int64))
 
