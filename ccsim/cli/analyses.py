@@ -65,16 +65,18 @@ def _common(fn):
 def tournament_cmd(strategies, games, orderings, variants, nash, search_games, seed, threads, out, as_json, progress,
                    wide, backend, scheduler, workers, connect_timeout):
     """Round robin: score matrix, Bradley-Terry ratings, seat advantage, transitivity."""
-    from ccsim.analyses.tournament import tournament, format_tournament, tournament_json, entrant_names
+    from ccsim.analyses.question import ask_tournament
+    from ccsim.analyses.tournament import answer_tournament
+    from ccsim.present.tournament import format_tournament, tournament_json
     from ccsim.present.heatmap import tournament_heatmap
 
-    entrant_names(strategies)
+    q = ask_tournament(strategies, games=games, seed=seed, orderings=orderings, variants=variants, nash=nash,
+                       search_games=search_games)  # every argument checked before a game
     folder = _writable(out)
     _threads(threads)
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
-        t = tournament(strategies, games=games, seed=seed, orderings=orderings, variants=variants, backend=be,
-                       progress=_show(progress), nash=nash, search_games=search_games)
+        t = answer_tournament(q, backend=be, progress=_show(progress))
     finally:
         be.close()
     d = tournament_json(t)
@@ -218,7 +220,8 @@ def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeas
 def metrics_cmd(path, as_json, wide):
     """Designer metrics of a run written with `ccsim run --out DIR` (docs/metrics.md)."""
     import pandas as pd
-    from ccsim.analyses.metrics import metrics_report, format_metrics
+    from ccsim.analyses.metrics import metrics_report
+    from ccsim.present.metrics import format_metrics
     from ccsim.runner.ruleset import rules_vector
 
     p = Path(path)
