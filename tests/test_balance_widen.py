@@ -1,0 +1,200 @@
+"""The next ring inside `ccsim balance`: when nothing of the space is fair at the judge, the search widens
+around the closest setting itself (screen, map, race at the judge, confirm), resumes like every other
+stage, and publishes the answer with the ring's settings among those measured at the judge.
+
+A tiny space, `tactician` screening and `learned` (balanced by the seat certificate, thousands of games a
+second) judging: at ±1 point and 2,000 deals at the judge nothing can be shown fair (the interval is wider
+than the band), so the ring runs; at ±5 points Caesar's third veto is fair there, so it does not."""
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ccsim.cli import main
+from ccsim.runner.backends import LocalBackend
+
+SPACE = """
+levels = ["tactician"]
+judge = "learned"
+search_level = "learned"
+search_deals = 2_000
+budget = 30_000
+seed = 3
+remeasure_games = 4_000
+ring_screen_deals = 2_000
+ring_race_deals = [200, 800]
+ring_shortlist = 3
+[objectives]
+tolerance_points = {tol}
+[[param]]
+name = "action_count.caesar.veto"
+values = [2, 3, 4]
+[[param]]
+name = "hand_size"
+values = [5, 6]
+[[param]]
+name = "orgies"
+values = [2, 3]
+"""
+
+
+def run_cli(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def _space(folder: Path, tol: float) -> Path:
+    path = folder / f"space-{tol:g}.toml"
+    path.write_text(SPACE.format(tol=tol))
+    return path
+
+
+class Counting(LocalBackend):
+    """The local backend, counting the tasks it plays, and stopping (Ctrl-C) after ``stop_after`` of them."""
+
+    def __init__(self, stop_after=None):
+        super().__init__()
+        self.played, self.stop_after = 0, stop_after
+
+    def map(self, fn, tasks):
+        for item in super().map(fn, tasks):
+            if self.played == self.stop_after:
+                raise KeyboardInterrupt
+            self.played += 1
+            yield item
+
+
+@pytest.fixture(scope="module")
+def widened(tmp_path_factory):
+    """`ccsim balance --json` on the space where nothing is fair at the judge: (space, folder, its JSON)."""
+    folder = tmp_path_factory.mktemp("widen")
+    path, out = _space(folder, 1), folder / "out"
+    with pytest.raises(SystemExit) as exc:
+        main(["balance", str(path), "--out", str(out), "--json", "--no-progress"])
+    assert exc.value.code == 0
+    return path, out
+
+
+def _json(capsys, path, out, *flags):
+    code, stdout, err = run_cli(capsys, "balance", path, "--out", out, "--json", "--no-progress", *flags)
+    assert code == 0, err
+    return json.loads(stdout), err
+
+
+@pytest.mark.slow
+def test_nothing_fair_at_the_judge_the_ring_runs_inside_balance_and_the_answer_is_published(widened, capsys):
+    path, out = widened
+    d, err = _json(capsys, path, out)  # the same command again: everything resumed, the same answer
+    assert "ring: 3 settings around" in err
+    ring = d["ring"]
+    assert ring["ran"] and not ring["interrupted"] and ring["judge"] == "learned" and ring["fast_levels"] == ["tactician"]
+    assert ring["seeds"] == {"screen": 5, "race": 6, "confirm": 7}  # the search's seed + 2, + 3, + 4
+    assert ring["start"]["verdict"] != "fair" and ring["raced"] >= 1 and ring["race"]["games"] > 0
+    c = ring["closest"]
+    assert c["measured"] == "confirmation" and c["deals"] == 2_000 and "diff" in c and c["changes"] >= 2
+    assert c["distance_points"] == pytest.approx(100 * abs(c["seat_advantage"]), abs=0.01)
+    # the anchors are the search's own measurements at the judge, paired with the standard rules
+    data = json.loads((out / "ring" / "ring.json").read_text())
+    search = pd.read_parquet(out / "search.parquet")
+    final = search[search["candidate"] != 0].iloc[0]
+    assert [a["diff"] for a in data["judge_anchors"]["anchors"]] == [pytest.approx(final["diff"])]
+    assert data["judge_anchors"]["standard"]["seat_advantage"] == pytest.approx(
+        search.loc[search["candidate"] == 0, "seat_advantage"].iloc[0])
+    assert data["settings"][1]["anchor"] and data["settings"][1]["key"] == final["key"]
+    assert ring["start"]["setting"] == final["setting"]
+    # published: every setting measured at the judge competed, the ring's among them; the folder says so too
+    ring_names = {s["setting"] for s in data["settings"] if not s["anchor"] and s["candidate"] != 0}
+    rec = d["recommendation"]
+    assert rec["judge"] == "learned" and rec["setting"] in ring_names | {final["setting"]}
+    assert rec["setting"] == c["setting"]  # the ring's confirmed setting is within the band, the start is not
+    from test_cli_contract import GOLDEN, shape, _check  # the ring's JSON keys are a contract too
+    keys = sorted(set(line.replace(" null", " number") for line in shape(ring, "$.ring")))
+    _check(GOLDEN / "json" / "balance-ring.txt", "\n".join(keys) + "\n")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["ring"] == ring and summary["recommendation"]["text"] == rec["text"]
+    assert rec["text"] in (out / "pareto.md").read_text()
+    assert (out / "recommended.toml").read_text().count("[[change]]") >= 2
+    code, text, _ = run_cli(capsys, "balance", path, "--out", out, "--no-progress")
+    assert code == 0
+    said = " ".join(text.split())
+    assert "The next ring: nothing measured was fair with learned on both sides" in said
+    assert f"The closest setting the ring measured with learned on both sides: {c['words']}" in said
+    assert said.index("The next ring") < said.index("The answer, judged with learned")
+
+
+@pytest.mark.slow
+def test_the_ring_in_balance_plays_the_games_ring_run_plays(widened, tmp_path):
+    """`python -m ccsim.analyses.balance.ring_run` with the same anchors and around plays the same games (the
+    same seeds per stage): its screen, race and confirmation are the ring's inside `ccsim balance`."""
+    from ccsim.analyses.balance.ring_run import run_ring
+    path, out = widened
+    data = json.loads((out / "ring" / "ring.json").read_text())
+    anchors = tmp_path / "anchors.json"
+    anchors.write_text(json.dumps(data["judge_anchors"]))
+    alone = run_ring(tmp_path / "ring", [tuple(a) for a in data["around"]], anchors, space=path,
+                     fast_levels=("tactician",), judge="learned", screen_deals=2_000, shortlist_size=3, race_first=200,
+                     race_max=800, confirm_deals=2_000, progress=False, log=lambda msg: None)
+    assert [s["screen"] for s in alone["settings"]] == [s["screen"] for s in data["settings"]]
+    assert alone["judge_measured"] == data["judge_measured"] and alone["winner"] == data["winner"]
+    assert alone["confirm"]["setting"] == data["confirm"]["setting"]
+    assert {p.name.split("-")[0] for p in (tmp_path / "ring" / "tasks").glob("*.npz")} == {"screen", "race", "confirm"}
+
+
+@pytest.mark.slow
+def test_a_fair_setting_at_the_judge_runs_no_ring(tmp_path, capsys):
+    path = _space(tmp_path, 5)
+    d, err = _json(capsys, path, tmp_path / "out")
+    assert d["recommendation"]["fair"] and d["recommendation"]["judge"] == "learned"
+    assert d["ring"] is None and "ring" not in err
+    assert not (tmp_path / "out" / "ring").exists()
+    assert not list((tmp_path / "out" / "tasks").glob("ring-*"))
+
+
+@pytest.mark.slow
+def test_an_interrupted_ring_resumes_without_replaying_a_task(tmp_path, capsys, monkeypatch):
+    """--no-ring stops after the search; then the ring, cut after two tasks, and a rerun that plays only the
+    ring's remaining tasks; a last rerun plays nothing."""
+    from ccsim.analyses.balance import balance
+    monkeypatch.setattr("ccsim.analyses.balance.play.TASK_GAMES", 4_000)  # several tasks a stage
+    path, out = _space(tmp_path, 1), tmp_path / "out"
+    d, _ = _json(capsys, path, out, "--no-ring")
+    assert d["ring"]["ran"] is False and d["ring"]["reason"] == "off" and not (out / "ring").exists()
+    code, text, _ = run_cli(capsys, "balance", path, "--out", out, "--no-progress", "--no-ring")
+    assert code == 0 and "The next ring was not searched: the next ring is off" in " ".join(text.split())
+    cut = Counting(stop_after=2)
+    b = balance(path, out=out, backend=cut, log=None)
+    assert cut.played == 2 and b.info["interrupted"] and b.ring["interrupted"]
+    rest = Counting()
+    b = balance(path, out=out, backend=rest, log=None)
+    assert not b.info["interrupted"] and b.ring["closest"] is not None
+    ring_tasks = list((out / "tasks").glob("ring-*.npz"))
+    assert rest.played == len(ring_tasks) - 2 and rest.played > 0  # each ring task played once
+    last = Counting()
+    again = balance(path, out=out, backend=last, log=None)
+    assert last.played == 0 and again.ring == b.ring
+
+
+@pytest.mark.parametrize("text, needle", [
+    ('ring = "yes"', "ring must be true or false"),
+    ("ring_race_deals = [800, 200]", "the most (200) is below the first round's (800)"),
+    ("ring_race_deals = 400", "ring_race_deals must be [first, most]"),
+    ("ring_screen_deals = 0", "ring_screen_deals must be an integer >= 2"),
+])
+def test_a_bad_ring_key_is_one_line_and_exit_2(tmp_path, capsys, text, needle):
+    path = tmp_path / "space.toml"
+    path.write_text(text + '\n[[param]]\nname = "hand_size"\nvalues = [4]\n')
+    code, _, err = run_cli(capsys, "balance", path, "--out", tmp_path / "out")
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_ring_keys_round_trip_and_the_flag_overrides_them():
+    import tomllib
+    from ccsim.analyses.balance.space import load_space, space_from_data, with_overrides
+    sp = load_space()
+    assert sp.ring and sp.ring_race_deals == (400, 1_200) and sp.ring_screen_deals == 10_000
+    back = space_from_data(tomllib.loads(with_overrides(sp, ring=False).to_toml()))
+    assert back.ring is False and back.ring_race_deals == (400, 1_200) and back.ring_shortlist == 6
+    assert back.identity() == sp.identity()  # what follows the race is not the folder's identity
