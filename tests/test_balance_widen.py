@@ -198,3 +198,47 @@ def test_the_ring_keys_round_trip_and_the_flag_overrides_them():
     back = space_from_data(tomllib.loads(with_overrides(sp, ring=False).to_toml()))
     assert back.ring is False and back.ring_race_deals == (400, 1_200) and back.ring_shortlist == 6
     assert back.identity() == sp.identity()  # what follows the race is not the folder's identity
+
+
+def _ring_json(**extra):
+    """A ring.json of a space alone at its judge (tactician screens and judges): the standard rules, one anchor,
+    two ring settings; the screen at the judge finds the two-change one fair on 10,000 deals."""
+    def est(edge, half, deals=10_000, diff=None):
+        return dict(deals=deals, seat_advantage=edge, ci95=[edge - half, edge + half],
+                    diff=edge - 0.10 if diff is None else diff, diff_ci95=[edge - 0.10 - half, edge - 0.10 + half])
+    settings = [dict(candidate=0, setting="RULES.md", words="the standard rules", changes=0, size=0, anchor=False,
+                     screen={"tactician": est(0.10, 0.01, diff=0.0)}),
+                dict(candidate=1, setting="a 1", words="A", changes=1, size=1, anchor=True,
+                     screen={"tactician": est(0.03, 0.01)}),
+                dict(candidate=2, setting="a 1, b 1", words="A; B", changes=2, size=2, anchor=False,
+                     screen={"tactician": est(0.004, 0.005)}),
+                dict(candidate=3, setting="a 2", words="A twice", changes=1, size=2, anchor=False,
+                     screen={"tactician": est(-0.02, 0.01)})]
+    return dict(dict(judge="tactician", fast_levels=["tactician"], seeds=dict(screen=3, race=4, confirm=5),
+                     settings=settings, screen=dict(deals=10_000, games=40_000),
+                     judge_measured=[dict(candidate=3, deals=400, seat_advantage=0.001, ci95=[-0.05, 0.05])]),
+                **extra)
+
+
+def test_the_rings_outcome_is_the_fair_setting_it_measured_else_the_closest():
+    from ccsim.analyses.balance.widen import ring_outcome, ring_paragraphs
+    start = dict(setting="a 1", words="A", deals=500, seat_advantage=0.03, ci95=[-0.01, 0.07])
+    out = ring_outcome(_ring_json(), 0.01, start)
+    # the screen at the judge is a measurement there: its fair two-change setting beats the race's closer estimate
+    assert out["closest"]["setting"] == "a 1, b 1" and out["closest"]["measured"] == "screen" and out["fair"]
+    assert out["closest"]["distance_points"] == 0.4 and out["closest"]["standard"] == 0.10
+    assert out["settings"] == 2 and out["start"]["verdict"] == "unclear" and out["start"]["distance_points"] == 3.0
+    words = " ".join(ring_paragraphs(out))
+    assert "measured with tactician itself (the space has no other level to screen at)" in words
+    assert "The fair setting the ring measured with tactician on both sides: A; B, on the screen's deals" in words
+    # screened elsewhere: nothing fair at the judge, the closest is the race's, said to be unconfirmed
+    elsewhere = _ring_json(fast_levels=["greedy"])
+    for s in elsewhere["settings"]:
+        s["screen"] = {"greedy": s["screen"]["tactician"]}
+    out = ring_outcome(elsewhere, 0.01, start)
+    assert out["closest"]["setting"] == "a 2" and out["closest"]["measured"] == "race" and not out["fair"]
+    assert "on the race's deals (seed 4), not confirmed" in " ".join(ring_paragraphs(out))
+    cut = ring_outcome(_ring_json(interrupted=True, judge_measured=[]), 0.01, start)
+    assert cut["interrupted"] and cut["closest"] is None
+    assert "run the same command again to resume it" in " ".join(ring_paragraphs(cut))
+    assert ring_paragraphs(None) == []
