@@ -88,28 +88,43 @@ def _json(capsys, path, out, *flags):
 def test_nothing_fair_at_the_judge_the_ring_runs_inside_balance_and_the_answer_is_published(widened, capsys):
     path, out = widened
     d, err = _json(capsys, path, out)  # the same command again: everything resumed, the same answer
-    assert "ring: 3 settings around" in err
+    # the centre: a kept setting predicted (from tactician) closer to even at the judge than the search's final
+    # candidate measured there is measured at the judge first (seed + 5), and the ring widens around it
+    assert "the next ring's centre: Caesar has 3 veto cards (standard: 2); a hand refills to 6 cards" in err
+    assert "ring: 2 settings around action_count.caesar.veto 3, hand_size 6, 2 anchor(s)" in err
     ring = d["ring"]
     assert ring["ran"] and not ring["interrupted"] and ring["judge"] == "learned" and ring["fast_levels"] == ["tactician"]
     assert ring["seeds"] == {"screen": 5, "race": 6, "confirm": 7}  # the search's seed + 2, + 3, + 4
     assert ring["start"]["verdict"] != "fair" and ring["raced"] >= 1 and ring["race"]["games"] > 0
+    centre = ring["centre"]
+    assert centre["seed"] == 8 and [x["setting"] for x in centre["checked"]] == [ring["start"]["setting"]]
+    assert ring["start"]["measured"] == "check" and ring["start"]["seed"] == 8
+    assert centre["ranking"][0]["setting"] == ring["start"]["setting"] and centre["ranking"][0]["source"] == "measured"
+    assert {x["source"] for x in centre["ranking"]} == {"measured", "predicted"}
     c = ring["closest"]
     assert c["measured"] == "confirmation" and c["deals"] == 2_000 and "diff" in c and c["changes"] >= 2
     assert c["distance_points"] == pytest.approx(100 * abs(c["seat_advantage"]), abs=0.01)
-    # the anchors are the search's own measurements at the judge, paired with the standard rules
+    # the anchors are the search's own measurements at the judge and the centre's check, each paired with the
+    # standard rules on its own deals
     data = json.loads((out / "ring" / "ring.json").read_text())
     search = pd.read_parquet(out / "search.parquet")
     final = search[search["candidate"] != 0].iloc[0]
-    assert [a["diff"] for a in data["judge_anchors"]["anchors"]] == [pytest.approx(final["diff"])]
+    found, check = data["judge_anchors"]["anchors"]
+    assert found["diff"] == pytest.approx(final["diff"]) and "standard" not in found
+    assert check["seat_advantage"] == pytest.approx(ring["start"]["seat_advantage"]) and "seed 8" in check["source"]
+    assert check["standard"]["deals"] == 2_000 and check["diff"] < 0
     assert data["judge_anchors"]["standard"]["seat_advantage"] == pytest.approx(
         search.loc[search["candidate"] == 0, "seat_advantage"].iloc[0])
     assert data["settings"][1]["anchor"] and data["settings"][1]["key"] == final["key"]
-    assert ring["start"]["setting"] == final["setting"]
-    # published: every setting measured at the judge competed, the ring's among them; the folder says so too
+    assert data["settings"][2]["anchor"] and data["settings"][2]["setting"] == ring["start"]["setting"]
+    assert ring["start"]["setting"] != final["setting"]  # the rule before centred on the final candidate
+    # published: every setting measured at the judge competed, the ring's and the check's among them
     ring_names = {s["setting"] for s in data["settings"] if not s["anchor"] and s["candidate"] != 0}
     rec = d["recommendation"]
-    assert rec["judge"] == "learned" and rec["setting"] in ring_names | {final["setting"]}
-    assert rec["setting"] == c["setting"]  # the ring's confirmed setting is within the band, the start is not
+    assert rec["judge"] == "learned" and rec["setting"] in ring_names | {final["setting"], ring["start"]["setting"]}
+    # the check and the ring's confirmed setting are both within the band by their estimates: the fewer changes win
+    assert rec["setting"] == ring["start"]["setting"] and c["changes"] > rec["changes"]
+    assert "the centre's check at the judge" in rec["at_judge"]["source"]
     from test_cli_contract import GOLDEN, shape, _check  # the ring's JSON keys are a contract too
     keys = sorted(set(line.replace(" null", " number") for line in shape(ring, "$.ring")))
     _check(GOLDEN / "json" / "balance-ring.txt", "\n".join(keys) + "\n")
@@ -121,6 +136,8 @@ def test_nothing_fair_at_the_judge_the_ring_runs_inside_balance_and_the_answer_i
     assert code == 0
     said = " ".join(text.split())
     assert "The next ring: nothing measured was fair with learned on both sides" in said
+    assert "the one predicted closest to even was measured with learned before the ring was centred" in said
+    assert said.index("Where to widen") < said.index("The next ring:")
     assert f"The closest setting the ring measured with learned on both sides: {c['words']}" in said
     assert said.index("The next ring") < said.index("The answer, judged with learned")
 
@@ -150,7 +167,8 @@ def test_a_fair_setting_at_the_judge_runs_no_ring(tmp_path, capsys):
     assert d["recommendation"]["fair"] and d["recommendation"]["judge"] == "learned"
     assert d["ring"] is None and "ring" not in err
     assert not (tmp_path / "out" / "ring").exists()
-    assert not list((tmp_path / "out" / "tasks").glob("ring-*"))
+    tasks = tmp_path / "out" / "tasks"
+    assert not list(tasks.glob("ring-*")) and not list(tasks.glob("centre-*"))
 
 
 @pytest.mark.slow
@@ -170,8 +188,8 @@ def test_an_interrupted_ring_resumes_without_replaying_a_task(tmp_path, capsys, 
     rest = Counting()
     b = balance(path, out=out, backend=rest, log=None)
     assert not b.info["interrupted"] and b.ring["closest"] is not None
-    ring_tasks = list((out / "tasks").glob("ring-*.npz"))
-    assert rest.played == len(ring_tasks) - 2 and rest.played > 0  # each ring task played once
+    ring_tasks = [*(out / "tasks").glob("centre-*.npz"), *(out / "tasks").glob("ring-*.npz")]
+    assert rest.played == len(ring_tasks) - 2 and rest.played > 0  # each task of the centre and the ring played once
     last = Counting()
     again = balance(path, out=out, backend=last, log=None)
     assert last.played == 0 and again.ring == b.ring

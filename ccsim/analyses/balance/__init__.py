@@ -8,7 +8,8 @@ of change), every simplest setting of it
 re-measured on fresh deals (another seed) and marked *fair* where the whole 95% interval of the
 seat advantage lies within ±tolerance of 50%; then the final candidates at the search level and across
 the levels of the skill curve, and the one recommendation (``ccsim.analyses.balance.final``); when none is
-fair at the judge, the next ring around the closest (``ccsim.analyses.balance.widen``).
+fair at the judge, the next ring around the closest there, measured or predicted from the fast levels
+(``ccsim.analyses.balance.centre``, ``ccsim.analyses.balance.widen``).
 
 >>> b = balance("examples/balance.toml", out="out/balance")          # doctest: +SKIP
 >>> b.pareto[["setting", "level", "seat_advantage", "seat_advantage_lo", "seat_advantage_hi"]]  # doctest: +SKIP
@@ -24,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ccsim.runner.backends import LocalBackend
+from ccsim.analyses.balance.centre import kept_rows
 from ccsim.analyses.balance.estimates import level_estimate, worst_level
 from ccsim.analyses.balance.folder import TaskStore, open_folder
 from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups, setting_rows
@@ -126,7 +128,7 @@ def answer_balance(sp: Space, out=None, backend=None, log=_stderr, progress: boo
     b.recommendation = recommendation(b)
     if not b.info["interrupted"]:  # nothing fair at the judge: the next ring, in this folder's task store
         b.ring = next_ring(sp, cands, b.recommendation, (search, skill, fresh), folder, store, backend, progress,
-                           log)
+                           log, kept=kept_rows(fresh, frame), search_seed=info["fresh_seed"])
         b.info["interrupted"] = bool(b.ring and b.ring.get("interrupted"))
     b.figure = balance_plot(b)
     b.skill_figure = skill_plot(b.skill, sp.tolerance) if not skill.empty else None

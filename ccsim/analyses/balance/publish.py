@@ -5,7 +5,8 @@ ring's (``ring/ring.json``), judged at the balanced judge, without playing a gam
 (every other key as the search left it), the answer of ``pareto.md`` and of ``README.md`` (between its
 ``<!-- answer -->`` marks), and ``recommended.toml`` (the recommended setting first).  Every setting measured
 at the judge competes: the search's final candidates (``search.parquet``), the checks measured there
-afterwards (``ring/anchors.json``) and the ring's (the judge's race and the confirmation on fresh deals).
+afterwards (``ring/anchors.json``, or the centre's checks kept in ``ring.json``) and the ring's (the judge's race
+and the confirmation on fresh deals).
 """
 from __future__ import annotations
 
@@ -69,7 +70,8 @@ def published_settings(folder: Path, tol: float) -> list[dict]:
     ring = folder / "ring" / "ring.json"
     data = json.loads(ring.read_text(encoding="utf-8")) if ring.is_file() else {}
     anchors = folder / "ring" / "anchors.json"
-    a = json.loads(anchors.read_text(encoding="utf-8")) if anchors.is_file() else None
+    # the anchors file of a ring run by hand, else the anchors ``ccsim balance``'s own ring kept (its centre's checks)
+    a = json.loads(anchors.read_text(encoding="utf-8")) if anchors.is_file() else data.get("judge_anchors")
     if a:
         std = _json_est(a["level"], a["standard"], tol)
         for x in a["anchors"]:
@@ -79,7 +81,8 @@ def published_settings(folder: Path, tol: float) -> list[dict]:
                 continue
             s = next(s for s in data["settings"] if s["key"] == key)
             add(key, s["setting"], s["words"], s["changes"], s["size"], a["level"],
-                _json_est(a["level"], x, tol, std, x.get("source")))
+                _json_est(a["level"], x, tol, _json_est(a["level"], x["standard"], tol) if "standard" in x else std,
+                          x.get("source")))
     if data:
         cands = {s["candidate"]: s for s in data["settings"]}
         std_screen = cands[0]["screen"]
