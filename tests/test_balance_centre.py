@@ -104,3 +104,22 @@ def test_the_prediction_maps_the_fast_effect_through_the_settings_measured_at_bo
 def test_the_checks_stop_at_their_cap_and_the_centre_stays_measured(folder):
     plan = centre_plan(folder["kept"], folder["at"], folder["fast"], checks_done=2, max_checks=2)
     assert plan.check is None and _name(folder["at"], plan.centre) == "action_count.caesar.veto 4"
+
+
+def test_the_ring_around_that_centre_is_the_published_rings_settings_and_anchors(folder):
+    """With the centre and its check as anchors (``widen.judge_anchors``), the ring the pipeline plays holds the
+    published ring's candidates in its order (the standard rules, the two anchors, the 32 ring settings): its
+    screen plays the published screen's games (same seed, same deals)."""
+    from ccsim.analyses.balance.ring_run import _candidates
+    from ccsim.analyses.balance.space import candidates
+    from ccsim.analyses.balance.widen import judge_anchors
+    at, sp = folder["at"], folder["space"]
+    cands, _ = candidates(sp)
+    check = _check_rows(folder, "action_count.cleopatra.veto 1").iloc[0]
+    std = folder["anchors"]["standard"]
+    std_row = pd.Series(dict(deals=std["deals"], seat_advantage=std["seat_advantage"],
+                             seat_advantage_lo=std["ci95"][0], seat_advantage_hi=std["ci95"][1]))
+    data = judge_anchors(at, JUDGE, cands, [(std_row, check, 2, None)])
+    assert [a["setting"] for a in data["anchors"]] == [a["setting"] for a in folder["anchors"]["anchors"]]
+    ring_cands, n_anchors = _candidates(sp, data["anchors"], [tuple(x) for x in folder["ring"]["around"]])
+    assert n_anchors == 2 and [c.key for c in ring_cands] == [s["key"] for s in folder["ring"]["settings"]]

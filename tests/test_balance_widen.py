@@ -173,8 +173,8 @@ def test_a_fair_setting_at_the_judge_runs_no_ring(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_an_interrupted_ring_resumes_without_replaying_a_task(tmp_path, capsys, monkeypatch):
-    """--no-ring stops after the search; then the ring, cut after two tasks, and a rerun that plays only the
-    ring's remaining tasks; a last rerun plays nothing."""
+    """--no-ring stops after the search; then the centre's check, cut before its first task; the check and the
+    ring, cut after two tasks, and a rerun that plays only the remaining tasks; a last rerun plays nothing."""
     from ccsim.analyses.balance import balance
     monkeypatch.setattr("ccsim.analyses.balance.play.TASK_GAMES", 4_000)  # several tasks a stage
     path, out = _space(tmp_path, 1), tmp_path / "out"
@@ -182,6 +182,12 @@ def test_an_interrupted_ring_resumes_without_replaying_a_task(tmp_path, capsys, 
     assert d["ring"]["ran"] is False and d["ring"]["reason"] == "off" and not (out / "ring").exists()
     code, text, _ = run_cli(capsys, "balance", path, "--out", out, "--no-progress", "--no-ring")
     assert code == 0 and "The next ring was not searched: the next ring is off" in " ".join(text.split())
+    cut = Counting(stop_after=0)  # Ctrl-C in the centre's check at the judge, before the ring
+    b = balance(path, out=out, backend=cut, log=None)
+    assert cut.played == 0 and b.info["interrupted"] and b.ring["interrupted"] and b.ring["reason"] == "interrupted"
+    from ccsim.analyses.balance.widen import ring_paragraphs
+    assert "run the same command again to resume it" in " ".join(ring_paragraphs(b.ring))
+    assert not (out / "ring").exists()
     cut = Counting(stop_after=2)
     b = balance(path, out=out, backend=cut, log=None)
     assert cut.played == 2 and b.info["interrupted"] and b.ring["interrupted"]
