@@ -5,7 +5,8 @@ ring's (``ring/ring.json``), judged at the balanced judge, without playing a gam
 (every other key as the search left it), the answer of ``pareto.md`` and of ``README.md`` (between its
 ``<!-- answer -->`` marks), and ``recommended.toml`` (the recommended setting first).  Every setting measured
 at the judge competes: the search's final candidates (``search.parquet``), the checks measured there
-afterwards (``ring/anchors.json``) and the ring's (the judge's race and the confirmation on fresh deals).
+afterwards (``ring/anchors.json``, or the centre's checks kept in ``ring.json``) and the ring's (the judge's race
+and the confirmation on fresh deals).
 """
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ def published_settings(folder: Path, tol: float) -> list[dict]:
     """Every setting of the folder with its figures by level, each paired with the standard rules' on the same
     deals where it was (``standard``), and its source."""
     ring = _json_file(folder / "ring" / "ring.json")
-    anchors = _json_file(folder / "ring" / "anchors.json")
+    # the anchors file of a ring run by hand, else the anchors ``ccsim balance``'s own ring kept (its centre's checks)
+    anchors = _json_file(folder / "ring" / "anchors.json") or ring.get("judge_anchors") or {}
     figures = [f for name in SEARCH_TABLES if (folder / f"{name}.parquet").is_file()
                for f in _table_figures(name, pd.read_parquet(folder / f"{name}.parquet"), tol)]
     figures += _anchor_figures(anchors, ring, tol)
@@ -107,7 +109,8 @@ def _anchor_figures(anchors: dict, ring: dict, tol: float):
         if key is None:
             continue
         s = next(s for s in ring["settings"] if s["key"] == key)
-        yield _about(s), anchors["level"], _json_est(anchors["level"], x, tol, std, x.get("source"))
+        own = _json_est(anchors["level"], x["standard"], tol) if "standard" in x else std  # paired on its own deals
+        yield _about(s), anchors["level"], _json_est(anchors["level"], x, tol, own, x.get("source"))
 
 
 def _candidates(ring: dict) -> dict:
