@@ -180,8 +180,8 @@ def test_a_claim_not_measured_at_the_headline_level_is_said_so(seat_gaps):
     rep = NS(study=st, claims=claims, info=dict(games=1))
     assert [c.id for c in not_measured_at_reference(rep)] == ["orderings.meta", "ladder.top"]
     text = rests_text(rep)
-    assert "Not measured at neural-search, stated at a weaker level: orderings.meta (at learned); ladder.top " \
-           "(at neural)." in text
+    assert "Not measured at neural-search, stated at a weaker level: orderings (1 claim), at learned; the strategy " \
+           "ladder (1 claim), at neural." in text
     assert "the strongest level that plays both seats alike" in text
     assert "neural is lopsided" in text and "carry no headline" in text
 
