@@ -405,3 +405,13 @@ def test_figures_print_to_the_decimals_their_interval_supports():
     assert quote(-0.54, -0.58, -0.51, "turns", signed=True) == "\u22120.54 turns [\u22120.58, \u22120.51]"
     assert quote(0.715, 0.714, 0.716, "%") == "71.5% [71.4%, 71.6%]"
     assert fmt(0.0, "points", (0.0, 0.0)) == "0.0"
+
+
+def test_the_skill_column_says_what_the_summary_says_when_the_two_strongest_levels_may_agree():
+    from types import SimpleNamespace as NS
+    from ccsim.report.render import skill_text
+    moving = dict(verdict="still moving with skill", strongest="neural-search", next="master", diff=0.016)
+    assert skill_text(NS(convergence={**moving, "lo": 0.004, "hi": 0.03})) == "changes with skill"
+    assert skill_text(NS(convergence={**moving, "lo": -0.00003, "hi": 0.032})) == "cannot tell yet"
+    assert skill_text(NS(convergence=dict(verdict="converged", precise=True))) == "settled"
+    assert skill_text(NS(convergence=None)) == "—"

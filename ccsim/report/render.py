@@ -122,7 +122,10 @@ def skill_text(c) -> str:
     v = c.convergence
     if v["verdict"] == "converged":
         return "settled" if v["precise"] else "settled, but too few games to be sure"
-    return "changes with skill" if v["verdict"] == "still moving with skill" else "one level"
+    if v["verdict"] != "still moving with skill":
+        return "one level"
+    # the two strongest levels' difference reaching zero: the same words as the summary's ("cannot be told yet")
+    return "cannot tell yet" if v.get("lo", 1) <= 0 <= v.get("hi", -1) else "changes with skill"
 
 
 def claim_row(c) -> dict:
