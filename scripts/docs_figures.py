@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere: the repository's package first
     sys.path.insert(0, str(ROOT))
 
+from ccsim.analyses.balance.judge import level_lean  # noqa: E402
 from ccsim.analyses.balance.verdict import answer_paragraph, points  # noqa: E402
 from ccsim.analyses.levels import level_words  # noqa: E402
 from strategies import seats  # noqa: E402
@@ -72,11 +73,6 @@ def _interval(e: dict) -> str:
     return f"{points(e['seat_advantage'])} [{points(lo)}, {points(hi)}]"
 
 
-def _gap_words(level: str) -> str:
-    kind = seats.kind(level)
-    return kind if kind == "not measured" else f"{seats.describe(level)} ({kind})"
-
-
 def ladder() -> str:
     """Cleopatra's edge under the standard rules and with the recommended change at every level measured,
     strongest first, each level's seat gap beside it."""
@@ -86,7 +82,8 @@ def ladder() -> str:
     verdicts = {"fair": "fair", "not fair": "not fair", "unclear": "unclear"}
     for c in rec.get("curve") or []:
         lv = c["level"]
-        rows.append(f"| {level_words(lv)} | {_gap_words(lv)} | {_interval(c['standard'])} | "
+        gap = level_lean(lv, seats.kind(lv), seats.describe(lv), style="column")
+        rows.append(f"| {level_words(lv)} | {gap} | {_interval(c['standard'])} | "
                     f"{_interval(c)} | {c['deals']:,} | {verdicts.get(c['verdict'], c['verdict'])} |")
     rows.append("")
     rows += textwrap.wrap(f"Edge: Cleopatra's score − 50%, in points [95% interval]; fair: the whole interval "

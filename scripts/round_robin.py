@@ -32,7 +32,8 @@ sys.path.insert(0, ROOT)
 from ccsim.kernel import rules as R  # noqa: E402
 from ccsim.runner.config import RunConfig  # noqa: E402
 from ccsim.kernel.simulate import set_threads, get_threads  # noqa: E402
-from ccsim.analyses.tournament import tournament, tournament_json  # noqa: E402
+from ccsim.analyses.tournament import tournament  # noqa: E402
+from ccsim.present.tournament import tournament_json  # noqa: E402
 from strategies.registry import available, search_players  # noqa: E402
 
 SKIP_BY_DEFAULT = ("weighted",)  # the same player as weighted-balanced
@@ -84,7 +85,7 @@ def _pair(d: dict, x: str, y: str):
 
 
 def markdown(d: dict, profiles=(), profile_games: int = 0, threads: int = 0, records=()) -> str:
-    """results/strategies.md from a tournament's JSON (``ccsim.analyses.tournament.tournament_json``)."""
+    """results/strategies.md from a tournament's JSON (``ccsim.present.tournament.tournament_json``)."""
     fam = {s["name"]: s["family"] for s in available()}
     lines = (_md_ratings(d, fam, threads) + _md_baselines(d) + _md_facts(d, fam) + _md_matrix(d)
              + _md_profiles(profiles, profile_games) + _md_records(records) + _md_notes())

@@ -91,7 +91,8 @@ def paired(x, y) -> dict:
 
 # --------------------------------------------------------------------- ladder ----
 def ladder(args) -> None:
-    from ccsim.analyses.tournament import tournament, tournament_json
+    from ccsim.analyses.tournament import tournament
+    from ccsim.present.tournament import tournament_json
     from strategies.registry import available
     players = [s["name"] for s in available() if s["name"] != "expert-seer"]
     t = tournament(players, games=args.games, seed=args.seed, search_games=args.search_games, progress=True)

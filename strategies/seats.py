@@ -19,7 +19,6 @@ from pathlib import Path
 
 SEATS_FILE = Path(__file__).resolve().parent / "seats.json"
 GAP_LIMIT = 3.0     # points: a larger seat gap makes a player lopsided
-BALANCED_POINTS = GAP_LIMIT
 REFERENCE = "tactician"
 
 

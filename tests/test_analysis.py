@@ -22,12 +22,13 @@ from ccsim.analyses.stats import bradley_terry, holm, mean_ci, nash_average, pai
 from ccsim.analyses.summary import summarize_frame
 from ccsim.analyses.orderings import study
 from ccsim.present.heatmap import tournament_heatmap
-from ccsim.analyses.tournament import (tournament, tournament_json, significant_cycles, format_tournament,
-                              TournamentError)
+from ccsim.analyses.tournament import tournament, significant_cycles, TournamentError
+from ccsim.present.tournament import format_tournament, tournament_json
 from ccsim.analyses.levels import default_level
 from ccsim.analyses.whatif import whatif, Change, WhatIfError
 from ccsim.present.whatif import format_whatif
-from ccsim.analyses.question import WhatIfQuestion, ask_whatif, load_changes
+from ccsim.analyses.question import (Entrant, TournamentQuestion, WhatIfQuestion, ask_tournament, ask_whatif,
+                                     load_changes)
 from ccsim.errors import CCSimError
 
 
@@ -556,6 +557,42 @@ def test_the_command_line_reads_the_rules_file_once_and_hands_down_the_question(
     q = asked[0]
     assert isinstance(q, WhatIfQuestion) and q.levels == ("greedy",) and (q.games, q.seed) == (50, 7)
     assert [a.name for a in q.arms] == ["RULES.md", "hand of 4"] and q.description == "one change"
+
+
+@pytest.mark.parametrize("kw, needle", [
+    (dict(games=0), "--games"), (dict(seed=-1), "--seed"), (dict(search_games=0), "--search-games"),
+    (dict(strategies="greedy,nobody"), "--strategies: unknown strategy"), (dict(strategies="greedy,greedy"), "twice"),
+    (dict(strategies="greedy"), "at least two entrants"), (dict(orderings="veto-middle"), "--orderings"),
+    (dict(orderings="shuffled,shuffled"), "given twice"), (dict(variants=["three_orgies"]), "three_orgies"),
+    (dict(rules={"hand_size": 0}), "hand_size"),
+])
+def test_a_tournament_question_is_checked_at_the_door(kw, needle):
+    with pytest.raises(TournamentError, match=needle) as e:
+        ask_tournament(**({"strategies": "greedy,random"} | kw))
+    assert isinstance(e.value, CCSimError) and "\n" not in str(e.value)
+
+
+def test_a_tournament_question_holds_its_entrants_typed():
+    q = ask_tournament(["greedy", "random"], games=30, seed=4, orderings="veto-first,shuffled", variants=["two_orgies"])
+    assert isinstance(q, TournamentQuestion) and (q.games, q.seed, q.variants) == (30, 4, ("two_orgies",))
+    assert q.entrants[0] == Entrant("greedy/veto-first", "greedy", "VVASCRAWASCRA")
+    assert q.labels == ["greedy/veto-first", "greedy/shuffled", "random/veto-first", "random/shuffled"]
+
+
+def test_the_command_line_hands_the_tournament_question_down(monkeypatch):
+    asked = []
+
+    def answer(q, backend=None, progress=False):
+        asked.append(q)
+        raise _Asked
+    monkeypatch.setattr("ccsim.analyses.tournament.answer_tournament", answer)
+    with pytest.raises(_Asked):
+        main(["tournament", "--strategies", "greedy,random", "--games", "50", "--seed", "7", "--search-games", "9",
+              "--variant", "two_orgies", "--nash"])
+    (q,) = asked
+    assert isinstance(q, TournamentQuestion) and q.labels == ["greedy", "random"] and (q.games, q.seed) == (50, 7)
+    assert (q.search_games, q.variants, q.nash) == (9, ("two_orgies",), True)
+    assert (q.rules == ask_tournament("greedy,random", variants=["two_orgies"]).rules).all()
 
 
 def test_a_weights_file_with_keys_outside_its_table_is_refused(capsys, tmp_path):

@@ -408,6 +408,30 @@ ELOS = {"neural-search": (229.0,), "master": (209.0,), "neural": (72.0,), "learn
         "greedy": (-300.0,)}
 
 
+@pytest.mark.parametrize("style, lopsided, balanced, unmeasured", [
+    ("bare", "neural (lopsided)", "tactician", "greedy+tactician"),
+    ("tag", "the neural-network player (neural, lopsided)", "the tactician heuristic (tactician)", "greedy+tactician"),
+    ("sentence", "the neural-network player (neural; lopsided: it plays Cleopatra 7.8 points better than Caesar)",
+     "the tactician heuristic (tactician)", "greedy+tactician"),
+    ("column", "plays Cleopatra 7.8 points better than Caesar (lopsided)", "plays both seats alike (balanced)",
+     "not measured"),
+    ("menu", "plays Cleopatra 7.8 points better than Caesar: lopsided", "plays both seats alike: balanced",
+     "seat gap not measured"),
+])
+def test_a_level_with_its_lean_is_said_by_one_function_in_each_style(style, lopsided, balanced, unmeasured):
+    # the answer's curve, whatif's heads, the docs' ladder, the page's menu and balance's table all say it here
+    from ccsim.analyses.balance.judge import level_lean
+    assert level_lean("neural", "lopsided", "plays Cleopatra 7.8 points better than Caesar", style) == lopsided
+    assert level_lean("tactician", "balanced", "plays both seats alike", style) == balanced
+    assert level_lean("greedy+tactician", "not measured", "seat gap not measured", style) == unmeasured
+
+
+def test_a_lean_style_unknown_is_refused():
+    from ccsim.analyses.balance.judge import level_lean
+    with pytest.raises(ValueError, match="unknown style"):
+        level_lean("neural", "lopsided", "", "shout")
+
+
 def test_the_judge_is_the_strongest_balanced_level_and_a_lopsided_one_never_decides(seat_gaps):
     seat_gaps({"neural": 10.9, "master": -3.4, "neural-search": -0.1})  # the issue's gaps, pinned
     from ccsim.analyses.balance.judge import judge_level

@@ -3,7 +3,7 @@ table too wide for the terminal says plainly which columns it does not show."""
 import re
 
 from ccsim.present import whatif as W
-from ccsim.analyses.table_width import Col, table
+from ccsim.present.table_width import Col, table
 
 NEGATIVE_ZERO = re.compile(r"-0\.0+(?!\d*[1-9])")
 

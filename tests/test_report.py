@@ -180,8 +180,8 @@ def test_a_claim_not_measured_at_the_headline_level_is_said_so(seat_gaps):
     rep = NS(study=st, claims=claims, info=dict(games=1))
     assert [c.id for c in not_measured_at_reference(rep)] == ["orderings.meta", "ladder.top"]
     text = rests_text(rep)
-    assert "Not measured at neural-search, stated at a weaker level: orderings.meta (at learned); ladder.top " \
-           "(at neural)." in text
+    assert "Not measured at neural-search, stated at a weaker level: orderings (1 claim), at learned; the strategy " \
+           "ladder (1 claim), at neural." in text
     assert "the strongest level that plays both seats alike" in text
     assert "neural is lopsided" in text and "carry no headline" in text
 
@@ -405,3 +405,13 @@ def test_figures_print_to_the_decimals_their_interval_supports():
     assert quote(-0.54, -0.58, -0.51, "turns", signed=True) == "\u22120.54 turns [\u22120.58, \u22120.51]"
     assert quote(0.715, 0.714, 0.716, "%") == "71.5% [71.4%, 71.6%]"
     assert fmt(0.0, "points", (0.0, 0.0)) == "0.0"
+
+
+def test_the_skill_column_says_what_the_summary_says_when_the_two_strongest_levels_may_agree():
+    from types import SimpleNamespace as NS
+    from ccsim.report.render import skill_text
+    moving = dict(verdict="still moving with skill", strongest="neural-search", next="master", diff=0.016)
+    assert skill_text(NS(convergence={**moving, "lo": 0.004, "hi": 0.03})) == "changes with skill"
+    assert skill_text(NS(convergence={**moving, "lo": -0.00003, "hi": 0.032})) == "cannot tell yet"
+    assert skill_text(NS(convergence=dict(verdict="converged", precise=True))) == "settled"
+    assert skill_text(NS(convergence=None)) == "—"

@@ -13,7 +13,7 @@ intervals.
 Inputs are int16 result rows (``ccsim.kernel.engine.episode.RESULT_COLUMNS``) or a
 results frame (``ccsim.analyses.run.results_frame``, what ``games.parquet`` holds),
 with the rules vector the games were played under (the VP values weigh the VP
-by source).
+by source).  The table a person reads is drawn in ``ccsim.present.metrics``.
 """
 from __future__ import annotations
 
@@ -26,12 +26,11 @@ from ccsim.kernel import rules as R
 from ccsim.kernel.engine.episode import (RESULT_COLUMNS, R_WINNER, R_END, R_TURNS, R_PAT, R_MAJ, R_ALL, R_BONUS_HIT,
                                R_PLAYED, R_VETOED, R_VOTES, R_TIES, R_REVERSALS, R_EXCEPTIONAL, R_LEAD_CHANGES,
                                R_LEADER_HALF, N_RESULT)
-from ccsim.analyses.table_width import Col, fit_lines, table
 from ccsim.analyses.stats import Moments, ratio_interval, wilson_interval
-from ccsim.analyses.stats import format_percent_ci, json_number as _num
+from ccsim.analyses.stats import json_number as _num
 
 __all__ = ["Metric", "METRICS", "HEADLINE", "game_values", "MetricSums", "Distribution", "metrics", "distribution",
-           "frame_rows", "report", "metrics_report", "format_metrics"]
+           "frame_rows", "report", "metrics_report"]
 
 
 @dataclass(frozen=True)
@@ -246,38 +245,3 @@ def metrics_report(data, rules: np.ndarray | None = None) -> dict:
     """``report`` of a run's rows or results frame."""
     rows = _rows(data)
     return report(MetricSums().add_rows(rows, rules), Distribution().add_rows(rows))
-
-
-_SHARES = {m.name for m in METRICS if m.kind == "rate"}
-
-
-def _metric_cell(m: dict) -> str:
-    v, (lo, hi) = m["value"], m["ci95"]
-    if v is None:
-        return "n/a"
-    if m["metric"] == "seat_advantage":
-        return f"{100 * v:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-    if m["metric"] in _SHARES:
-        return format_percent_ci(v, lo, hi)
-    return f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
-
-
-def format_metrics(rep: dict, width: int | None = None) -> str:
-    """The metrics of a report as a readable table, by group, with 95% intervals, fitted to
-    ``width`` columns (None: no limit)."""
-    lines = [f"designer metrics of {rep['games']:,} games (docs/metrics.md), 95% intervals"]
-    groups: dict = {}
-    for m in rep["metrics"]:
-        extra = f" (of {int(m['units']):,} games with a leader)" if m["metric"] == "decisiveness" else ""
-        groups.setdefault(m["group"], []).append([m["label"] + extra, _metric_cell(m)])
-    cols = [Col("", wrap=True), Col("")]
-    wide = max(len(r[0]) for rows in groups.values() for r in rows)
-    for group, rows in groups.items():
-        rows = [[r[0].ljust(wide), *r[1:]] for r in rows]  # one label width for every group
-        lines += ["", f"{group}:"] + table(cols, rows, width, "  ")[1:]  # no header line: the group names it
-    quantiles = ("p5", "p25", "p50", "p75", "p95", "min", "max")
-    rows = [[r["measure"], f"{r['mean']:.2f}", f"{r['sd']:.2f}", *(f"{r[q]}" for q in quantiles)]
-            for r in rep["lengths"] if r["games"]]
-    lines += [""] + table([Col("length"), Col("mean", True), Col("sd", True)] + [Col(q, True) for q in quantiles],
-                          rows, width, "  ")
-    return fit_lines(lines, width)

@@ -10,11 +10,14 @@ fields and never parses a string.  A bad field is refused here, with one line in
 * ``WhatIfQuestion`` (``ask_whatif``): ``ccsim whatif``'s, the arms (the standard rules, each variant,
   each change of a rules file, each card ablated) at each level, the deals and the seed;
 * a ``Space`` (``ask_balance``): ``ccsim balance``'s, the space file with the flags in place of its
-  own keys (``ccsim.analyses.balance.space``).
+  own keys (``ccsim.analyses.balance.space``);
+* ``TournamentQuestion`` (``ask_tournament``): ``ccsim tournament``'s, the entrants (each strategy with
+  each ordering), the deals per pairing, the seed, the rules, and how far a search player plays.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -23,15 +26,16 @@ from ccsim.kernel import rules as R
 from ccsim.runner import changes as changes_file
 from ccsim.runner.changes import RESERVED as BASE, Change
 from ccsim.runner.checks import check_count, check_seed
-from ccsim.runner.orderings import OrderingError, SHUFFLED, parse_ordering, without_card
+from ccsim.runner.orderings import OrderingError, PRESETS, SHUFFLED, parse_ordering, without_card
 from ccsim.runner.parameters import VARIANT_WORDS, change_words
-from ccsim.runner.ruleset import action_counts, rules_vector
+from ccsim.runner.ruleset import RulesError, action_counts, rules_vector
 from ccsim.analyses.levels import default_level
 from ccsim.analyses.balance.space import Space, ask_balance
-from strategies.registry import strategy_id
+from strategies.registry import available, search_players, strategy_id
 
 __all__ = ["WhatIfError", "Change", "Arm", "BASE", "Question", "WhatIfQuestion", "ask_whatif", "Space", "ask_balance",
-           "load_changes", "load_changes_data", "arms_for"]
+           "load_changes", "load_changes_data", "arms_for", "TournamentError", "Entrant", "TournamentQuestion",
+           "ask_tournament", "entrant_names"]
 
 
 class WhatIfError(UsageError):
@@ -170,3 +174,118 @@ def ask_whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=Non
                           record_games=int(record_games))
 
 
+
+
+# --- the tournament's question ----------------------------------------------------------------
+
+N_BOOT = 200  # bootstrap replicates of the ratings' intervals
+
+
+class TournamentError(UsageError):
+    """An unusable tournament argument (a usage error: exit status 2 in the CLI)."""
+
+
+class Entrant(NamedTuple):
+    """One entrant of a round robin: its label in the tables, its strategy, and the canonical ordering
+    of its action deck (``shuffled`` or 13 letters)."""
+    label: str
+    strategy: str
+    ordering: str
+
+
+@dataclass(frozen=True)
+class TournamentQuestion:
+    """A checked round robin: the entrants (at least two, each strategy with each ordering, in the order
+    given), the deals per pairing and the seed, the rules (the vector and the variants it holds), the deals
+    of a pairing with a search player (None: every pairing plays ``games``), whether to compute Nash
+    averaging (None: only where the results are intransitive) and the bootstrap's replicates."""
+    entrants: tuple
+    games: int
+    seed: int
+    rules: np.ndarray
+    variants: tuple = ()
+    search_games: int | None = None
+    nash: bool | None = None
+    n_boot: int = N_BOOT
+
+    @property
+    def labels(self) -> list[str]:
+        return [e.label for e in self.entrants]
+
+
+def entrant_names(spec) -> list[str]:
+    """Strategy names of ``--strategies``: a list or comma-separated text; ``all`` is every
+    registered strategy, ``heuristics`` every one but ``random`` and the search players
+    (``expert`` plays a few games a second: name it to have it)."""
+    names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else list(spec)
+    names = [n for n in names if n]
+    registered = available()
+    if names == ["all"]:
+        return [s["name"] for s in registered]
+    if names == ["heuristics"]:
+        slow = search_players()
+        return [s["name"] for s in registered if s["name"] != "random" and s["name"] not in slow]
+    for n in names:
+        try:
+            strategy_id(n)
+        except KeyError as e:
+            raise TournamentError(f"--strategies: {e.args[0]}") from None
+    if len(set(names)) != len(names):
+        raise TournamentError(f"--strategies: {names} names a strategy twice")
+    return names
+
+
+def _order_label(text: str, canonical: str) -> str:
+    key = "-".join(str(text).strip().lower().replace("_", "-").split())
+    return key if key in PRESETS or canonical == SHUFFLED else canonical
+
+
+def _orderings(orderings, rules) -> list[tuple[str, str]]:
+    """(label, canonical ordering) of each of ``--orderings`` (a list or comma-separated text; None:
+    ``shuffled``)."""
+    texts = orderings if orderings else [SHUFFLED]
+    if isinstance(texts, str):
+        texts = [t for t in texts.split(",") if t.strip()]
+    orders = []
+    for t in texts:
+        try:
+            # an entrant may sit at either seat, so her ordering must suit both seats' counts
+            canon = parse_ordering(t, action_counts(rules, 0))
+            parse_ordering(t, action_counts(rules, 1))
+        except OrderingError as e:
+            raise TournamentError(f"--orderings: {e}") from None
+        orders.append((_order_label(t, canon), canon))
+    if len({c for _, c in orders}) != len(orders):
+        raise TournamentError("--orderings: an ordering is given twice")
+    return orders
+
+
+def _entrants(names: list[str], orders: list[tuple[str, str]]) -> tuple[Entrant, ...]:
+    """Every strategy with every ordering, labelled by what tells them apart."""
+    out = []
+    for n in names:
+        for lab, canon in orders:
+            label = n if len(orders) == 1 else (lab if len(names) == 1 else f"{n}/{lab}")
+            out.append(Entrant(label, n, canon))
+    if len(out) < 2:
+        raise TournamentError("a tournament needs at least two entrants (strategies x orderings)")
+    return tuple(out)
+
+
+def ask_tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orderings=None, variants=(),
+                   rules: dict | None = None, nash: bool | None = None, n_boot: int = N_BOOT,
+                   search_games: int | None = None) -> TournamentQuestion:
+    """The round robin of these arguments (``ccsim.analyses.tournament.tournament``'s), every one checked:
+    ``TournamentError`` (one line) for the first that cannot be used, the strategies first."""
+    names = entrant_names(strategies)
+    games = check_count(games, TournamentError, "--games")
+    seed = check_seed(seed, TournamentError)
+    if search_games is not None:
+        search_games = check_count(search_games, TournamentError, "--search-games")
+    try:
+        vec = rules_vector(rules, tuple(variants))
+    except RulesError as e:
+        raise TournamentError(str(e)) from None
+    return TournamentQuestion(entrants=_entrants(names, _orderings(orderings, vec)), games=games, seed=seed,
+                              rules=vec, variants=tuple(variants), search_games=search_games, nash=nash,
+                              n_boot=int(n_boot))

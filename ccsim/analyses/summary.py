@@ -6,7 +6,7 @@ equals the one printed at the end of the run.
 Where two different sides (strategy, ordering) meet with the seats swapped,
 the seats' shares mix both sides: the summary then leads with each side's own
 result (``by_strategy``), both seats together and each seat apart, and the
-seats' table comes second.
+seats' table comes second.  The tables a person reads are drawn in ``ccsim.present.summary``.
 """
 from __future__ import annotations
 
@@ -14,10 +14,8 @@ import numpy as np
 
 from ccsim.kernel import rules as R
 from ccsim.kernel.engine.episode import R_WINNER, R_END, R_TURNS, R_VP, R_ERROR
-from ccsim.analyses.stats import format_percent as _fp, format_percent_ci, wilson_interval, mean_ci
+from ccsim.analyses.stats import wilson_interval, mean_ci
 from ccsim.runner.ruleset import rules_block
-from ccsim.runner.parameters import change_words
-from ccsim.analyses.table_width import Col, fit_lines, paragraph, table
 
 SEATS = R.PLAYERS
 
@@ -36,7 +34,6 @@ class Summary:
         self.vp_sum = np.zeros(2, np.float64)
         self.vp_sq = np.zeros(2, np.float64)
         self.turn_sum = 0.0
-        self.turn_sq = 0.0
         self.errors = 0
         self.seconds = 0.0
 
@@ -59,7 +56,6 @@ class Summary:
             self.vp_sq[p] += (vp * vp).sum()
         t = np.asarray(turns, np.float64)
         self.turn_sum += t.sum()
-        self.turn_sq += (t * t).sum()
         if error is not None:
             self.errors += int((np.asarray(error) != 0).sum())
 
@@ -154,68 +150,3 @@ def summarize_frame(df) -> dict:
     s.add(winner, end, df["turns"].to_numpy(), df["vp_cleopatra"].to_numpy(), df["vp_caesar"].to_numpy(),
           df["error"].to_numpy(), df["swapped"].to_numpy() if "swapped" in df else False)
     return s.to_dict()
-
-
-def format_summary(d: dict, width: int | None = None) -> str:
-    """A readable table of a summary dictionary, fitted to ``width`` columns (None: no limit)."""
-    n = d["games"]
-    lines = []
-    cfg = d.get("config")
-    if cfg:
-        lines.append(f"cleopatra: {cfg['cleopatra']} ({cfg['cleopatra_order']})   "
-                     f"caesar: {cfg['caesar']} ({cfg['caesar_order']})")
-        lines.append(f"seed {cfg['seed']}   rules: {change_words(cfg.get('rules') or {}, cfg['variants'])}")
-    lines.append(_games_line(n, bool(cfg and cfg["swap_seats"]))
-                 + ("   (interrupted: partial result)" if d.get("interrupted") else ""))
-    lines.append("")
-    if d.get("by_strategy"):
-        lines += _sides_table(d["by_strategy"], width) + ["", "by seat (each seat's games mix both sides):"]
-    rows = []
-    for s in SEATS:
-        w, vp = d["win_rate"][s], d["mean_vp"][s]
-        rows.append([s, f"{d['wins'][s]:,}", _fp(w["rate"]), f"[{_fp(w['ci95'][0])}, {_fp(w['ci95'][1])}]",
-                     f"{vp['mean'] if vp else 0:.2f}"])
-    dr = d["draw_rate"]
-    rows.append(["draws", f"{d['draws']:,}", _fp(dr["rate"]), f"[{_fp(dr['ci95'][0])}, {_fp(dr['ci95'][1])}]", ""])
-    cols = [Col(""), Col("wins", True), Col("win rate", True), Col("95% CI"), Col("mean VP", True)]
-    lines += table(cols, rows, width)
-    lines.append("")
-    lines.append("end reasons: " + ", ".join(f"{k} {v:,} ({_fp(v / n)})" for k, v in d["end_reasons"].items() if n))
-    turns = f"{d['mean_turns']:.1f}" if n else "-"  # none when interrupted before the first chunk
-    lines.append(f"truncated games: {d['truncated']:,}   mean turns: {turns}")
-    if d.get("engine_errors"):
-        lines.append(f"ENGINE ERRORS: {d['engine_errors']}")
-    if d.get("games_per_s"):
-        lines.append(f"time: {d['seconds']:.2f} s   ({d['games_per_s']:,.0f} games/s)")
-    return fit_lines(lines, width)
-
-
-def _games_line(n: int, swapped: bool) -> str:
-    """How many games, and with --swap-seats how many deals: each deal is played twice."""
-    if swapped and n % 2 == 0:
-        return f"games: {n:,} ({n // 2:,} deals, each played twice with the seats swapped)"
-    return f"games: {n:,}" + ("   (seats swapped in every other game)" if swapped else "")
-
-
-def side_label(side: dict, sides: list[dict]) -> str:
-    """A side's strategy, with its ordering where the orderings differ."""
-    same_order = len({s["ordering"] for s in sides}) == 1
-    same_strategy = len({s["strategy"] for s in sides}) == 1
-    if same_order:
-        return side["strategy"]
-    return side["ordering"] if same_strategy else f"{side['strategy']} ({side['ordering']})"
-
-
-def _pct(r: dict) -> str:
-    return format_percent_ci(r['rate'], *r['ci95'])
-
-
-def _sides_table(sides: list[dict], width: int | None) -> list[str]:
-    cols = [Col("", wrap=True), Col("games", True), Col("wins", True, spare=4), Col("draws", True, spare=3),
-            Col("win rate [95% CI]"), Col("score [95% CI]"), Col("as cleopatra", True, spare=2),
-            Col("as caesar", True, spare=2)]
-    rows = [[label, f"{s['games']:,}", f"{s['wins']:,}", f"{s['draws']:,}", _pct(s["win_rate"]), _pct(s["score"]),
-             _fp(s["as_cleopatra"]["win_rate"]["rate"]), _fp(s["as_caesar"]["win_rate"]["rate"])]
-            for label, s in zip((side_label(s, sides) for s in sides), sides)]
-    return (paragraph("by strategy (every deal played twice, seats swapped; a draw counts half in the score):", width)
-            + table(cols, rows, width))

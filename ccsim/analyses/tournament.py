@@ -14,7 +14,8 @@ cycle* is a cycle A > B > ... > A of pairings each won significantly after
 Holm's correction over all pairings.  Where there is one, a Nash-averaging
 rating (Balduzzi et al. 2018, ``ccsim.analyses.stats.nash_average``) stands beside
 Bradley–Terry: an entrant's expected advantage against the maximum-entropy
-Nash mixture of the tournament's meta-game.
+Nash mixture of the tournament's meta-game.  Its tables and ``--json`` object are drawn in
+``ccsim.present.tournament``, its heatmap in ``ccsim.present.heatmap``.
 """
 from __future__ import annotations
 
@@ -26,56 +27,18 @@ import pandas as pd
 
 from ccsim.kernel import rules as R
 from ccsim.runner.backends import SEARCH_TASK_GAMES, LocalBackend
-from ccsim.errors import UsageError
 from ccsim.kernel.engine.episode import R_WINNER, R_END, R_TURNS, R_ERROR
-from ccsim.runner.checks import check_count, check_seed
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
-from ccsim.runner.orderings import OrderingError, PRESETS, SHUFFLED, parse_ordering
-from ccsim.runner.ruleset import RulesError, action_counts, describe, rules_vector
+from ccsim.runner.ruleset import describe
 from ccsim.analyses.stats import ELO_PER_NAT, bradley_terry, holm, mean_ci, nash_average, rating_intervals
-from ccsim.analyses.stats import json_number as _num
-from ccsim.analyses.stats import format_percent as _fp, format_percent_ci
-from ccsim.analyses.table_width import Col, fit_lines, table
 from ccsim.runner.parameters import vector_words
-from strategies.registry import available, player_key, search_players, strategy_id
+from ccsim.analyses.question import N_BOOT, TournamentError, TournamentQuestion, ask_tournament
+from strategies.registry import player_key, search_players
 
-__all__ = ["TournamentError", "Tournament", "tournament", "entrant_names", "format_tournament",
-           "tournament_json"]
+__all__ = ["TournamentError", "Tournament", "tournament", "answer_tournament"]
 
 TASK_GAMES = 100_000  # games per task: a few seconds each, so progress and Ctrl-C stay responsive
-N_BOOT = 200
-
-
-class TournamentError(UsageError):
-    """An unusable tournament argument (a usage error: exit status 2 in the CLI)."""
-
-
-def entrant_names(spec) -> list[str]:
-    """Strategy names of ``--strategies``: a list or comma-separated text; ``all`` is every
-    registered strategy, ``heuristics`` every one but ``random`` and the search players
-    (``expert`` plays a few games a second: name it to have it)."""
-    names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else list(spec)
-    names = [n for n in names if n]
-    registered = available()
-    if names == ["all"]:
-        return [s["name"] for s in registered]
-    if names == ["heuristics"]:
-        slow = search_players()
-        return [s["name"] for s in registered if s["name"] != "random" and s["name"] not in slow]
-    for n in names:
-        try:
-            strategy_id(n)
-        except KeyError as e:
-            raise TournamentError(f"--strategies: {e.args[0]}") from None
-    if len(set(names)) != len(names):
-        raise TournamentError(f"--strategies: {names} names a strategy twice")
-    return names
-
-
-def _order_label(text: str, canonical: str) -> str:
-    key = "-".join(str(text).strip().lower().replace("_", "-").split())
-    return key if key in PRESETS or canonical == SHUFFLED else canonical
 
 
 @dataclass
@@ -91,33 +54,6 @@ class Tournament:
     cycles: list                   # significant cycles, each a list of labels (A beats B beats ... beats A)
     nash: pd.DataFrame | None      # the Nash mixture and averages, or None when not computed
     info: dict = field(default_factory=dict)
-
-
-def _entrants(strategies, orderings, rules):
-    """[(label, strategy, ordering)]: every strategy with every ordering."""
-    names = entrant_names(strategies)
-    texts = orderings if orderings else [SHUFFLED]
-    if isinstance(texts, str):
-        texts = [t for t in texts.split(",") if t.strip()]
-    orders = []
-    for t in texts:
-        try:
-            # an entrant may sit at either seat, so her ordering must suit both seats' counts
-            canon = parse_ordering(t, action_counts(rules, 0))
-            parse_ordering(t, action_counts(rules, 1))
-        except OrderingError as e:
-            raise TournamentError(f"--orderings: {e}") from None
-        orders.append((_order_label(t, canon), canon))
-    if len({c for _, c in orders}) != len(orders):
-        raise TournamentError("--orderings: an ordering is given twice")
-    out = []
-    for n in names:
-        for lab, canon in orders:
-            label = n if len(orders) == 1 else (lab if len(names) == 1 else f"{n}/{lab}")
-            out.append((label, n, canon))
-    if len(out) < 2:
-        raise TournamentError("a tournament needs at least two entrants (strategies x orderings)")
-    return out
 
 
 class _Tally:
@@ -237,7 +173,9 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
                n_boot: int = N_BOOT, search_games: int | None = None) -> Tournament:
     """A round robin of ``strategies`` (names, comma-separated text, ``all`` or ``heuristics``),
     each with each of ``orderings`` (default ``shuffled``), on ``games`` deals per pairing,
-    each deal played twice with the seats swapped.
+    each deal played twice with the seats swapped.  The Python door: its arguments become one
+    ``TournamentQuestion`` (``ccsim.analyses.question.ask_tournament``, every one checked before a game),
+    which ``answer_tournament`` plays.
 
     ``search_games``: a pairing with a search player (``expert``: a few games a
     second) plays only deals 0 .. search_games-1; the ratings are fitted to every
@@ -250,25 +188,24 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
     >>> t = tournament("greedy,tactician,random", games=200)        # doctest: +SKIP
     >>> t.ratings[["entrant", "elo", "elo_lo", "elo_hi"]]            # doctest: +SKIP
     """
-    games = check_count(games, TournamentError, "--games")
-    seed = check_seed(seed, TournamentError)
-    if search_games is not None:
-        search_games = check_count(search_games, TournamentError, "--search-games")
-    try:
-        vec = rules_vector(rules, tuple(variants))
-    except RulesError as e:
-        raise TournamentError(str(e)) from None
-    ents = _entrants(strategies, orderings, vec)
-    labels = [e[0] for e in ents]
+    q = ask_tournament(strategies, games=games, seed=seed, orderings=orderings, variants=variants, rules=rules,
+                       nash=nash, n_boot=n_boot, search_games=search_games)
+    return answer_tournament(q, backend=backend, progress=progress)
+
+
+def answer_tournament(q: TournamentQuestion, backend=None, progress: bool = False) -> Tournament:
+    """Play a checked round robin (local backend by default); returns its results."""
+    ents, games, seed, search_games, vec = list(q.entrants), q.games, q.seed, q.search_games, q.rules
+    labels = q.labels
     k = len(ents)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     builder = GridBuilder()
     for i, j in pairs:
-        builder.add(ents[i][1:], ents[j][1:], vec)
+        builder.add(ents[i][1:], ents[j][1:], vec)  # (strategy, ordering) of each side
     grid = builder.build()
     n_pairs = len(pairs)
     slow = search_players()
-    with_search = [bool({ents[i][1], ents[j][1]} & slow) for i, j in pairs]
+    with_search = [bool({ents[i].strategy, ents[j].strategy} & slow) for i, j in pairs]
     capping = bool(search_games and search_games < games)
     capped = [c for c in range(n_pairs) if with_search[c] and capping]
     full = [c for c in range(n_pairs) if c not in capped]
@@ -294,13 +231,13 @@ def tournament(strategies="heuristics", games: int = 10_000, seed: int = 1, orde
     if played == 0:
         raise KeyboardInterrupt
     return _results(ents, pairs, tally, dict(
-        entrants=labels, strategies=list(dict.fromkeys(e[1] for e in ents)),
-        orderings=list(dict.fromkeys(e[2] for e in ents)), variants=list(variants),
+        entrants=labels, strategies=list(dict.fromkeys(e.strategy for e in ents)),
+        orderings=list(dict.fromkeys(e.ordering for e in ents)), variants=list(q.variants),
         rules=describe(vec), rules_words=vector_words(vec), seed=int(seed), deals=int(tally.deals), games_per_pairing=2 * int(tally.deals),
         search_deals=(int(tally.score[capped, 0].min()) if capped and full else None),
         games=played, seconds=seconds, games_per_s=played / seconds if seconds > 0 else None,
         interrupted=interrupted),
-        nash, n_boot)
+        q.nash, q.n_boot)
 
 
 def _group_tasks(seed: int, grid, cs: list, deals: int, task_games: int) -> list[GridTask]:
@@ -314,7 +251,7 @@ def _group_tasks(seed: int, grid, cs: list, deals: int, task_games: int) -> list
 
 
 def _results(ents, pairs, tally, info, nash, n_boot) -> Tournament:
-    labels = [e[0] for e in ents]
+    labels = [e.label for e in ents]
     k = len(labels)
     recs = []
     score_pts = np.zeros((k, k))
@@ -370,127 +307,6 @@ def _results(ents, pairs, tally, info, nash, n_boot) -> Tournament:
 
 
 def _identical(a, b) -> bool:
-    """Two entrants (label, strategy, ordering) that are one player: the same strategy id and
-    parameters with the same ordering, so their pairing is a mirror match, not a comparison."""
-    return a[2] == b[2] and player_key(a[1]) == player_key(b[1])
-
-
-# --- presentation ------------------------------------------------------------------------------
-
-def _pts(x: float) -> str:
-    return f"{100 * x:+.1f}"
-
-
-def _rating_table(t: Tournament, width) -> list[str]:
-    cols = [Col("#", True), Col("entrant", wrap=True), Col("Elo", True), Col("95% interval"), Col("mean score", True)]
-    if t.nash is not None:
-        cols += [Col("Nash avg", True, spare=3), Col("95% interval", spare=2), Col("mixture", True, spare=1)]
-    rows = []
-    for r in t.ratings.itertuples():
-        row = [str(r.rank), r.entrant, f"{r.elo:+.0f}", f"{r.elo_lo:+.0f} .. {r.elo_hi:+.0f}", _fp(r.mean_score)]
-        if t.nash is not None:
-            row += [f"{r.nash:+.0f}", f"{r.nash_lo:+.0f} .. {r.nash_hi:+.0f}", _fp(r.nash_mixture)]
-        rows.append(row)
-    return table(cols, rows, width)
-
-
-def _matrix(t: Tournament, width) -> list[str]:
-    """The score matrix: by the entrants' names, else (too wide) by rank number, then in whole percent."""
-    order = list(t.ratings["entrant"])
-    names = [e.replace("weighted-", "w-") for e in order]
-    numbers = [str(k) for k in range(1, len(order) + 1)]
-    for heads, digits, gap in ((names, 1, "  "), (numbers, 1, " "), (numbers, 0, " ")):
-        cols = [Col("")] + [Col(h, True) for h in heads]
-        rows = [[f"{k:>2} {a}" if heads is numbers else a]
-                + ["—" if a == b else f"{100 * t.score.loc[a, b]:.{digits}f}" for b in order]
-                for k, a in enumerate(order, 1)]
-        lines = table(cols, rows, None, gap=gap)
-        if width is None or max(len(x) for x in lines) <= width:
-            break
-    return lines
-
-
-def _pairing_table(t: Tournament, width) -> list[str]:
-    cols = [Col("first", wrap=True), Col("second", wrap=True), Col("score [95%]"), Col("seat adv. [95%]", spare=2),
-            Col("p (Holm)", True, spare=1)]
-    rows = []
-    for r in t.pairings.itertuples():
-        seat = f"{_pts(r.seat_advantage)} [{_pts(r.seat_lo)}, {_pts(r.seat_hi)}]"
-        if r.identical:
-            rows.append([r.a, r.b, "identical players", seat, "-"])
-            continue
-        p = f"{r.p_holm:.2g}" if r.p_holm >= 1e-300 else "<1e-300"
-        rows.append([r.a, r.b, format_percent_ci(r.score, r.ci_lo, r.ci_hi), seat, p])
-    return table(cols, rows, width)
-
-
-def format_tournament(t: Tournament, width: int | None = None) -> str:
-    """The tournament as readable tables, fitted to ``width`` columns (None: no limit)."""
-    i = t.info
-    order = list(t.ratings["entrant"])
-    if i.get("search_deals"):
-        deals = (f"{i['deals']:,} deals per pairing ({i['search_deals']:,} in a pairing with a search player), each "
-                 f"played twice with the seats swapped ({i['games']:,} games in all)")
-    else:
-        deals = (f"{i['deals']:,} deals per pairing played twice with the seats swapped "
-                 f"({i['games_per_pairing']:,} games per pairing, {i['games']:,} in all)")
-    head = (f"round robin of {len(order)} entrants, {deals}, seed {i['seed']}, "
-            f"rules: {i.get('rules_words') or i['rules']}")
-    lines = [head, "orderings: " + ", ".join(i["orderings"]) + ("   (interrupted: partial result)"
-                                                                  if i["interrupted"] else ""), ""]
-    lines.append("ratings (Bradley-Terry, Elo scale, 95% bootstrap interval; mean score over all opponents)"
-                 + ("; Nash averaging (Elo scale) beside it" if t.nash is not None else ""))
-    lines += _rating_table(t, width)
-    lines += ["", "score matrix: row's score against column, % (a draw counts half)"] + _matrix(t, width)
-    lines += ["", "pairings: first's score [95% interval over deals], seat advantage = Cleopatra's score - 50%, "
-              "points [95%], Holm-adjusted p of 'no difference'"] + _pairing_table(t, width)
-    twins = [f"{r.a} = {r.b}" for r in t.pairings.itertuples() if r.identical]
-    if twins:
-        lines += ["identical players: " + ", ".join(twins),
-                  "  (one strategy, parameters and ordering under two names: a mirror match, not a comparison)"]
-    s = t.seat
-    over = "the pairings without a search player" if i.get("search_deals") else "all pairings"
-    lines += ["", f"seat advantage over {over} (Cleopatra's score - 50%): {_pts(s['value'])} points "
-                  f"[{_pts(s['lo'])}, {_pts(s['hi'])}]"]
-    if t.cycles:
-        lines.append("INTRANSITIVE: significant cycles (each pairing won significantly after Holm):")
-        lines += ["  " + " > ".join(c + [c[0]]) for c in t.cycles]
-    else:
-        lines.append("transitive: no cycle of pairings won significantly (Holm, 5%)")
-    if i["errors"]:
-        lines.append(f"ENGINE ERRORS: {i['errors']}")
-    if i.get("seconds"):
-        lines.append(f"time: {i['seconds']:.1f} s   ({i['games_per_s']:,.0f} games/s)")
-    return fit_lines(lines, width)
-
-
-def tournament_json(t: Tournament) -> dict:
-    """The tournament as one JSON-ready object."""
-    i = t.info
-    mat = lambda df: [[_num(df.loc[a, b]) for b in t.entrants] for a in t.entrants]  # noqa: E731
-    out = {k: i[k] for k in ("entrants", "strategies", "orderings", "variants", "rules", "rules_words", "seed", "deals",
-                             "games_per_pairing", "games", "transitive", "errors")}
-    if i.get("search_deals"):
-        out["search_deals"] = i["search_deals"]   # deals of the pairings with a search player
-    out["ratings"] = [{"rank": int(r.rank), "entrant": r.entrant, "elo": _num(r.elo), "ci95": [_num(r.elo_lo),
-                       _num(r.elo_hi)], "mean_score": _num(r.mean_score),
-                       **({"nash": _num(r.nash), "nash_ci95": [_num(r.nash_lo), _num(r.nash_hi)],
-                           "nash_mixture": _num(r.nash_mixture)} if t.nash is not None else {})}
-                      for r in t.ratings.itertuples()]
-    out["matrix"] = {"entrants": t.entrants, "score": mat(t.score), "ci95_lo": mat(t.score_lo),
-                     "ci95_hi": mat(t.score_hi)}
-    out["pairings"] = [{"a": r.a, "b": r.b, "deals": int(r.deals), "games": int(r.games), "wins": int(r.wins),
-                        "draws": int(r.draws), "losses": int(r.losses), "score": _num(r.score),
-                        "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "seat_advantage": _num(r.seat_advantage),
-                        "seat_ci95": [_num(r.seat_lo), _num(r.seat_hi)], "p_holm": _num(r.p_holm),
-                        "end_reasons": {e: int(getattr(r, f"end_{e}")) for e in R.END_NAMES[1:]},
-                        "mean_turns": _num(r.mean_turns), "errors": int(r.errors),
-                        "identical": bool(r.identical)}
-                       for r in t.pairings.itertuples()]
-    out["seat_advantage"] = {"value": t.seat["value"], "ci95": [t.seat["lo"], t.seat["hi"]]}
-    out["cycles"] = t.cycles
-    out["seconds"] = round(i["seconds"], 3)
-    out["games_per_s"] = round(i["games_per_s"], 1) if i["games_per_s"] else None
-    if i["interrupted"]:
-        out["interrupted"] = True
-    return out
+    """Two entrants that are one player: the same strategy id and parameters with the same ordering,
+    so their pairing is a mirror match, not a comparison."""
+    return a.ordering == b.ordering and player_key(a.strategy) == player_key(b.strategy)

@@ -65,16 +65,18 @@ def _common(fn):
 def tournament_cmd(strategies, games, orderings, variants, nash, search_games, seed, threads, out, as_json, progress,
                    wide, backend, scheduler, workers, connect_timeout):
     """Round robin: score matrix, Bradley-Terry ratings, seat advantage, transitivity."""
-    from ccsim.analyses.tournament import tournament, format_tournament, tournament_json, entrant_names
+    from ccsim.analyses.question import ask_tournament
+    from ccsim.analyses.tournament import answer_tournament
+    from ccsim.present.tournament import format_tournament, tournament_json
     from ccsim.present.heatmap import tournament_heatmap
 
-    entrant_names(strategies)
+    q = ask_tournament(strategies, games=games, seed=seed, orderings=orderings, variants=variants, nash=nash,
+                       search_games=search_games)  # every argument checked before a game
     folder = _writable(out)
     _threads(threads)
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
-        t = tournament(strategies, games=games, seed=seed, orderings=orderings, variants=variants, backend=be,
-                       progress=_show(progress), nash=nash, search_games=search_games)
+        t = answer_tournament(q, backend=be, progress=_show(progress))
     finally:
         be.close()
     d = tournament_json(t)
@@ -182,13 +184,17 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
               help="The skill curve's levels [the space's; the default space: the ladder].")
 @click.option("--skill-deals", type=COUNT, default=None, metavar="N",
               help="Fresh deals per arm at a search level of the skill curve [the space's, else 1,000].")
+@click.option("--ring/--no-ring", default=None,
+              help="When nothing is fair at the judge, search the next ring around the closest setting (screened at "
+                   "the other levels, raced and confirmed at the judge) and publish the answer with it [the space's, "
+                   "else on].")
 @click.option("--threads", type=int, default=None, help="Threads (0: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr: a bar on a terminal, else a line every 10 s [on].")
 @wide_option
 @backend_options
 def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeasure_games, search_level, search_deals, skill_levels,
-                skill_deals, threads, as_json, progress, wide, backend, scheduler, workers, connect_timeout):
+                skill_deals, ring, threads, as_json, progress, wide, backend, scheduler, workers, connect_timeout):
     """Search a space of rules changes for the smallest that makes the game fair (docs/balance.md)."""
     from ccsim.analyses.balance import answer_balance
     from ccsim.present.balance import balance_json, format_balance, write_balance
@@ -197,7 +203,7 @@ def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeas
     sp = ask_balance(space, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
                      remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
                      skill_levels=skill_levels, skill_deals=skill_deals, judge=judge,
-                     race=race)  # every argument checked before a game
+                     race=race, ring=ring)  # every argument checked before a game
     _threads(threads)
     be = cli_backend(backend, scheduler, workers, connect_timeout)
     try:
@@ -206,9 +212,32 @@ def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeas
     finally:
         be.close()
     write_balance(out, b)
-    click.echo(json.dumps(balance_json(b)) if as_json else format_balance(b, width_of(wide)))
+    d = _with_ring(out, b, balance_json)
+    click.echo(json.dumps(d) if as_json else _ring_text(format_balance(b, width_of(wide)), b.ring, width_of(wide)))
     if b.info["interrupted"]:
         sys.exit(130)
+
+
+def _with_ring(out, b, balance_json) -> dict:
+    """The summary with the next ring's outcome (``ring``); when the ring ran to its end, the answer published
+    from every setting measured at the judge, the ring's among them (``publish``, no game), in the folder too."""
+    if b.ring and b.ring["ran"] and not b.ring["interrupted"]:
+        from ccsim.analyses.balance.publish import publish
+        b.recommendation = publish(out) | dict(seed=b.info["fresh_seed"])  # (the search's fresh deals, as before)
+    d = dict(balance_json(b), ring=b.ring)
+    (Path(out) / "summary.json").write_text(json.dumps(d, indent=2) + "\n")
+    return d
+
+
+def _ring_text(text: str, ring, width) -> str:
+    """The printed summary with the next ring's paragraphs before the answer (after it when it has none)."""
+    import textwrap
+    from ccsim.analyses.balance.widen import ring_paragraphs
+    lines = [x for para in ring_paragraphs(ring) for x in [""] + textwrap.wrap(para, width or 100)]
+    if not lines:
+        return text
+    head, mark, tail = text.partition("\nThe answer, judged with")
+    return "\n".join([head.rstrip("\n"), *lines, ""]) + mark + tail if mark else "\n".join([text, *lines])
 
 
 @click.command("metrics")
@@ -218,7 +247,8 @@ def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeas
 def metrics_cmd(path, as_json, wide):
     """Designer metrics of a run written with `ccsim run --out DIR` (docs/metrics.md)."""
     import pandas as pd
-    from ccsim.analyses.metrics import metrics_report, format_metrics
+    from ccsim.analyses.metrics import metrics_report
+    from ccsim.present.metrics import format_metrics
     from ccsim.runner.ruleset import rules_vector
 
     p = Path(path)

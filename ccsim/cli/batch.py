@@ -66,10 +66,10 @@ def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, varia
     if as_json:
         click.echo(json.dumps(summary))
     else:
-        from ccsim.analyses.summary import format_summary
+        from ccsim.present.summary import format_summary
         click.echo(format_summary(summary, width_of(wide)))
         if with_metrics:
-            from ccsim.analyses.metrics import format_metrics
+            from ccsim.present.metrics import format_metrics
             click.echo("\n" + format_metrics(summary["metrics"], width_of(wide)))
     if summary.get("interrupted"):
         sys.exit(130)

@@ -90,5 +90,5 @@ wide_option = click.option("--wide", is_flag=True,
 
 def width_of(wide: bool) -> int | None:
     """The columns a printed summary may take: the terminal's, at most 100; None with --wide."""
-    from ccsim.analyses.table_width import terminal_width
+    from ccsim.present.table_width import terminal_width
     return terminal_width(wide)

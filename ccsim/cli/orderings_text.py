@@ -2,7 +2,7 @@
 (at most 100 columns; ``width=None`` is ``--wide``), from the studies' DataFrames."""
 from __future__ import annotations
 
-from ccsim.analyses.table_width import Col, fit_lines, paragraph, table
+from ccsim.present.table_width import Col, fit_lines, paragraph, table
 from ccsim.analyses.stats import format_percent
 
 __all__ = ["compare_text", "search_text", "positions_text"]

@@ -74,8 +74,8 @@ def _replicate(rep, folder, seed: int) -> list:
 
 def _text_lines(rep, folder, width: int | None = None) -> list[str]:
     """What a terminal shows: the summary sentences, then every claim by what it measures, with its
-    figure, class and verdicts, fitted to ``width`` columns (``ccsim.analyses.table_width``; None: no limit)."""
-    from ccsim.analyses.table_width import Col, paragraph, table
+    figure, class and verdicts, fitted to ``width`` columns (``ccsim.present.table_width``; None: no limit)."""
+    from ccsim.present.table_width import Col, paragraph, table
     from ccsim.report.render import claim_row
     i = rep.info
     lines = paragraph(f"{rep.study.title}: {i['games']:,} games ({i['games_played']:,} played now; parts: "

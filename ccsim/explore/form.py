@@ -26,6 +26,7 @@ from ccsim.runner.checks import check_seed
 from ccsim.runner.orderings import PRESETS, SHUFFLED, OrderingError, parse_ordering
 from ccsim.runner.parameters import PARAMETERS, VARIANT_WORDS
 from ccsim.runner.ruleset import RulesError, action_counts, rules_block, rules_vector
+from ccsim.analyses.balance.judge import level_lean
 from ccsim.analyses.levels import default_level, default_levels
 from ccsim.analyses.question import Question
 from strategies import seats
@@ -90,10 +91,7 @@ def _levels() -> list[dict]:
 def gap_words(name: str) -> str:
     """A level's seat gap as the form shows it beside the name: "plays Cleopatra 10.9 points better than
     Caesar: lopsided"; a level never measured says so (none is called the strongest)."""
-    balanced = seats.is_balanced(name)
-    if balanced is None:
-        return "seat gap not measured"
-    return f"{seats.describe(name)}: {seats.kind(name)}"
+    return level_lean(name, seats.kind(name), seats.describe(name), style="menu")
 
 
 #: the published answer of ``ccsim balance`` (results/balance/summary.json's ``recommendation``), shipped with

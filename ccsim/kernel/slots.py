@@ -20,10 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import namedtuple
 from pathlib import Path
-
-Slot = namedtuple("Slot", "name shape meaning")
 
 
 def size_of(shape) -> int:

@@ -32,7 +32,6 @@ CARD_KEYS = {"1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "P": "p", "assass
              "castling": "c", "scout": "r", "wrath": "w", "veto": "v"}
 GROUP_KEYS = {g: "abcde"[i] for i, g in enumerate(R.GROUPS)}
 RESERVED = "?uqlh"  # help, undo, quit, log (h: help too)
-MAX_CHOICES = 15
 
 HELP = """Keys: each prompt lists its own, and on one prompt a key means one thing.
   a card?      1-5, p the influence cards; a assassination, s spy, c castling,

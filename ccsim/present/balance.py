@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from ccsim.analyses.balance.judge import level_lean, seat_status
 from ccsim.analyses.balance.space import toml_key, toml_value
 from ccsim.analyses.stats import format_percent, json_number as _num
-from ccsim.analyses.table_width import Col, fit_lines, table
+from ccsim.present.table_width import Col, fit_lines, table
 from ccsim.analyses.precision import precision_warning
 from ccsim.runner.parameters import STANDARD_RULES
 from ccsim.present.files import write_parquet
@@ -126,14 +127,10 @@ def _skill_rows(b: Balance, words: bool = False) -> tuple[list[str], list[list[s
             r = g[g["candidate"] == c]
             cells.append(_adv(r.iloc[0]) + ("" if r.iloc[0]["verdict"] != "fair" or c == 0 else " fair")
                          if not r.empty else "")
-        rows.append([first["level"] + _seats_mark(first["level"]), elo, f"{int(first['deals']):,}"] + cells)
+        # a level that plays one seat better than the other is marked: shown, never deciding
+        level = level_lean(first["level"], seat_status(first["level"]), style="bare")
+        rows.append([level, elo, f"{int(first['deals']):,}"] + cells)
     return header, rows
-
-
-def _seats_mark(level: str) -> str:
-    """" (lopsided)" after a level that plays one seat better than the other: shown, never deciding."""
-    from ccsim.analyses.balance.judge import LOPSIDED, seat_status
-    return " (lopsided)" if seat_status(level) == LOPSIDED else ""
 
 
 def precision_warnings(b: Balance) -> list[str]:

@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 
 from ccsim.kernel import rules as R
-from ccsim.analyses.levels import level_words
+from ccsim.analyses.balance.judge import level_lean
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS
 from ccsim.analyses.stats import format_percent, json_number as _num
-from ccsim.analyses.table_width import Col, fit_lines, paragraph, table
+from ccsim.present.table_width import Col, fit_lines, paragraph, table
 from ccsim.analyses.whatif import WhatIf
 from ccsim.runner.parameters import STANDARD_RULES as STANDARD
 from strategies import seats
@@ -56,11 +56,7 @@ def _parts(keys: str) -> set[str]:
 def level_head(name: str) -> str:
     """A level of play as a designer reads it, with how it plays the two seats where that is lopsided
     (its figures then lean its own way: ``strategies.seats``)."""
-    words = level_words(name)
-    if seats.kind(name) != "lopsided":
-        return words
-    said = f"lopsided: it {seats.describe(name)}"
-    return f"{words[:-1]}; {said})" if words.endswith(")") else f"{words} ({said})"
+    return level_lean(name, seats.kind(name), seats.describe(name), style="sentence")
 
 
 def _metric_rows(m, arm: str, names: list[str]) -> list[list[str]]:
@@ -94,7 +90,7 @@ def _card_rows(c) -> list[list[str]]:
 def format_whatif(w: WhatIf, all_metrics: bool = False, width: int | None = None) -> str:
     """Readable tables: per strategy and arm, each metric under the standard rules and the arm with
     their 95% intervals, and the difference on the same deals with its interval; fitted to ``width``
-    columns (``ccsim.analyses.table_width``), None: no limit."""
+    columns (``ccsim.present.table_width``), None: no limit."""
     i = w.info
     names = [m.name for m in METRICS] if all_metrics else list(HEADLINE)
     lines = [f"what-if: {i['deals']:,} deals per arm (the same deals for every arm: game 0..{i['deals'] - 1} of "

@@ -51,7 +51,6 @@ class Part:
 class Result:
     tables: dict
     info: dict
-    cached: bool = False
 
 
 class PartStore:
@@ -86,7 +85,7 @@ class PartStore:
             self.warn(f"report: {self.root.name}/{d.name}/{where.name} cannot be read ({reason(e)}): part set "
                       f"aside as {aside.name}, played again")
             return None
-        return Result(tables, info, cached=True)
+        return Result(tables, info)
 
     def save(self, part: Part, res: Result) -> None:
         d = self._dir(part)

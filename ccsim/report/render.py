@@ -89,14 +89,24 @@ def not_measured_at_reference(rep) -> list:
 
 
 def _not_measured_text(rep) -> str:
+    """The claims never measured at the headline level, said by section and counted (each claim's own row in
+    the answers' table names its level): a list of thirty claim keys is no sentence a designer reads."""
     missing = not_measured_at_reference(rep)
     if not missing:
         return ""
+    from ccsim.report.sections.common import SECTION_TITLES
     by_level: dict = {}
     for c in missing:
-        by_level.setdefault(c.level, []).append(c.id)
-    return (f" Not measured at {rep.study.reference}, stated at a weaker level: "
-            + "; ".join(f"{', '.join(ids)} (at {lv})" for lv, ids in by_level.items()) + ".")
+        section = c.id.split(".")[0]
+        counts = by_level.setdefault(c.level, {})
+        counts[section] = counts.get(section, 0) + 1
+    said = [_and([f"{SECTION_TITLES.get(sec, sec).lower()} ({n} claim{'s' if n > 1 else ''})"
+                  for sec, n in counts.items()]) + f", at {lv}" for lv, counts in by_level.items()]
+    return f" Not measured at {rep.study.reference}, stated at a weaker level: " + "; ".join(said) + "."
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _games_text(rep, s) -> str:
@@ -112,7 +122,10 @@ def skill_text(c) -> str:
     v = c.convergence
     if v["verdict"] == "converged":
         return "settled" if v["precise"] else "settled, but too few games to be sure"
-    return "changes with skill" if v["verdict"] == "still moving with skill" else "one level"
+    if v["verdict"] != "still moving with skill":
+        return "one level"
+    # the two strongest levels' difference reaching zero: the same words as the summary's ("cannot be told yet")
+    return "cannot tell yet" if v.get("lo", 1) <= 0 <= v.get("hi", -1) else "changes with skill"
 
 
 def claim_row(c) -> dict:

@@ -7,7 +7,9 @@ brings Cleopatra's score to 50% at every level of play: a race over the candidat
 of change), every simplest setting of it
 re-measured on fresh deals (another seed) and marked *fair* where the whole 95% interval of the
 seat advantage lies within ±tolerance of 50%; then the final candidates at the search level and across
-the levels of the skill curve, and the one recommendation (``ccsim.analyses.balance.final``).
+the levels of the skill curve, and the one recommendation (``ccsim.analyses.balance.final``); when none is
+fair at the judge, the next ring around the closest there, measured or predicted from the fast levels
+(``ccsim.analyses.balance.centre``, ``ccsim.analyses.balance.widen``).
 
 >>> b = balance("examples/balance.toml", out="out/balance")          # doctest: +SKIP
 >>> b.pareto[["setting", "level", "seat_advantage", "seat_advantage_lo", "seat_advantage_hi"]]  # doctest: +SKIP
@@ -23,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ccsim.runner.backends import LocalBackend
+from ccsim.analyses.balance.centre import kept_rows
 from ccsim.analyses.balance.estimates import level_estimate, worst_level
 from ccsim.analyses.balance.folder import TaskStore, open_folder
 from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups, setting_rows
@@ -32,6 +35,7 @@ from ccsim.analyses.balance.race import OUT_BOUND, RacePlan, pareto_layers
 from ccsim.analyses.balance.race import race as run_race
 from ccsim.analyses.balance.skill import level_elos, with_elo
 from ccsim.analyses.balance.verdict import recommendation
+from ccsim.analyses.balance.widen import next_ring
 from ccsim.runner.parameters import STANDARD_RULES
 from ccsim.analyses.balance.space import BalanceError, Space, ask_balance, candidates
 from strategies.registry import search_players
@@ -54,8 +58,9 @@ class Balance:
     ``recommended`` (its rows of the standard rules and the final candidates, best first),
     ``search`` (the final candidates at the search level), ``skill`` (the skill curve: the final candidates
     at every level of the ladder, with its Elo), ``recommendation`` (the answer, as data:
-    ``ccsim.analyses.balance.verdict``), the figures, and ``info`` (what it rests on: the space, the
-    rounds, games and seconds)."""
+    ``ccsim.analyses.balance.verdict``), the figures, ``info`` (what it rests on: the space, the
+    rounds, games and seconds), and ``ring`` (``ccsim.analyses.balance.widen.ring_outcome``: the next ring's
+    outcome when nothing was fair at the judge, None when it was not needed)."""
     space: Space
     candidates: pd.DataFrame
     pareto: pd.DataFrame
@@ -67,18 +72,19 @@ class Balance:
     figure: Any = None
     skill_figure: Any = None
     info: dict = field(default_factory=dict)
+    ring: dict | None = None
 
 
 def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = False, *, levels=None,
             budget=None, seed=None, tolerance=None, remeasure_games=None, search_level=None, search_deals=None,
-            skill_levels=None, skill_deals=None, judge=None, race=None) -> Balance:
+            skill_levels=None, skill_deals=None, judge=None, race=None, ring=None) -> Balance:
     """Search ``space`` (a TOML path, a ``Space``, or None for the default space) for fair rules.
 
     ``out``: a folder that makes the search resumable (a rerun with the same folder and space plays no
     finished task again); the tables, figures and summary of ``ccsim balance --out`` are written there by
     the door, ``ccsim.present.balance.write_balance(out, b)``; ``levels``, ``budget``, ``seed``, ``tolerance``,
-    ``remeasure_games``, ``search_level``, ``search_deals``, ``skill_levels``, ``skill_deals`` override the
-    space's own.  ``log``: a function given one line per step
+    ``remeasure_games``, ``search_level``, ``search_deals``, ``skill_levels``, ``skill_deals``, ``ring`` override
+    the space's own.  ``log``: a function given one line per step
     (default: stderr; ``None`` for silence).  Ctrl-C ends it early: ``info['interrupted']``.
 
     The Python door: the space and the overrides become one checked question (``ask_balance``), which
@@ -86,7 +92,7 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
     """
     sp = ask_balance(space, levels=levels, budget=budget, seed=seed, tolerance=tolerance,
                      remeasure_games=remeasure_games, search_level=search_level, search_deals=search_deals,
-                     skill_levels=skill_levels, skill_deals=skill_deals, judge=judge, race=race)
+                     skill_levels=skill_levels, skill_deals=skill_deals, judge=judge, race=race, ring=ring)
     return answer_balance(sp, out=out, backend=backend, log=log, progress=progress)
 
 
@@ -120,6 +126,10 @@ def answer_balance(sp: Space, out=None, backend=None, log=_stderr, progress: boo
                 recommended=_in_order(fresh, [0, *finals]), remeasured=fresh, search=search, skill=skill,
                 info=dict(info, finals=finals))
     b.recommendation = recommendation(b)
+    if not b.info["interrupted"]:  # nothing fair at the judge: the next ring, in this folder's task store
+        b.ring = next_ring(sp, cands, b.recommendation, (search, skill, fresh), folder, store, backend, progress,
+                           log, kept=kept_rows(fresh, frame), search_seed=info["fresh_seed"])
+        b.info["interrupted"] = bool(b.ring and b.ring.get("interrupted"))
     b.figure = balance_plot(b)
     b.skill_figure = skill_plot(b.skill, sp.tolerance) if not skill.empty else None
     return b

@@ -11,9 +11,22 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["BALANCED", "LOPSIDED", "UNMEASURED", "seat_status", "seat_words", "lopsided_refusal", "judge_level"]
+from ccsim.analyses.levels import level_words
+
+__all__ = ["BALANCED", "LOPSIDED", "UNMEASURED", "seat_status", "seat_words", "lopsided_refusal", "judge_level",
+           "LEAN_STYLES", "level_lean"]
 
 BALANCED, LOPSIDED, UNMEASURED = "balanced", "lopsided", "not measured"
+
+#: how ``level_lean`` says a level with its lean, for a lopsided ``neural`` (and for a level not measured):
+#:   bare      "neural (lopsided)": the name the command line takes, in a table's row
+#:   tag       "the neural-network player (neural, lopsided)": in a sentence that lists levels
+#:   sentence  "the neural-network player (neural; lopsided: it plays Cleopatra N points better than Caesar)"
+#:   column    "plays Cleopatra N points better than Caesar (lopsided)" ("not measured"): the lean alone, in a
+#:             table's column beside the level
+#:   menu      "plays Cleopatra N points better than Caesar: lopsided" ("seat gap not measured"): the lean
+#:             alone, beside the level's name in a menu
+LEAN_STYLES = ("bare", "tag", "sentence", "column", "menu")
 
 
 def _seats():
@@ -31,6 +44,27 @@ def seat_status(name: str) -> str:
 def seat_words(name: str) -> str:
     """The certificate's plain words on a level."""
     return _seats().describe(name)
+
+
+def level_lean(name: str, kind: str, said: str = "", style: str = "tag") -> str:
+    """A level of play with its seat lean, in one of ``LEAN_STYLES``: ``kind`` is what the seat certificate
+    makes of it (``strategies.seats.kind``: balanced, lopsided, not shown lopsided or not measured; a record's
+    ``seat_status`` agrees on lopsided) and ``said`` its plain words on the gap (``strategies.seats.describe``,
+    "seat gap not measured" for a level it does not hold).  The bare, tag and sentence styles name the lean
+    of a lopsided level only (its figures lean its own way); the column and menu styles always say it."""
+    if style == "column":
+        return kind if kind == UNMEASURED else f"{said} ({kind})"
+    if style == "menu":
+        return said if kind == UNMEASURED else f"{said}: {kind}"
+    if style not in LEAN_STYLES:
+        raise ValueError(f"unknown style {style!r} (known: {', '.join(LEAN_STYLES)})")
+    if style == "bare":
+        return f"{name} ({LOPSIDED})" if kind == LOPSIDED else name
+    words = level_words(name)
+    if kind != LOPSIDED:
+        return words
+    sep, lean = (", ", LOPSIDED) if style == "tag" else ("; ", f"{LOPSIDED}: it {said}")
+    return f"{words[:-1]}{sep}{lean})" if words.endswith(")") else f"{words} ({lean})"
 
 
 def lopsided_refusal(name: str) -> str | None:

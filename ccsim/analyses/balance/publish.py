@@ -5,7 +5,8 @@ ring's (``ring/ring.json``), judged at the balanced judge, without playing a gam
 (every other key as the search left it), the answer of ``pareto.md`` and of ``README.md`` (between its
 ``<!-- answer -->`` marks), and ``recommended.toml`` (the recommended setting first).  Every setting measured
 at the judge competes: the search's final candidates (``search.parquet``), the checks measured there
-afterwards (``ring/anchors.json``) and the ring's (the judge's race and the confirmation on fresh deals).
+afterwards (``ring/anchors.json``, or the centre's checks kept in ``ring.json``) and the ring's (the judge's race
+and the confirmation on fresh deals).
 """
 from __future__ import annotations
 
@@ -48,73 +49,114 @@ def _key_of(rules_key: str) -> dict:
 def published_settings(folder: Path, tol: float) -> list[dict]:
     """Every setting of the folder with its figures by level, each paired with the standard rules' on the same
     deals where it was (``standard``), and its source."""
+    ring = _json_file(folder / "ring" / "ring.json")
+    # the anchors file of a ring run by hand, else the anchors ``ccsim balance``'s own ring kept (its centre's checks)
+    anchors = _json_file(folder / "ring" / "anchors.json") or ring.get("judge_anchors") or {}
+    figures = [f for name in SEARCH_TABLES if (folder / f"{name}.parquet").is_file()
+               for f in _table_figures(name, pd.read_parquet(folder / f"{name}.parquet"), tol)]
+    figures += _anchor_figures(anchors, ring, tol)
+    if ring:
+        figures += [*_screen_figures(ring, tol), *_race_figures(ring, tol), *_confirm_figures(ring, anchors, tol),
+                    *_curve_figures(ring, _json_file(folder / "ring" / "curve.json"), tol)]
+    return _merged(figures)
+
+
+#: the search's tables whose settings the answer weighs, in the order they are read
+SEARCH_TABLES = ("remeasured", "skill", "search")
+
+
+def _json_file(path: Path) -> dict:
+    """A JSON file's object; empty when there is no such file."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def _about(s) -> dict:
+    """What names a setting in a table's row or the ring's: its rules key, setting, words, changes and size."""
+    return {k: s[k] for k in ("key", "setting", "words", "changes", "size")}
+
+
+def _merged(figures) -> list[dict]:
+    """The settings of ``(setting, level, estimate)`` figures, each with its estimate at every level: the
+    one of the most deals speaks for a level (the first of as many)."""
     settings: dict[str, dict] = {}
-
-    def add(key, setting, words, changes, size, level, est):
-        s = settings.setdefault(key, dict(setting=setting, words=words, changes=int(changes), size=int(size),
-                                          rules=_key_of(key)["rules"], variants=_key_of(key)["variants"], levels={}))
+    for about, level, est in figures:
+        key = about["key"]
+        s = settings.setdefault(key, dict(setting=about["setting"], words=about["words"], changes=int(about["changes"]),
+                                          size=int(about["size"]), rules=_key_of(key)["rules"],
+                                          variants=_key_of(key)["variants"], levels={}))
         old = s["levels"].get(level)
-        if old is None or est["deals"] > old["deals"]:  # the most deals speak for a level
+        if old is None or est["deals"] > old["deals"]:
             s["levels"][level] = est
-
-    for name in ("remeasured", "skill", "search"):
-        path = folder / f"{name}.parquet"
-        if not path.is_file():
-            continue
-        df = pd.read_parquet(path)
-        base = {r["level"]: _row_est(r, tol) for _, r in df[df["candidate"] == 0].iterrows()}
-        for _, r in df[df["candidate"] != 0].iterrows():
-            add(r["key"], r["setting"], r["words"], r["changes"], r["size"], r["level"],
-                _row_est(r, tol, base.get(r["level"]), f"results/balance/{name}.parquet"))
-    ring = folder / "ring" / "ring.json"
-    data = json.loads(ring.read_text(encoding="utf-8")) if ring.is_file() else {}
-    anchors = folder / "ring" / "anchors.json"
-    a = json.loads(anchors.read_text(encoding="utf-8")) if anchors.is_file() else None
-    if a:
-        std = _json_est(a["level"], a["standard"], tol)
-        for x in a["anchors"]:
-            key = next((s["key"] for s in data.get("settings", []) if s.get("anchor") and
-                        _same(s["key"], x["setting"])), None)
-            if key is None:
-                continue
-            s = next(s for s in data["settings"] if s["key"] == key)
-            add(key, s["setting"], s["words"], s["changes"], s["size"], a["level"],
-                _json_est(a["level"], x, tol, std, x.get("source")))
-    if data:
-        cands = {s["candidate"]: s for s in data["settings"]}
-        std_screen = cands[0]["screen"]
-        for s in data["settings"]:
-            if s["candidate"] == 0:
-                continue
-            for lv, x in s["screen"].items():
-                add(s["key"], s["setting"], s["words"], s["changes"], s["size"], lv,
-                    _json_est(lv, x, tol, _json_est(lv, std_screen[lv], tol),
-                              f"the ring's screen, seed {data['seeds']['screen']}"))
-        judge = data["judge"]
-        for m in data.get("judge_measured", []):
-            s = cands[m["candidate"]]
-            add(s["key"], s["setting"], s["words"], s["changes"], s["size"], judge,
-                _json_est(judge, m, tol, None, f"the ring's race at {judge}, seed {data['seeds']['race']}"))
-        c = data.get("confirm")
-        if c and not c.get("interrupted"):
-            s = cands[data["winner"]]
-            paired = c.get("standard") is not None
-            # unpaired: the standard rules' figure at the judge from the anchors (other deals, said so)
-            std = _json_est(judge, c["standard"], tol) if paired else (
-                _json_est(judge, a["standard"], tol) if a else None)
-            add(s["key"], s["setting"], s["words"], s["changes"], s["size"], judge,
-                _json_est(judge, c["setting"], tol, std, f"fresh deals, seed {c['seed']}"
-                          + (", paired with the standard rules" if paired else "")))
-        curve_file = folder / "ring" / "curve.json"
-        curve = json.loads(curve_file.read_text(encoding="utf-8")) if curve_file.is_file() else {}
-        if curve.get("setting") != cands.get(data.get("winner"), {}).get("key"):
-            curve = {}  # the curve of another winner
-        for lv, x in curve.get("levels", {}).items():
-            s = cands[data["winner"]]
-            add(s["key"], s["setting"], s["words"], s["changes"], s["size"], lv,
-                _json_est(lv, x["setting"], tol, _json_est(lv, x["standard"], tol),
-                          f"the skill curve, seed {x['seed']}"))
     return list(settings.values())
+
+
+def _table_figures(name: str, df: pd.DataFrame, tol: float):
+    """The figures of a search table (``remeasured``, ``skill`` or ``search.parquet``), each paired with the
+    standard rules' row at its level."""
+    base = {r["level"]: _row_est(r, tol) for _, r in df[df["candidate"] == 0].iterrows()}
+    for _, r in df[df["candidate"] != 0].iterrows():
+        yield _about(r), r["level"], _row_est(r, tol, base.get(r["level"]), f"results/balance/{name}.parquet")
+
+
+def _anchor_figures(anchors: dict, ring: dict, tol: float):
+    """The checks measured at the anchors' level (``ring/anchors.json``), each under the ring's setting it is."""
+    if not anchors:
+        return
+    std = _json_est(anchors["level"], anchors["standard"], tol)
+    for x in anchors["anchors"]:
+        key = next((s["key"] for s in ring.get("settings", []) if s.get("anchor") and _same(s["key"], x["setting"])),
+                   None)
+        if key is None:
+            continue
+        s = next(s for s in ring["settings"] if s["key"] == key)
+        own = _json_est(anchors["level"], x["standard"], tol) if "standard" in x else std  # paired on its own deals
+        yield _about(s), anchors["level"], _json_est(anchors["level"], x, tol, own, x.get("source"))
+
+
+def _candidates(ring: dict) -> dict:
+    return {s["candidate"]: s for s in ring["settings"]}
+
+
+def _screen_figures(ring: dict, tol: float):
+    """The ring's screen: every setting at every level, beside the standard rules' screen."""
+    std_screen = _candidates(ring)[0]["screen"]
+    for s in ring["settings"]:
+        if s["candidate"] == 0:
+            continue
+        for lv, x in s["screen"].items():
+            yield _about(s), lv, _json_est(lv, x, tol, _json_est(lv, std_screen[lv], tol),
+                                           f"the ring's screen, seed {ring['seeds']['screen']}")
+
+
+def _race_figures(ring: dict, tol: float):
+    """The ring's race at its judge."""
+    cands, judge = _candidates(ring), ring["judge"]
+    for m in ring.get("judge_measured", []):
+        yield _about(cands[m["candidate"]]), judge, _json_est(
+            judge, m, tol, None, f"the ring's race at {judge}, seed {ring['seeds']['race']}")
+
+
+def _confirm_figures(ring: dict, anchors: dict, tol: float):
+    """The winner confirmed on fresh deals at the judge (none when the confirmation was interrupted)."""
+    c, judge = ring.get("confirm"), ring["judge"]
+    if not c or c.get("interrupted"):
+        return
+    paired = c.get("standard") is not None
+    # unpaired: the standard rules' figure at the judge from the anchors (other deals, said so)
+    std = _json_est(judge, c["standard"], tol) if paired else (
+        _json_est(judge, anchors["standard"], tol) if anchors else None)
+    source = f"fresh deals, seed {c['seed']}" + (", paired with the standard rules" if paired else "")
+    yield _about(_candidates(ring)[ring["winner"]]), judge, _json_est(judge, c["setting"], tol, std, source)
+
+
+def _curve_figures(ring: dict, curve: dict, tol: float):
+    """The winner's skill curve (``ring/curve.json``), when it is this winner's."""
+    winner = _candidates(ring).get(ring.get("winner"), {})
+    if curve.get("setting") != winner.get("key"):
+        return  # the curve of another winner
+    for lv, x in curve.get("levels", {}).items():
+        yield _about(winner), lv, _json_est(lv, x["setting"], tol, _json_est(lv, x["standard"], tol),
+                                           f"the skill curve, seed {x['seed']}")
 
 
 def _same(key: str, setting) -> bool:

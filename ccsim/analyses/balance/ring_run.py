@@ -7,6 +7,10 @@ with the same folder plays no finished task again (Ctrl-C keeps what finished). 
 search's seed plus an offset per stage, none of them the race's (1) or the fresh re-measure's (2):
 the screen at the fast levels takes seed + 2, the judge's race seed + 3, the confirmation seed + 4.
 
+``ccsim balance`` runs the same stages itself (``play_ring``, through ``ccsim.analyses.balance.widen``) when
+nothing of its space is fair at the judge, with its own measurements at the judge as the anchors and its own
+folder's task store; this command stays for a ring around a setting named by hand.
+
 The judge anchors file (JSON) holds the settings already measured at the judge, paired with the
 standard rules on the same deals: ``{"level": ..., "standard": {seat_advantage, ci95, deals},
 "anchors": [{"setting": [[name, value], ...], "diff": ..., "diff_ci95": [lo, hi], "deals": ..., "source": ...}]}``.
@@ -34,7 +38,7 @@ from ccsim.analyses.stats import Moments
 from ccsim.analyses.balance.estimates import COLUMNS
 from ccsim.runner.backends import LocalBackend
 
-__all__ = ["run_ring", "main"]
+__all__ = ["run_ring", "play_ring", "RingError", "SCREEN_OFFSET", "RACE_OFFSET", "CONFIRM_OFFSET", "main"]
 
 SCREEN_OFFSET, RACE_OFFSET, CONFIRM_OFFSET = 2, 3, 4
 
@@ -68,7 +72,8 @@ def _est(stats) -> dict:
 @dataclass(frozen=True)
 class _Ring:
     """What every stage of one ring shares: the space, the candidates (the standard rules, then the anchors,
-    then the ring), the levels and their players (one task store, so every stage resumes)."""
+    then the ring), the levels and their players (one task store, so every stage resumes), and the name each
+    stage's tasks carry in that store (``tags``: screen, race, confirm)."""
     sp: Space
     tol: float
     cands: list
@@ -78,6 +83,8 @@ class _Ring:
     screener: Scheduler
     judger: Scheduler
     log: Callable[[str], None]
+    tags: dict
+    anchors: dict  # the judge anchors (the anchors file's JSON), kept in ring.json
 
     @property
     def n_ring(self) -> int:
@@ -86,6 +93,10 @@ class _Ring:
     @property
     def changes(self) -> dict[int, int]:
         return {i: c.changes for i, c in enumerate(self.cands)}
+
+
+#: the tasks' names of ``python -m ccsim.analyses.balance.ring_run`` (a folder of its own)
+STAGE_TAGS = dict(screen="screen", race="race", confirm="confirm")
 
 
 def run_ring(out, around, anchors_file, space=None, fast_levels=("neural", "tactician"), judge="neural-search",
@@ -98,13 +109,26 @@ def run_ring(out, around, anchors_file, space=None, fast_levels=("neural", "tact
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     store = TaskStore(folder / "tasks", warn=log)
-    backend = LocalBackend()
     data = _read_anchors(anchors_file)
-    cands, n_anchors = _candidates(sp, data["anchors"], around)
     fast = tuple(parse_level(n, RingError, "--fast-levels") for n in fast_levels)
     jl = parse_level(judge, RingError, "--judge")
-    rg = _Ring(sp, sp.tolerance if tolerance is None else tolerance, cands, n_anchors, fast, jl,
-               Scheduler(cands, fast, backend, store, progress), Scheduler(cands, (jl,), backend, store, progress), log)
+    return play_ring(sp, folder, store, LocalBackend(), data, around, fast, jl, screen_deals=screen_deals,
+                     shortlist_size=shortlist_size, race_first=race_first, race_max=race_max,
+                     confirm_deals=confirm_deals, confirm_paired=confirm_paired, tolerance=tolerance,
+                     progress=progress, log=log)
+
+
+def play_ring(sp: Space, folder: Path, store: TaskStore, backend, data: dict, around, fast: tuple, judge: Level, *,
+              screen_deals=10_000, shortlist_size=6, race_first=400, race_max=3_000, confirm_deals=10_000,
+              confirm_paired=True, tolerance=None, progress=True, log=_log, tags=None) -> dict:
+    """The ring around ``around`` ((name, value) pairs of ``sp``) with the judge anchors ``data`` (the anchors
+    file's JSON), its tasks in ``store`` named by ``tags`` (``STAGE_TAGS``); writes ``folder/ring.json`` as each
+    stage ends and returns it (``interrupted`` when Ctrl-C cut a stage short: a rerun resumes)."""
+    cands, n_anchors = _candidates(sp, data["anchors"], around)
+    rg = _Ring(sp, sp.tolerance if tolerance is None else tolerance, cands, n_anchors, tuple(fast), judge,
+               Scheduler(cands, tuple(fast), backend, store, progress), Scheduler(cands, (judge,), backend, store,
+                                                                                  progress),
+               log, dict(STAGE_TAGS, **(tags or {})), data)
     _announce(rg, around, screen_deals)
     t0 = time.perf_counter()
     out_json, screen, interrupted = _screen(rg, around, screen_deals)
@@ -164,13 +188,14 @@ def _announce(rg: _Ring, around, screen_deals: int) -> None:
 def _screen(rg: _Ring, around, screen_deals: int) -> tuple[dict, dict, bool]:
     """The fast screen: every candidate at each fast level on the same deals (cheap enough to play them all);
     returns ring.json so far, each candidate's estimate per fast level, and whether it was interrupted."""
-    res = rg.screener.play(rg.sp.seed + SCREEN_OFFSET, "screen", range(len(rg.cands)), 0, screen_deals,
+    res = rg.screener.play(rg.sp.seed + SCREEN_OFFSET, rg.tags["screen"], range(len(rg.cands)), 0, screen_deals,
                            "ring: fast screen")
     screen = {i: {lv.name: _est(res.stats[i][k]) for k, lv in enumerate(rg.fast)} for i in range(len(rg.cands))}
     out_json = dict(around=[list(a) for a in around], tolerance=rg.tol, judge=rg.judge.name,
                     fast_levels=[lv.name for lv in rg.fast],
                     seeds=dict(screen=rg.sp.seed + SCREEN_OFFSET, race=rg.sp.seed + RACE_OFFSET,
                                confirm=rg.sp.seed + CONFIRM_OFFSET),
+                    judge_anchors=rg.anchors,
                     settings=[dict(candidate=i, setting=c.name, words=c.words, key=c.key, changes=c.changes,
                                    size=c.size, anchor=1 <= i <= rg.n_anchors, screen=screen[i])
                               for i, c in enumerate(rg.cands)],
@@ -222,7 +247,7 @@ def _race(rg: _Ring, best: RingPlan, race_first: int, race_max: int):
     moments: dict[int, Moments] = {}
 
     def measure(members, first, deals):
-        r = rg.judger.play(rg.sp.seed + RACE_OFFSET, "race", members, first, deals,
+        r = rg.judger.play(rg.sp.seed + RACE_OFFSET, rg.tags["race"], members, first, deals,
                            f"ring: {rg.judge.name} race, {len(members)} setting(s)")
         if r.interrupted:
             raise KeyboardInterrupt
@@ -281,7 +306,7 @@ def _confirm(rg: _Ring, w: int, confirm_deals: int, confirm_paired: bool) -> dic
     rg.log(f"ring: confirming {rg.cands[w].words} with {rg.judge.name} on both sides, {confirm_deals:,} fresh deals "
            f"(seed {rg.sp.seed + CONFIRM_OFFSET})" + (", paired with the standard rules" if confirm_paired else
                                                       ", the setting alone"))
-    r = rg.judger.play(rg.sp.seed + CONFIRM_OFFSET, "confirm", members, 0, confirm_deals,
+    r = rg.judger.play(rg.sp.seed + CONFIRM_OFFSET, rg.tags["confirm"], members, 0, confirm_deals,
                        f"ring: {rg.judge.name} confirmation")
     setting = _est(r.stats[w][0])
     if not confirm_paired:

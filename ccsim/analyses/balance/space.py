@@ -17,6 +17,10 @@ A space is a TOML file (docs/balance.md; the default ships beside this module)::
     search_deals = 10_000           # deals an arm there (paired with the standard rules)
     skill_levels = ["greedy", "tactician", "neural", "expert"]   # optional: the skill curve's levels
     skill_deals = 1_000             # deals an arm at a search level of the curve (fast levels: remeasure_games)
+    ring = true                     # when nothing is fair at the judge: search the next ring around the closest
+    ring_screen_deals = 10_000      # its screen's deals at each fast level (paired with the standard rules)
+    ring_race_deals = [400, 3_000]  # its race at the judge: the first round's deals, and at most
+    ring_shortlist = 6              # at most this many ring settings raced at the judge
 
     [objectives]
     tolerance_points = 1            # fair: Cleopatra's score within 50% +- 1 point, at every level
@@ -63,6 +67,11 @@ RACE_RULES = ("every", "first")
 JUDGE_BALANCED = "balanced"
 DEFAULT_SKILL_DEALS = 1_000
 DEFAULT_REMEASURE = 100_000
+#: the next ring (ccsim.analyses.balance.ring): the screen's deals per fast level, the judge's race (its first
+#: round's deals and at most), and how many ring settings the judge races at most
+DEFAULT_RING_SCREEN = 10_000
+DEFAULT_RING_RACE = (400, 3_000)
+DEFAULT_RING_SHORTLIST = 6
 #: more candidates than this is a space to narrow, not to race (max_changes is the usual culprit)
 MAX_CANDIDATES = 20_000
 #: bump when what the search plays or decides changes: a folder of another version is not resumed
@@ -70,7 +79,8 @@ SEARCH_VERSION = 1
 REFERENCE = "RULES.md"  # the standard rules' setting name in JSON and Parquet (a contract)
 
 _TOP_KEYS = ("description", "levels", "judge", "race", "budget", "seed", "max_changes", "variants", "recommend",
-             "remeasure_games", "search_level", "search_deals", "skill_levels", "skill_deals", "objectives", "param")
+             "remeasure_games", "search_level", "search_deals", "skill_levels", "skill_deals", "ring",
+             "ring_screen_deals", "ring_race_deals", "ring_shortlist", "objectives", "param")
 _OBJECTIVES = ("tolerance_points", "tolerance", "draw_rate", "game_length")
 
 
@@ -119,14 +129,18 @@ class Space:
     search_deals: int = DEFAULT_SEARCH_DEALS
     skill_levels: tuple[Level, ...] = ()  # the skill curve's levels, weakest first (empty: no curve)
     skill_deals: int = DEFAULT_SKILL_DEALS
+    ring: bool = True                  # the next ring when nothing is fair at the judge (balance.widen)
+    ring_screen_deals: int = DEFAULT_RING_SCREEN
+    ring_race_deals: tuple[int, int] = DEFAULT_RING_RACE
+    ring_shortlist: int = DEFAULT_RING_SHORTLIST
     description: str = ""
     source: str = "the default space"
 
     def identity(self) -> str:
         """What decides the search's games and choices, hashed: a folder is resumed only by its own
         space (what comes after the race -- the fresh re-measure, the search level, the skill curve, the
-        number recommended -- and the text's comments are not in it: their tasks are named by what they
-        play, so a rerun with other values plays only what is new)."""
+        number recommended, the next ring -- and the text's comments are not in it: their tasks are named by
+        what they play, so a rerun with other values plays only what is new)."""
         blob = dict(version=SEARCH_VERSION, params=[(p.name, p.values) for p in self.params],
                     levels=[lv.name for lv in self.levels], budget=self.budget, seed=self.seed,
                     # the race's rule keeps its old key: a folder of an older search still resumes
@@ -150,6 +164,8 @@ class Space:
         if self.skill_levels:
             lines += [f"skill_levels = {toml_value([lv.name for lv in self.skill_levels])}",
                       f"skill_deals = {self.skill_deals}"]
+        lines += [f"ring = {toml_value(self.ring)}"] + [f"{k} = {toml_value(getattr(self, k))}" for k in
+                                                        ("ring_screen_deals", "ring_race_deals", "ring_shortlist")]
         lines.append(f"variants = {toml_value([p.name for p in self.params if p.is_variant])}")
         lines += ["", "[objectives]", f"tolerance_points = {toml_value(round(100 * self.tolerance, 10))}"]
         lines += [f"{k} = {toml_value(getattr(self, k))}" for k in ("draw_rate", "game_length")
@@ -252,6 +268,7 @@ def space_from_data(data: dict, where: str = "the space") -> Space:
                  skill_levels=_skill_levels(data.get("skill_levels"), SpaceError, f"{where}: skill_levels"),
                  skill_deals=check_count(data.get("skill_deals", DEFAULT_SKILL_DEALS), SpaceError,
                                          f"{where}: skill_deals", minimum=2),
+                 **_ring_keys(data, where),
                  description=desc, source=where, **objectives)
 
 
@@ -410,6 +427,28 @@ def _skill_levels(levels, error, where: str) -> tuple[Level, ...]:
     return () if _none(levels) else _levels(levels, error, where)
 
 
+def _ring_keys(data: dict, where: str) -> dict:
+    """The next ring's keys: whether it runs, its screen's deals, its race's deals (first round, at most) and
+    how many settings the judge races."""
+    on = data.get("ring", True)
+    if not isinstance(on, bool):
+        raise SpaceError(f"{where}: ring must be true or false (search the next ring when nothing is fair at the "
+                         f"judge), got {on!r}")
+    race = data.get("ring_race_deals", list(DEFAULT_RING_RACE))
+    if not isinstance(race, list) or len(race) != 2:
+        raise SpaceError(f"{where}: ring_race_deals must be [first, most]: the judge's deals in the race's first "
+                         f"round and at most, e.g. [400, 3_000], got {race!r}")
+    first = check_count(race[0], SpaceError, f"{where}: ring_race_deals' first", minimum=2)
+    most = check_count(race[1], SpaceError, f"{where}: ring_race_deals' most", minimum=2)
+    if most < first:
+        raise SpaceError(f"{where}: ring_race_deals: the most ({most:,}) is below the first round's ({first:,})")
+    return dict(ring=on, ring_race_deals=(first, most),
+                ring_screen_deals=check_count(data.get("ring_screen_deals", DEFAULT_RING_SCREEN), SpaceError,
+                                              f"{where}: ring_screen_deals", minimum=2),
+                ring_shortlist=check_count(data.get("ring_shortlist", DEFAULT_RING_SHORTLIST), SpaceError,
+                                           f"{where}: ring_shortlist"))
+
+
 def ask_balance(space=None, **overrides) -> Space:
     """``ccsim balance``'s question, built once at the door: the space (a TOML path, a ``Space``, or None
     for the default space) with ``overrides`` (``with_overrides``'s keywords; None: the space's own) in
@@ -419,9 +458,9 @@ def ask_balance(space=None, **overrides) -> Space:
 
 def with_overrides(space: Space, levels=None, budget=None, seed=None, tolerance=None,
                    remeasure_games=None, search_level=None, search_deals=None, skill_levels=None,
-                   skill_deals=None, judge=None, race=None) -> Space:
+                   skill_deals=None, judge=None, race=None, ring=None) -> Space:
     """The space with the command line's flags in place of its own keys (BalanceError, one line)."""
-    changes = {}
+    changes = {} if ring is None else dict(ring=bool(ring))
     if judge in RACE_RULES:  # the older meaning of --judge: the race's rule
         race, judge = (judge if race is None else race), None
     if race is not None:

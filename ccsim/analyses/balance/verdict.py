@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ccsim.analyses.balance.judge import BALANCED, LOPSIDED, judge_level, seat_status
+from ccsim.analyses.balance.judge import BALANCED, LOPSIDED, judge_level, level_lean, seat_status
 from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, interval_verdict
 from ccsim.analyses.levels import level_words
 
@@ -177,17 +177,9 @@ def _short(e: dict) -> str:
     return f"{points(e['seat_advantage'])} [{points(lo)}, {points(hi)}]"
 
 
-def _who(name: str, seats: str) -> str:
-    """A level in plain words, a lopsided one named so: "the neural-network player (neural, lopsided)"."""
-    words = level_words(name)
-    if seats != LOPSIDED:
-        return words
-    return words[:-1] + ", lopsided)" if words.endswith(")") else f"{words} (lopsided)"
-
-
 def _curve_words(rec: dict) -> str:
     """Its edge at every level, strongest first, each with its interval."""
-    parts = [f"{_who(c['level'], c['seats'])} {_short(c)}" for c in rec["curve"]]
+    parts = [f"{level_lean(c['level'], c['seats'], style='tag')} {_short(c)}" for c in rec["curve"]]
     return ("Its edge at every level measured, strongest first, in points with 95% intervals: "
             + "; ".join(parts) + ".")
 
