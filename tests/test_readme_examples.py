@@ -25,8 +25,8 @@ PLACEHOLDER = re.compile(r"\b(FIGURES|TODO|TBD|FIXME|XXX)\b")
 # commands that take --games (a line that names none gets one: their defaults are large)
 GAMES_DEFAULT = ("run", "whatif", "tournament", "orderings compare", "orderings positions")
 SKIP = ("[", "…", "...", "--backend dask", "tcp://",
-        # the published balance study: hours of games on 2 cores once its kept parts no longer match the code
-        # (they are the third edition's; the fourth, judged at a balanced level, has not been run)
+        # the published balance study: its kept parts render it in a minute, but a change to a part's code
+        # replays that part (hours of the judge's games on 2 cores): docs/report.md says how it is rerun
         "results/balance-report/study.toml")
 
 

@@ -183,8 +183,8 @@ def markdown_summary(rep, figs: dict) -> str:
     lines += [rests_text(rep), "", "The full report with every plot and table: [report.html](report.html); every "
               "claim as data with the command that reproduces it: [claims.json](claims.json).", ""]
     anchors = {c.id: c.anchor for c in rep.claims}
-    lines += ["## In short", ""] + [f"* {x.text} " + " ".join(f"([{i}](report.html#{anchors[i]}))" for i in x.claims
-                                                             if i in anchors) for x in rep.summary] + [""]
+    lines += ["## In short", ""] + [(f"* {x.text} " + " ".join(f"([{i}](report.html#{anchors[i]}))" for i in x.claims
+                                                              if i in anchors)).rstrip() for x in rep.summary] + [""]
     lines += ["## The answers", "", "| claim | figure | 95% interval | unit | level | effect | robustness | skill |",
               "|---|---:|---|---|---|---|---|---|"]
     for c in rep.claims:

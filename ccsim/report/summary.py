@@ -103,8 +103,10 @@ def _fix(claims: dict, sections: dict, answer: str = "") -> list:
         band = margin(c.seoi, c.unit)
         check = {"fair": f"agree that it is fair within {band}",
                  "clear": f"find it not fair within {band}"}.get(c.effect, f"cannot tell whether it is within {band}")
-        out.append(Sentence(f"{answer} This report's own deals (seed and levels below) {check} with {c.level} on both sides: Cleopatra's "
-                            f"score comes to {_figure(c)} from an even 50%.", (c.id,)))
+        # the answer alone, word for word, then this report's own check of it: a paragraph quoted is never glued
+        out.append(Sentence(answer, ()))
+        out.append(Sentence(f"This report's own deals (seed and levels below) {check} with {c.level} on both sides: "
+                            f"Cleopatra's score under that change comes to {_figure(c)} from an even 50%.", (c.id,)))
     elif fair:
         c = fair[0]
         name = c.title.removeprefix("the seat advantage under ")  # the change in plain words

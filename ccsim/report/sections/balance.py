@@ -78,7 +78,8 @@ def build_balance(st: Study, res: dict) -> Section:
     if s["command"]:
         sec.notes.append(f"The recommended changes come from `{s['command']}`.")
     if s.get("recommendation"):
-        sec.notes.append(f"The fair-rules search's answer, on its own fresh deals: {s['recommendation']}")
+        sec.notes.append("The fair-rules search's answer, on its own fresh deals, is quoted once, in the summary "
+                         "(\"In short\"); the figures above re-measure its change on this report's deals.")
     sec.conclusions += [c.sentence() for c in sec.claims]
     sec.games = int(sum(res[f"balance:{lv}"].info["games"] for lv in s["levels"]))
     return sec
