@@ -138,8 +138,13 @@ def _label_column(points: list, x: float, gap: float) -> list:
     return out
 
 
+SEARCH_COLOUR, FAST_COLOUR = "#b5462f", "#1f5fa8"
+
+
 def frontier(d: dict, path: Path) -> None:
     """Strength (Elo) against games/s, log scale: the players a user chooses from."""
+    from strategies.registry import search_players
+    searches = search_players()  # the registry's word, not the name's: neural-search is a search too
     fig, ax = plt.subplots(figsize=(8.5, 5.0), dpi=120)
     fast = []
     for r in d["ratings"]:
@@ -147,7 +152,7 @@ def frontier(d: dict, path: Path) -> None:
         if not sp:
             continue
         name = _short(r["entrant"])
-        colour = "#b5462f" if "expert" in name or name == "master" else "#1f5fa8"
+        colour = SEARCH_COLOUR if r["entrant"] in searches else FAST_COLOUR
         if r["elo"] < FLOOR:
             ax.annotate(f"{name} ({r['elo']:+.0f} Elo, below the axis)", (sp, FLOOR), xytext=(sp, FLOOR + 90),
                         ha="right", fontsize=7, arrowprops=dict(arrowstyle="->", color=colour))
@@ -163,6 +168,10 @@ def frontier(d: dict, path: Path) -> None:
         ax.annotate(f"{name} {elo:+.0f}", (sp, elo), xytext=(x, y), fontsize=7, va="center",
                     arrowprops=dict(arrowstyle="-", color="0.6", lw=0.5))
     ax.axhline(0, color="0.4", lw=0.7, ls="--")
+    for colour, what in ((SEARCH_COLOUR, "searches (they simulate before each move)"),
+                         (FAST_COLOUR, "fast players (one evaluation a move)")):
+        ax.plot([], [], "o", ms=4, color=colour, label=what)
+    ax.legend(loc="lower left", fontsize=7, frameon=False, bbox_to_anchor=(0.0, 0.12))
     ax.annotate("tactician (the anchor, 0 Elo)", (0.01, 0), xycoords=("axes fraction", "data"), xytext=(0, 3),
                 textcoords="offset points", fontsize=7, color="0.3")
     ax.set_xscale("log")
