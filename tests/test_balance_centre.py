@@ -123,3 +123,15 @@ def test_the_ring_around_that_centre_is_the_published_rings_settings_and_anchors
     assert [a["setting"] for a in data["anchors"]] == [a["setting"] for a in folder["anchors"]["anchors"]]
     ring_cands, n_anchors = _candidates(sp, data["anchors"], [tuple(x) for x in folder["ring"]["around"]])
     assert n_anchors == 2 and [c.key for c in ring_cands] == [s["key"] for s in folder["ring"]["settings"]]
+
+
+def test_a_published_answer_names_the_tables_of_its_own_folder(tmp_path):
+    """A designer's own ``ccsim balance --out FOLDER`` publishes figures whose sources are FOLDER's tables, not
+    the repository's results/balance."""
+    import shutil
+    from ccsim.analyses.balance.publish import published_settings
+    copy = tmp_path / "my-search"
+    shutil.copytree(PUBLISHED, copy)
+    sources = {est["source"] for s in published_settings(copy, 0.01) for est in s["levels"].values()
+               if str(est.get("source", "")).endswith(".parquet")}
+    assert sources and all(src.startswith(copy.as_posix() + "/") for src in sources), sources

@@ -53,7 +53,7 @@ def published_settings(folder: Path, tol: float) -> list[dict]:
     # the anchors file of a ring run by hand, else the anchors ``ccsim balance``'s own ring kept (its centre's checks)
     anchors = _json_file(folder / "ring" / "anchors.json") or ring.get("judge_anchors") or {}
     figures = [f for name in SEARCH_TABLES if (folder / f"{name}.parquet").is_file()
-               for f in _table_figures(name, pd.read_parquet(folder / f"{name}.parquet"), tol)]
+               for f in _table_figures(folder / f"{name}.parquet", pd.read_parquet(folder / f"{name}.parquet"), tol)]
     figures += _anchor_figures(anchors, ring, tol)
     if ring:
         figures += [*_screen_figures(ring, tol), *_race_figures(ring, tol), *_confirm_figures(ring, anchors, tol),
@@ -90,12 +90,13 @@ def _merged(figures) -> list[dict]:
     return list(settings.values())
 
 
-def _table_figures(name: str, df: pd.DataFrame, tol: float):
-    """The figures of a search table (``remeasured``, ``skill`` or ``search.parquet``), each paired with the
-    standard rules' row at its level."""
+def _table_figures(path: Path, df: pd.DataFrame, tol: float):
+    """The figures of a search table (``remeasured``, ``skill`` or ``search.parquet`` at ``path``, named as the
+    folder was given: any folder's answer names its own files), each paired with the standard rules' row at its
+    level."""
     base = {r["level"]: _row_est(r, tol) for _, r in df[df["candidate"] == 0].iterrows()}
     for _, r in df[df["candidate"] != 0].iterrows():
-        yield _about(r), r["level"], _row_est(r, tol, base.get(r["level"]), f"results/balance/{name}.parquet")
+        yield _about(r), r["level"], _row_est(r, tol, base.get(r["level"]), path.as_posix())
 
 
 def _anchor_figures(anchors: dict, ring: dict, tol: float):
