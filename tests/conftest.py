@@ -81,6 +81,16 @@ def play_checked_block_nb(lo, hi, seed, spec_cfg, spec_game, spec_swap, ent_sid,
         final[i] = check_state_nb(st)
 
 
+def run_cli(capsys, *argv):
+    """``ccsim`` as a shell runs it, in this process: (exit status, stdout, stderr); arguments may be paths or
+    numbers."""
+    from ccsim.cli import main
+    with pytest.raises(SystemExit) as exc:
+        main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
 def make_rules(variants=0, **params):
     """A rules vector: the defaults of RULES.md, R11 variant bits, named overrides."""
     rules = R.DEFAULT_RULES.copy()

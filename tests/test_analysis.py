@@ -10,6 +10,7 @@ import pytest
 from ccsim.kernel import rules as R
 from ccsim.runner.backends import LocalBackend
 from ccsim.cli import main
+from conftest import run_cli
 from ccsim.runner.config import RunConfig
 from ccsim.kernel.engine.episode import (R_WINNER, R_END, R_TURNS, R_VP, R_VOTES, R_TIES, R_REVERSALS, R_EXCEPTIONAL,
                                R_LEAD_CHANGES, R_LEADER_HALF, R_ERROR)
@@ -30,13 +31,6 @@ from ccsim.present.whatif import format_whatif
 from ccsim.analyses.question import (Entrant, TournamentQuestion, WhatIfQuestion, ask_tournament, ask_whatif,
                                      load_changes)
 from ccsim.errors import CCSimError
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def rows_of(a, b, games, seed=3, first=0, **kw):

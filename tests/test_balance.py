@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from ccsim.cli import main
+from conftest import run_cli
 from ccsim.runner.backends import LocalBackend
 from ccsim.analyses.balance import balance
 from ccsim.present.balance import write_balance
@@ -42,13 +43,6 @@ values = [2, 3, 4]
 name = "hand_size"
 values = [5, 6]
 """
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 # --- the space ------------------------------------------------------------------------------------

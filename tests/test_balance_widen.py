@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from ccsim.cli import main
+from conftest import run_cli
 from ccsim.runner.backends import LocalBackend
 
 SPACE = """
@@ -37,13 +38,6 @@ values = [5, 6]
 name = "orgies"
 values = [2, 3]
 """
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def _space(folder: Path, tol: float) -> Path:

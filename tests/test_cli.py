@@ -4,15 +4,8 @@ import json
 import pandas as pd
 import pytest
 
-from ccsim.cli import main
+from conftest import run_cli
 from ccsim.analyses.summary import summarize_frame
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 @pytest.mark.parametrize("argv, needle", [

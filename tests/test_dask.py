@@ -21,7 +21,7 @@ from dask.distributed import Client
 
 from ccsim.runner.backends import (SALT_ENV, BackendError, DaskBackend, LocalBackend, chunk_tasks, fingerprint,
                             local_cluster, play_chunk)
-from ccsim.cli import main
+from conftest import run_cli
 from ccsim.runner.config import RunConfig
 from ccsim.analyses.orderings.space import unrank
 from ccsim.runner.orderings import to_codes
@@ -222,13 +222,6 @@ def test_a_task_whose_workers_keep_dying_is_one_error_not_a_hang(cluster, client
 
 
 # --- unreachable and malformed addresses ---------------------------------------------------
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2_before_dasks_own_wait():
     cmd = [sys.executable, "-m", "ccsim.cli", "run", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]

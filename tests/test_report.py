@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from ccsim.cli import cli, main
+from ccsim.cli import cli
+from conftest import run_cli
 from ccsim.report import StudyError, StudyInterrupted, parse_study, plan_study, run_study
 from ccsim.report.claims import Estimate, lookup, lookup_interval, robustness
 from ccsim.report.kinds import KINDS
@@ -65,14 +66,6 @@ def small(tmp_path_factory):
     (d / "study.toml").write_text(SMALL)
     rep = run_study(d / "study.toml", d / "out")
     return d, rep
-
-
-def run_cli(capsys, *argv):
-    """``ccsim`` as a shell runs it: (exit status, stdout, stderr)."""
-    with pytest.raises(SystemExit) as exc:
-        main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def _section(rep, name):

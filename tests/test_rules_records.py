@@ -8,6 +8,7 @@ import pytest
 from ccsim.kernel import rules as R
 from ccsim.kernel import layout as L
 from ccsim.cli import main
+from conftest import run_cli
 from ccsim.runner.config import ConfigError, RunConfig
 from ccsim.kernel.engine.setup import reset_nb, deal_nb
 from ccsim.runner.orderings import OrderingError, parse_ordering, without_card
@@ -46,13 +47,6 @@ action_count = {veto = 0, scout = 4}
 [[change]]
 action_count = {caesar = {wrath = 0}, cleopatra = {assassination = 6}}
 """
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 # ------------------------------------------------------------ reading blocks ----

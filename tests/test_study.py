@@ -11,19 +11,12 @@ import pytest
 
 from ccsim.analyses.orderings import study
 from ccsim.analyses.orderings.search import plan_halving
-from ccsim.cli import main
+from conftest import run_cli
 from ccsim.analyses.orderings.space import random_orderings
 from ccsim.runner.orderings import COUNTS, LENGTH, LETTERS, PRESETS, parse_ordering
 
 BAD = "AAXASSCCRRWVV"          # an unknown letter
 WRONG_COUNTS = "AAAAASCCRRWVV"  # five assassinations, one spy
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 @pytest.fixture(scope="module")
