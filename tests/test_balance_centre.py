@@ -13,10 +13,21 @@ import pytest
 from ccsim.analyses.balance.centre import (MEASURED, PREDICTED, balanced_fast, centre_plan, centre_ranking,
                                            kept_rows)
 from ccsim.analyses.balance.space import load_space
-from ccsim.analyses.balance.widen import closest_at_judge, judge_frame
+from ccsim.analyses.balance.widen import judge_frame
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "results" / "balance"
 JUDGE = "neural-search"
+
+
+def closest_at_judge(at: pd.DataFrame) -> int | None:
+    """The rule before: the candidate closest to even among those measured at the judge (fewest changes, then
+    smallest size among equals), which can only name one of the search's final candidates."""
+    settings = at[at["candidate"] != 0]
+    if settings.empty:
+        return None
+    ranked = settings.assign(dist=settings["seat_advantage"].abs()).sort_values(["dist", "changes", "size"],
+                                                                                kind="stable")
+    return int(ranked["candidate"].iloc[0])
 
 
 @pytest.fixture(scope="module")

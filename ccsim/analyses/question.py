@@ -174,8 +174,6 @@ def ask_whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=Non
                           record_games=int(record_games))
 
 
-
-
 # --- the tournament's question ----------------------------------------------------------------
 
 N_BOOT = 200  # bootstrap replicates of the ratings' intervals

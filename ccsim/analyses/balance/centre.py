@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ccsim.analyses.balance.judge import BALANCED, seat_status
-from ccsim.analyses.balance.ring import Z, fit_effect_map, predict
+from ccsim.analyses.balance.ring import fit_effect_map, interval_se, predict
 
 __all__ = ["CHECK_OFFSET", "MAX_CHECKS", "MEASURED", "PREDICTED", "kept_rows", "balanced_fast", "centre_ranking",
            "CentrePlan", "centre_plan"]
@@ -60,10 +60,6 @@ def balanced_fast(levels, judge: str) -> list[str]:
     return [n for n in levels if n != judge and seat_status(n) == BALANCED]
 
 
-def _se(lo, hi) -> float:
-    return float(hi - lo) / (2 * Z)
-
-
 def _maps(kept: pd.DataFrame, judge_rows: pd.DataFrame, fast: list[str]) -> list:
     """Each balanced fast level's map from its effects to the judge's, fitted on the settings measured at both
     (their paired effects); levels without an anchor with an effect are left out."""
@@ -76,8 +72,8 @@ def _maps(kept: pd.DataFrame, judge_rows: pd.DataFrame, fast: list[str]) -> list
             continue
         j = at_judge.loc[here["candidate"]]
         maps.append(fit_effect_map(level, here["diff"].to_numpy(), j["diff"].to_numpy(),
-                                   ((j["diff_hi"] - j["diff_lo"]) / (2 * Z)).to_numpy(),
-                                   ((here["diff_hi"] - here["diff_lo"]) / (2 * Z)).to_numpy()))
+                                   interval_se(j["diff_lo"], j["diff_hi"]).to_numpy(),
+                                   interval_se(here["diff_lo"], here["diff_hi"]).to_numpy()))
     return maps
 
 
@@ -102,8 +98,9 @@ def centre_ranking(kept: pd.DataFrame, judge_rows: pd.DataFrame, fast: list[str]
         fast_rows = kept[(kept["level"] == emap.level) & (kept["candidate"] != 0)
                          & ~kept["candidate"].isin(measured["candidate"])].drop_duplicates("candidate")
         for _, r in fast_rows.iterrows():
-            p = predict(emap, int(r["candidate"]), float(r["diff"]), _se(r["diff_lo"], r["diff_hi"]),
-                        float(std["seat_advantage"]), _se(std["seat_advantage_lo"], std["seat_advantage_hi"]))
+            p = predict(emap, int(r["candidate"]), float(r["diff"]), float(interval_se(r["diff_lo"], r["diff_hi"])),
+                        float(std["seat_advantage"]),
+                        float(interval_se(std["seat_advantage_lo"], std["seat_advantage_hi"])))
             lo, hi = p.interval
             rows.append({k: r[k] for k in info} | dict(source=PREDICTED, level=emap.level, edge=p.edge, lo=lo, hi=hi))
     out = pd.DataFrame(rows, columns=[*info, "source", "level", "edge", "lo", "hi"])

@@ -39,13 +39,18 @@ from ccsim.analyses.balance.skill import NOT_FAIR, interval_verdict
 from ccsim.analyses.balance.space import Candidate, Param, Space, setting_of
 
 __all__ = ["ring", "EffectMap", "fit_effect_map", "Prediction", "predict", "shortlist", "ring_plan",
-           "judge_race", "RaceStep", "combined", "race_games", "pick_winner", "MODEL_SD", "Z"]
+           "judge_race", "RaceStep", "combined", "race_games", "pick_winner", "MODEL_SD", "Z", "interval_se"]
 
 #: the least spread (a share: 0.01 is one point) the map's predictions carry beyond the measured noise:
 #: two or three anchors cannot show how far a new setting's effect strays from the line
 MODEL_SD = 0.01
 #: how many standard errors a prediction's interval spans each way (about 95%)
 Z = 1.96
+
+
+def interval_se(lo, hi):
+    """The standard error behind a 95% interval (numbers or arrays alike)."""
+    return (hi - lo) / (2 * Z)
 
 
 # --- the ring -----------------------------------------------------------------------------------------

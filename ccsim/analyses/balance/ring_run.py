@@ -30,8 +30,8 @@ from ccsim.analyses.balance.estimates import level_estimate
 from ccsim.analyses.balance.folder import TaskStore
 from ccsim.analyses.balance.play import Scheduler
 from ccsim.analyses.balance.judge import BALANCED, seat_status
-from ccsim.analyses.balance.ring import (Z, RingPlan, judge_race, pick_winner, race_games, ring, ring_plan,
-                                         verdict_of)
+from ccsim.analyses.balance.ring import (RingPlan, interval_se, judge_race, pick_winner, race_games, ring,
+                                         ring_plan, verdict_of)
 from ccsim.analyses.balance.space import Param, Space, load_space, setting_of
 from ccsim.analyses.levels import Level, parse_level
 from ccsim.analyses.stats import Moments
@@ -47,8 +47,6 @@ class RingError(ValueError):
     """Bad input to the ring (one line, exit status 2)."""
 
 
-def _se(lo: float, hi: float) -> float:
-    return (hi - lo) / (2 * Z)
 
 
 def _pair(text: str) -> tuple[str, int]:
@@ -208,11 +206,12 @@ def _plans(rg: _Ring, data: dict, screen: dict, shortlist_size: int) -> dict:
     and the shortlist of what could be fair at the judge: {level name: RingPlan}."""
     std, plans = data["standard"], {}
     for lv in rg.fast:
-        anchors = {i: (screen[i][lv.name]["diff"], _se(*screen[i][lv.name]["diff_ci95"]),
-                       a["diff"], _se(*a["diff_ci95"])) for i, a in zip(range(1, rg.n_anchors + 1), data["anchors"])}
-        effects = {i: (screen[i][lv.name]["diff"], _se(*screen[i][lv.name]["diff_ci95"]))
+        anchors = {i: (screen[i][lv.name]["diff"], interval_se(*screen[i][lv.name]["diff_ci95"]),
+                       a["diff"], interval_se(*a["diff_ci95"]))
+                   for i, a in zip(range(1, rg.n_anchors + 1), data["anchors"])}
+        effects = {i: (screen[i][lv.name]["diff"], interval_se(*screen[i][lv.name]["diff_ci95"]))
                    for i in range(rg.n_anchors + 1, len(rg.cands))}
-        plans[lv.name] = ring_plan(effects, anchors, lv.name, std["seat_advantage"], _se(*std["ci95"]), rg.tol,
+        plans[lv.name] = ring_plan(effects, anchors, lv.name, std["seat_advantage"], interval_se(*std["ci95"]), rg.tol,
                                    rg.changes, shortlist_size)
     return plans
 

@@ -32,7 +32,7 @@ from ccsim.analyses.balance.ring_run import play_ring
 from ccsim.analyses.balance.skill import FAIR, interval_verdict
 from ccsim.analyses.balance.verdict import points
 
-__all__ = ["RING_FOLDER", "judge_frame", "judge_anchors", "closest_at_judge", "next_ring", "ring_outcome",
+__all__ = ["RING_FOLDER", "judge_frame", "judge_anchors", "next_ring", "ring_outcome",
            "ring_paragraphs"]
 
 #: the ring's folder inside the search's (``ring.json``), where ``publish`` reads it
@@ -62,9 +62,7 @@ def _anchor(r, source: str, standard=None) -> dict:
     """One judge anchor (``ring_run``'s anchors file, as data): the setting's (name, value) pairs are added by the
     caller; its edge and its paired change at the judge, and the standard rules' figure on its deals when they
     are not the anchors' own."""
-    a = dict(deals=int(r["deals"]), seat_advantage=float(r["seat_advantage"]),
-             ci95=[float(r["seat_advantage_lo"]), float(r["seat_advantage_hi"])], diff=float(r["diff"]),
-             diff_ci95=[float(r["diff_lo"]), float(r["diff_hi"])], source=source)
+    a = _est(r) | dict(diff=float(r["diff"]), diff_ci95=[float(r["diff_lo"]), float(r["diff_hi"])], source=source)
     return a | (dict(standard=_est(standard)) if standard is not None else {})
 
 
@@ -80,18 +78,6 @@ def judge_anchors(at: pd.DataFrame, judge: str, cands, checks=()) -> dict:
     anchors = [dict(setting=[list(x) for x in cands[int(r["candidate"])].settings]) | _anchor(r, source, s)
                for r, source, s in found if math.isfinite(r["diff"])]
     return dict(level=judge, standard=_est(std), anchors=anchors)
-
-
-def closest_at_judge(at: pd.DataFrame) -> int | None:
-    """The candidate closest to even among those measured at the judge (fewest changes, then smallest size among
-    equals).  Alone it can only name one of the search's final candidates, chosen at the fast levels: the ring's
-    centre looks further (``centre.centre_plan``)."""
-    settings = at[at["candidate"] != 0]
-    if settings.empty:
-        return None
-    ranked = settings.assign(dist=settings["seat_advantage"].abs()).sort_values(["dist", "changes", "size"],
-                                                                                kind="stable")
-    return int(ranked["candidate"].iloc[0])
 
 
 def _skipped(why: str, words: str, interrupted: bool = False) -> dict:
@@ -150,7 +136,7 @@ def next_ring(sp, cands, rec: dict, frames, folder, store, backend, progress: bo
     if folder is None:
         return _skipped("no folder", "the next ring needs an output folder (--out) to resume from")
     at = judge_frame(frames, judge)
-    if at.empty or closest_at_judge(at) is None or not judge_anchors(at, judge, cands)["anchors"]:
+    if at.empty or not judge_anchors(at, judge, cands)["anchors"]:
         return _skipped("no anchor", f"no setting was measured at the judge ({judge}) beside the standard rules")
     judge_level = next(lv for lv in (sp.search_level, *sp.skill_levels, *sp.levels) if lv and lv.name == judge)
     found = _checks(sp, cands, at, pd.DataFrame() if kept is None else kept, judge_level, store, backend, progress,
