@@ -227,7 +227,7 @@ def network(args) -> None:
 
 # --------------------------------------------------------------------- two seats -
 def two_seats(args) -> None:
-    """The fast player trained for both seats (`neural2`) on fresh seeds: its score against `tactician`
+    """A fast player (``--player``, `neural` by default) on fresh seeds: its score against `tactician`
     (seats swapped), and Cleopatra's edge in its mirror beside the strongest balanced search's on the same
     deals (results/balance/summary.json's standard rules at its judge: a fast judge should see the game
     as the search sees it)."""
@@ -363,7 +363,7 @@ def main(argv=None):
     p.add_argument("--speed-deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=2026120501)
     p = sub.add_parser("two-seats")
-    p.add_argument("--player", default="neural2")
+    p.add_argument("--player", default="neural")
     p.add_argument("--tactician-deals", type=int, default=10_000)
     p.add_argument("--seed", type=int, default=2026120602)
     p = sub.add_parser("seats")

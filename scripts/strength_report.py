@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import matplotlib
@@ -187,6 +188,29 @@ def frontier(d: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def judge_section(ds: list) -> list:
+    """Each fast player measured as a judge (``strength.py two-seats``): its score against `tactician`, and
+    its mirror's Cleopatra edge beside the balanced search's on the same deals of the standard rules."""
+    lines = ["## A fast player as a judge: its mirror beside the strong search's", "",
+             "A fast judge should see the game as the strong searches see it: under the standard rules, Cleopatra's "
+             "edge in its mirror should land within ±2 points of the edge the published judge measured on the same "
+             "deals (results/balance). The difference's interval treats the two as independent (the deals are "
+             "shared, so it is wider than a paired one).", "",
+             "| player | score vs `tactician` [95%] | its mirror: Cleopatra's edge | the judge's, same deals | "
+             "difference | within ±2 points | command |",
+             "|---|---|---|---|---|---|---|"]
+    for d in ds:
+        v, me, judge = d["vs_tactician"], d["mirror_edge"], d["judge_edge"]
+        half = [(c[1] - c[0]) / 2 for c in (me["ci95"], judge["ci95"])]
+        diff, h = me["points"] - judge["points"], math.hypot(*half)
+        lines.append(f"| `{d['player']}` | {_pct(v['score'])} {_ci(v['ci95'])} ({v['games']:,} games, seed {v['seed']}) | "
+                     f"{me['points']:+.1f} [{me['ci95'][0]:+.1f}, {me['ci95'][1]:+.1f}] ({me['deals']:,} deals, seed "
+                     f"{me['seed']}) | `{judge['level']}` {judge['points']:+.1f} [{judge['ci95'][0]:+.1f}, "
+                     f"{judge['ci95'][1]:+.1f}] | {diff:+.1f} [{diff - h:+.1f}, {diff + h:+.1f}] | "
+                     f"{'yes' if abs(diff) <= 2 else 'no'} | `{d['command']}` ({d['machine']}) |")
+    return lines + [""]
+
+
 def write_report(out: Path) -> None:
     lines = ["# Strength certificate", "",
              "How strong each level of play is, measured, never assumed: every player on one Elo scale, the "
@@ -204,4 +228,7 @@ def write_report(out: Path) -> None:
             if name == "ladder.json":
                 frontier(d, out / "frontier.png")
                 lines += ["![strength against speed](frontier.png)", ""]
+    judges = [d for f in sorted(out.glob("*.json")) if "mirror_edge" in (d := json.loads(f.read_text()))]
+    if judges:
+        lines += judge_section(judges)
     (out / "README.md").write_text("\n".join(lines), encoding="utf-8")
