@@ -135,6 +135,34 @@ def seat_table() -> str:
     return "\n".join(rows)
 
 
+#: the value network's training runs with a generation table in docs/learned.md: (folder, what it is)
+NEURAL_RUNS = (("results/neural", "the shipped run"), ("results/neural/rerun", "the same command, today's code"))
+
+
+def _seat_cells(d: dict) -> str:
+    """A generation's scores in each seat against `tactician`, its gains over `tactician`'s mirror on the
+    same deals, and the seat gap; "not kept" where the generation's weights were not kept to measure them."""
+    if not d.get("seats") or d.get("mirror") is None:
+        return "not kept | not kept | —"
+    cleo, caesar = d["seats"]
+    gc, gs = cleo - d["mirror"], caesar - (1 - d["mirror"])
+    return f"{cleo:.1%} ({points(gc)}) | {caesar:.1%} ({points(gs)}) | {points(gc - gs)}"
+
+
+def neural_generations() -> str:
+    """The value network's generations, each with its score against `tactician` on its tuning deals and
+    in each seat (results/neural/gen*.json and the rerun's)."""
+    rows = ["| run | generation | decisions kept | minutes | rating margin | score vs `tactician` [95%] | "
+            "as Cleopatra (gain) | as Caesar (gain) | seat gap |", "|---|---:|---:|---:|---:|---|---:|---:|---:|"]
+    for folder, label in NEURAL_RUNS:
+        for f in sorted((ROOT / folder).glob("gen*.json")):
+            d = json.loads(f.read_text())
+            lo, hi = d["ci95"]
+            rows.append(f"| {label} | {d['generation']} | {d['decisions']:,} | {d['seconds'] / 60:.1f} | {d['margin']:g} | "
+                        f"{d['score']:.1%} [{lo:.1%}, {hi:.1%}] | {_seat_cells(d)} |")
+    return "\n".join(rows)
+
+
 def balance_games() -> str:
     return f"{_json('results/balance/summary.json')['games']:,}"
 
@@ -251,7 +279,7 @@ def _gap(name: str) -> Callable[[], str]:
 
 FIGURES: dict[str, Callable[[], str]] = {
     "answer": answer, "answer-change": answer_change, "ladder": ladder, "where-fair": where_fair,
-    "seat-table": seat_table,
+    "seat-table": seat_table, "neural-generations": neural_generations,
     "balance-games": balance_games, "balance-millions": balance_millions,
     "report-games": report_games, "report-millions": report_millions,
     "expert-speed": expert_speed, "master-speed": master_speed, "neural-speed": neural_speed,
@@ -262,7 +290,7 @@ FIGURES: dict[str, Callable[[], str]] = {
 #: figures that need the test suite collected (seconds, not milliseconds)
 TEST_COUNTS = {"tests-fast", "tests-all"}
 #: figures written as blocks (their own lines between the markers)
-BLOCKS = {"answer", "ladder", "seat-table"}
+BLOCKS = {"answer", "ladder", "seat-table", "neural-generations"}
 
 
 def documents(root: Path = ROOT) -> list[Path]:

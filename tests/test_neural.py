@@ -1,9 +1,12 @@
 """The value network (strategies/neural*.py), its training (ccsim.training.dmc, net_fit, neural_train)
 and its players (`neural`, `neural-search`)."""
+import json
+
 import numpy as np
 import pytest
 
 from ccsim.kernel import layout as L
+from ccsim.runner.config import RunConfig
 from ccsim.kernel.decisions import STEP
 from strategies import learned, neural
 from strategies.neural.inputs import (N_OBS, N_OPT, N_OPTION_FEATURES, OBS_TABLE, OPT_TABLE, encode_obs_nb,
@@ -92,6 +95,21 @@ def test_training_resumes_after_its_finished_generations(compiled, tmp_path):
     (tmp_path / "gen0.npz").touch()  # unchanged: a rerun must not redo generation 0
     again = train_network(cfg, tmp_path)
     assert again[0].seconds == first[0].seconds
+    assert again[0].mirror == first[0].mirror
+
+
+def test_a_generation_keeps_tactician_s_mirror_on_its_tuning_deals(compiled, tmp_path):
+    """The seat scores are gains only beside the mirror of the same deals: a generation records it,
+    and it is Cleopatra's score in `tactician`'s own games of those deals."""
+    from ccsim.analyses.run import run
+    from ccsim.training.neural_train import NetworkTrainConfig, eval_seed, train_network
+    cfg = NetworkTrainConfig(seed=4, generations=1, games=40, keep=0.2, epochs=1, eval_deals=30)
+    (gen,) = train_network(cfg, tmp_path)
+    summary, df = run(RunConfig(games=30, seed=eval_seed(cfg, 0), cleopatra="tactician", caesar="tactician"),
+                      keep_frames=True)
+    cleopatra = np.where(df["winner"].isna(), 0.5, (df["winner"] == "cleopatra").astype(float)).mean()
+    assert gen.mirror == pytest.approx(cleopatra)
+    assert json.loads((tmp_path / "gen0.json").read_text())["mirror"] == gen.mirror
 
 
 def test_the_state_option_is_its_own_kind():

@@ -75,6 +75,7 @@ class Generation:
     margin: float = 0.0
     fit: dict = field(default_factory=dict)
     seats: tuple = ()  # (its score as Cleopatra, as Caesar) against tactician at its margin, same deals
+    mirror: float | None = None  # Cleopatra's score in tactician's own mirror on those deals: what the seats gain over
 
 
 def game_setup():
@@ -156,6 +157,14 @@ def score_against_tactician(w: np.ndarray, margin: float, seed: int, deals: int,
     return float(x.mean()), (float(x.mean() - half), float(x.mean() + half)), tuple(float(p.mean()) for p in per_game)
 
 
+def mirror_score(seed: int, deals: int, backend=None) -> float:
+    """Cleopatra's score in `tactician`'s own mirror on ``deals`` deals of ``seed`` (a draw half): a
+    generation's seat scores on the same deals are gains over it and over its complement."""
+    rules, orders = game_setup()
+    (s,) = played([task_of(seed, 0, deals, ("tactician", "tactician"), [], rules, orders, 0.0)], backend)
+    return float(scores(s, np.zeros(deals, np.int64)).mean())
+
+
 def tuned_margin(cfg: NetworkTrainConfig, g: int, w: np.ndarray, backend=None) -> tuple[float, float, tuple, tuple]:
     """(margin, score, interval, seat scores): the rating margin of MARGINS that scores best against
     `tactician` on generation g's evaluation deals (so the score is the tuned one: strength is
@@ -201,7 +210,9 @@ def train_network(cfg: NetworkTrainConfig, out, log=lambda msg: None, progress=N
             data = generation_data(cfg, g, pool, progress, backend)
             w, fitted = fit_generation(cfg, g, data, w)
             margin, score, ci, seats = tuned_margin(cfg, g, w, backend)
-            gen = Generation(g, cfg.games, len(data.seat), time.perf_counter() - t0, score, ci, margin, fitted, seats)
+            mirror = mirror_score(eval_seed(cfg, g), cfg.eval_deals, backend)
+            gen = Generation(g, cfg.games, len(data.seat), time.perf_counter() - t0, score, ci, margin, fitted, seats,
+                             mirror)
             write_weights(out / f"gen{g}.npz", w, margin)
             (out / f"gen{g}.json").write_text(json.dumps(asdict(gen), indent=1))
         else:
