@@ -104,6 +104,23 @@ def forward_rate(subnormal: bool, rows: int = 4000, repeats: int = 5) -> float:
     return len(obs) / statistics.median(times)
 
 
+def neural_profile(rows) -> str:
+    """Where `neural`'s mirror spends its time, from three mirrors of the same run on 2 threads: the game and
+    the tactician's tables (`tactician`'s mirror), the option features (`learned`'s, which reads them, less
+    that), the value network (`neural`'s, which reads both, less `learned`'s)."""
+    us = {a: 1e6 / gps for a, b, n, th, gps in rows if a == b and th == 2}
+    if not {"tactician", "learned", "neural"} <= us.keys():
+        return ""
+    game, features = us["tactician"], us["learned"] - us["tactician"]
+    network = us["neural"] - us["learned"]
+    return (f"Where `neural`'s mirror spends its time (µs of wall time a game on 2 threads, from the mirrors above, each player "
+            f"reading the one before it): the game and the tactician's tables {game:.0f} ({game / us['neural']:.0%}, "
+            f"`tactician`'s mirror), the option features {features:.0f} ({features / us['neural']:.0%}, `learned`'s "
+            f"mirror less that), the value network {network:.0f} ({network / us['neural']:.0%}: encoding the "
+            f"observation and the options, the first layer once a decision and every candidate's pass). The "
+            f"network is where a faster `neural` must come from.")
+
+
 def markdown(rows, meta, cli_rows=(), forward=None) -> str:
     lines = [SECTION, "",
              f"`{meta['command']}` on {meta['date']} ({meta['machine']}): games/s of each matchup, the median of "
@@ -120,6 +137,9 @@ def markdown(rows, meta, cli_rows=(), forward=None) -> str:
         mine = {(a, b): gps for a, b, n, th, gps in rows if th == 2}
         for a, b, n, gps in cli_rows:
             lines.append(f"| `{a}` | `{b}` | {n:,} | {gps:,.1f} | {mine[(a, b)]:,.1f} | {gps / mine[(a, b)]:.2f} |")
+    profile = neural_profile(rows)
+    if profile:
+        lines += ["", profile]
     if forward:
         lines += ["", f"Subnormal floats: the network's forward (an observation layer and one option, compiled, one "
                   f"thread, on the decisions of real games) runs at {forward['shipped']:,.0f} evaluations a second with "
