@@ -6,6 +6,7 @@
     python scripts/strength.py headroom [--games 300] [--seed ...]
     python scripts/strength.py targets  [--learned-deals 5000] [--master-deals 500]
     python scripts/strength.py seats    [--games 10000] [--search-games 600] [--seed 2026120601]
+    python scripts/strength.py two-seats [--player neural] [--tactician-deals 10000] [--seed 2026120602]
     python scripts/strength.py report   # results/strength/README.md and the frontier plot from the JSON files
 
 Each part writes its JSON (with the command that made it) into results/strength/ and the
@@ -26,6 +27,9 @@ has its 95% interval, and each part has a seed of its own (no part reuses anothe
   same as Caesar; the seat gap (Cleopatra's gain minus Caesar's) with its interval.  A player whose
   gap is more than 3 points is *lopsided*: its mirror adds its own lean to the game's, so it cannot
   judge balance.  Writes results/strength/seats.json and its packaged copy strategies/seats.json.
+* **two-seats** — a fast player as a judge: its score against `tactician`, and Cleopatra's edge in
+  its mirror beside the published judge's on the same deals of the standard rules (within 2 points
+  is what a fast judge needs).  Writes results/strength/<player>.json.
 """
 from __future__ import annotations
 
