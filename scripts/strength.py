@@ -380,9 +380,14 @@ def main(argv=None):
     if args.part == "report":
         from strength_report import write_report
         write_report(OUT)
-    else:
+        return
+    from ccsim.errors import UsageError
+    try:
         {"ladder": ladder, "trace": trace, "exploit": exploit, "headroom": headroom, "targets": targets,
          "network": network, "seats": seats, "two-seats": two_seats}[args.part](args)
+    except UsageError as e:  # a player or setting that cannot be played: one line, a usage error's status
+        print(f"strength.py {args.part}: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":
