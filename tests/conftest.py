@@ -25,6 +25,7 @@ from ccsim.kernel import rules as R
 from ccsim.kernel.layout import BASE_SIZE, N_RNG, H_BROKEN, MAX_PARAMS, P_ENTRY
 from ccsim.kernel.engine.episode import play_seeded_nb, result_row_nb, N_RESULT, R_ERROR
 from ccsim.kernel.engine.invariants import check_state_nb
+from ccsim.runner.backends import LocalBackend
 from ccsim.runner.orderings import to_codes
 from ccsim.kernel.simulate import seat_config_nb, run_blocks, single_tables, game_specs
 from strategies.registry import available, entry_slot
@@ -89,6 +90,22 @@ def run_cli(capsys, *argv):
         main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return exc.value.code, out, err
+
+
+class Counting(LocalBackend):
+    """The local backend counting the tasks it plays, and stopping (Ctrl-C) after ``stop_after`` of them:
+    what an interrupted run keeps, and what its rerun plays again."""
+
+    def __init__(self, stop_after=None):
+        super().__init__()
+        self.played, self.stop_after = 0, stop_after
+
+    def map(self, fn, tasks):
+        for item in super().map(fn, tasks):
+            if self.played == self.stop_after:
+                raise KeyboardInterrupt
+            self.played += 1
+            yield item
 
 
 def make_rules(variants=0, **params):

@@ -10,7 +10,7 @@ import pytest
 from ccsim.kernel import rules as R
 from ccsim.runner.backends import LocalBackend
 from ccsim.cli import main
-from conftest import run_cli
+from conftest import Counting, run_cli
 from ccsim.runner.config import RunConfig
 from ccsim.kernel.engine.episode import (R_WINNER, R_END, R_TURNS, R_VP, R_VOTES, R_TIES, R_REVERSALS, R_EXCEPTIONAL,
                                R_LEAD_CHANGES, R_LEADER_HALF, R_ERROR)
@@ -609,24 +609,13 @@ def test_tournament_api_refuses_bad_arguments():
         tournament("greedy,random", rules={"hand_size": 0})
 
 
-class InterruptAfter(LocalBackend):
-    def __init__(self, k):
-        self.k = k
-
-    def map(self, fn, tasks):
-        for i, item in enumerate(super().map(fn, tasks)):
-            if i == self.k:
-                raise KeyboardInterrupt
-            yield item
-
-
 def test_ctrl_c_keeps_the_finished_deals(monkeypatch, compiled):
     monkeypatch.setattr("ccsim.analyses.tournament.TASK_GAMES", 100)
     monkeypatch.setattr("ccsim.analyses.whatif.TASK_GAMES", 100)
-    t = tournament("greedy,random", games=200, backend=InterruptAfter(2))
+    t = tournament("greedy,random", games=200, backend=Counting(stop_after=2))
     assert t.info["interrupted"] and t.info["deals"] == 100 and t.pairings["games"][0] == 200
     assert tournament_json(t)["interrupted"] is True
-    w = whatif(["random"], games=400, variants=["two_orgies"], backend=InterruptAfter(3))
+    w = whatif(["random"], games=400, variants=["two_orgies"], backend=Counting(stop_after=3))
     assert w.info["interrupted"] and w.info["deals"] == 150 and "interrupted" in format_whatif(w)
     with pytest.raises(KeyboardInterrupt):
-        tournament("greedy,random", games=200, backend=InterruptAfter(0))
+        tournament("greedy,random", games=200, backend=Counting(stop_after=0))

@@ -10,8 +10,7 @@ import pandas as pd
 import pytest
 
 from ccsim.cli import main
-from conftest import run_cli
-from ccsim.runner.backends import LocalBackend
+from conftest import Counting, run_cli
 from ccsim.analyses.balance import balance
 from ccsim.present.balance import write_balance
 from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups
@@ -505,21 +504,6 @@ def test_level_estimate_reads_the_paired_columns():
 
 
 # --- real games ----------------------------------------------------------------------------------
-
-class Counting(LocalBackend):
-    """The local backend counting the tasks it plays; Ctrl-C after ``stop_after`` of them."""
-
-    def __init__(self, stop_after=None):
-        super().__init__()
-        self.played, self.stop_after = 0, stop_after
-
-    def map(self, fn, tasks):
-        for item in super().map(fn, tasks):
-            if self.played == self.stop_after:
-                raise KeyboardInterrupt
-            self.played += 1
-            yield item
-
 
 @pytest.fixture(autouse=True)
 def small_tasks(monkeypatch):

@@ -12,8 +12,7 @@ import pandas as pd
 import pytest
 
 from ccsim.cli import main
-from conftest import run_cli
-from ccsim.runner.backends import LocalBackend
+from conftest import Counting, run_cli
 
 SPACE = """
 levels = ["tactician"]
@@ -44,21 +43,6 @@ def _space(folder: Path, tol: float) -> Path:
     path = folder / f"space-{tol:g}.toml"
     path.write_text(SPACE.format(tol=tol))
     return path
-
-
-class Counting(LocalBackend):
-    """The local backend, counting the tasks it plays, and stopping (Ctrl-C) after ``stop_after`` of them."""
-
-    def __init__(self, stop_after=None):
-        super().__init__()
-        self.played, self.stop_after = 0, stop_after
-
-    def map(self, fn, tasks):
-        for item in super().map(fn, tasks):
-            if self.played == self.stop_after:
-                raise KeyboardInterrupt
-            self.played += 1
-            yield item
 
 
 @pytest.fixture(scope="module")

@@ -14,13 +14,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from conftest import Counting
+
 from ccsim.analyses.balance import balance
 from ccsim.analyses.balance.folder import TaskStore
 from ccsim.cli import main
 from ccsim.report import run_study
 from ccsim.report.parts import Part, PartStore
 from ccsim.report.study_run import run_parts
-from ccsim.runner.backends import LocalBackend
 from ccsim.runner.damaged import set_aside
 
 
@@ -159,19 +160,6 @@ tolerance = 0.04
 name = "hand_size"
 values = [5, 6]
 """
-
-
-class Counting(LocalBackend):
-    """The local backend counting the tasks it plays."""
-
-    def __init__(self):
-        super().__init__()
-        self.played = 0
-
-    def map(self, fn, tasks):
-        for item in super().map(fn, tasks):
-            self.played += 1
-            yield item
 
 
 @pytest.mark.slow
