@@ -184,9 +184,28 @@ def test_the_first_prompt_shows_the_set_aside_cards_not_an_empty_hand(compiled):
     assert "your set-aside cards: 1 2 3 4 5 (one goes on each group, R2.5)" in out
 
 
-def test_a_rules_file_of_several_changes_needs_a_name(compiled):
-    res = _play(["--rules", str(ROOT / "examples" / "changes.toml")], "q\n")
-    assert res.exit_code == 2 and "--change NAME" in res.output
+def test_a_rules_file_of_several_changes_plays_its_first_and_says_which(compiled):
+    """designer.md's last step as written: a balance search's recommended.toml, its recommended change first."""
+    from ccsim.runner.changes import load_changes
+    path = ROOT / "results" / "balance" / "recommended.toml"
+    changes, _ = load_changes(path)
+    assert len(changes) > 1
+    res = _play(["--rules", str(path), "--as", "caesar", "--seed", "3"], "q\n")
+    assert res.exit_code == 0, res.output
+    said = " ".join(res.output.split("Caesar & Cleopatra:")[0].split())  # the sentence, unwrapped
+    assert said == (f"--rules {path} holds {len(changes)} changes: playing the first, {changes[0].name!r}; "
+                    f"--change NAME plays another (its name = line in the file).")
+    assert f"rules: {changes[0].name}:" in res.output
+    other = _play(["--rules", str(path), "--change", changes[1].name, "--seed", "3"], "q\n")
+    assert other.exit_code == 0 and "changes: playing" not in other.output
+    assert f"rules: {changes[1].name}:" in other.output
+
+
+def test_a_change_name_not_in_the_rules_file_is_one_line_and_exit_2(compiled, capsys):
+    from conftest import run_cli
+    code, out, err = run_cli(capsys, "play", "--rules", ROOT / "examples" / "changes.toml", "--change", "nope")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("ccsim: error: --change 'nope': no such change in --rules ") and "it holds" in err
 
 
 # --- a typed line is read whole or not at all (no game needed: the steps of Game.legal()'s options) -------

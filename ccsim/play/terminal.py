@@ -366,7 +366,7 @@ def choose(legal: list[dict], draw, story, note: str | None = None) -> int:
 @click.option("--rules", "rules_file", default=None, metavar="FILE.toml",
               help="Play under a rules change: a file of [[change]] tables (as ccsim whatif --rules).")
 @click.option("--change", "change_name", default=None, metavar="NAME",
-              help="Which change of the --rules file [its only one].")
+              help="Which change of the --rules file [its first].")
 @click.option("--record", default=None, metavar="FILE.jsonl", help="Write the game's record (ccsim-game/1).")
 def play_cmd(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, rules_file, change_name,
              record):
@@ -405,8 +405,13 @@ def _rules_in_force(rules_file, change_name, variants) -> tuple[dict, tuple, str
         raise click.UsageError("--change needs --rules FILE.toml")
     block, name = {}, None
     if rules_file is not None:
-        change = pick_change(load_changes(rules_file)[0], change_name, f"--rules {rules_file}")
+        changes = load_changes(rules_file)[0]
+        change = pick_change(changes, change_name, f"--rules {rules_file}")
         block, name = change.block, change.name
+        if change_name is None and len(changes) > 1:
+            for line in wrap(f"--rules {rules_file} holds {len(changes)} changes: playing the first, "
+                             f"{change.name!r}; --change NAME plays another (its name = line in the file)."):
+                click.echo(line)
         variants = tuple(dict.fromkeys((*change.variants, *variants)))
     words = change_words(block, variants)
     return block, tuple(variants), f"{name}: {words}" if name else words

@@ -96,12 +96,11 @@ def load_changes_data(data: dict, where: str, error=ChangesError) -> tuple[list[
 
 
 def pick_change(changes: list[Change], name: str | None, where: str, error=ChangesError) -> Change:
-    """The change called ``name``, or the file's only change when no name is given (one line else)."""
+    """The change called ``name``, or the file's first change when no name is given (a balance search's
+    recommended.toml lists the recommended one first); an unknown name is one line."""
     names = ", ".join(repr(c.name) for c in changes)
     if name is None:
-        if len(changes) == 1:
-            return changes[0]
-        raise error(f"{where} holds {len(changes)} changes: choose one with --change NAME ({names})")
+        return changes[0]
     found = [c for c in changes if c.name == name]
     if not found:
         raise error(f"--change {name!r}: no such change in {where} (it holds {names})")
