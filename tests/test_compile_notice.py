@@ -45,15 +45,34 @@ def test_notice_says_loading_when_cached():
     assert label("greedy", 10) == "compiling greedy (first use, ~10 s)…"
 
 
-def test_notice_silent_off_a_terminal_and_when_quick():
-    out = io.StringIO()
-    with compiling("the kernel", 30, stream=out, delay=0):
+def test_off_a_terminal_a_long_compile_is_one_plain_line_written_while_it_runs():
+    """A log (``2>err``) is told as soon as the step is slow, not only when it ends: one line, no \\r or
+    escape codes to redraw it."""
+    log = io.StringIO()
+    with compiling("the kernel", 30, stream=log, delay=0.05):
+        deadline = time.perf_counter() + 10
+        while not log.getvalue() and time.perf_counter() < deadline:
+            time.sleep(0.02)
+        during = log.getvalue()
+        time.sleep(0.2)  # longer than a tick: a terminal's line would be redrawn by now
+    assert during == "compiling the kernel (first use, ~30 s)…\n"
+    assert log.getvalue() == during
+
+
+def test_off_a_terminal_a_step_over_before_the_notice_woke_is_still_one_line():
+    log = io.StringIO()
+    with compiling("the kernel", 30, stream=log, delay=0):
         pass
-    assert out.getvalue() == ""
-    out = FakeTTY()
-    with compiling("the kernel", 30, stream=out, delay=3600):  # a quick load: nothing
-        pass
-    assert out.getvalue() == ""
+    text = log.getvalue()
+    assert text.startswith("compiling the kernel (first use, ~30 s)…") and text.count("\n") == 1
+    assert "\r" not in text and "\033" not in text
+
+
+def test_notice_silent_when_quick_on_a_terminal_or_off_it():
+    for out in (FakeTTY(), io.StringIO()):
+        with compiling("the kernel", 30, stream=out, delay=3600):  # a quick load: nothing
+            pass
+        assert out.getvalue() == ""
 
 
 def test_a_command_announces_each_step_once():
@@ -97,5 +116,7 @@ def test_tournament_time_excludes_compiling_on_a_cold_cache(tmp_path):
                        timeout=900)
     wall = time.perf_counter() - t0
     assert p.returncode == 0, p.stderr
+    # stderr is a pipe here, as in a batch job's log: the compile is still said, in plain lines
+    assert "compiling the kernel (first use" in p.stderr and "\r" not in p.stderr and "\033" not in p.stderr
     seconds = json.loads(p.stdout)["seconds"]
     assert seconds < 0.5 * wall, (seconds, wall)  # a cold start compiles for tens of seconds

@@ -4,8 +4,10 @@
 first call, a strategy's entry, the game engine of ``ccsim play``).  When the
 step lasts more than ``DELAY`` seconds and stderr is a terminal, a small thread
 writes ``compiling the kernel (first use, ~30 s)… 12 s`` and updates the seconds
-in place (``\\r``); the line ends with ``done in N s``.  A quick load from the
-cache, or stderr that is not a terminal (a pipe, a file, a test), prints nothing.
+in place (``\\r``); the line ends with ``done in N s``.  Where stderr is not a
+terminal (a pipe, a log file: ``2>err``) a batch run is not silent either: one plain
+line, ``compiling the kernel (first use, ~30 s)…``, with no control codes.  A quick
+load from the cache prints nothing.
 ``cold=False`` (the compiled code waits in numba's disk cache) says ``loading``
 instead.  A notice inside another one says nothing: the outer one is ticking.  Each ``what`` is
 announced once per process: the kernel compiled by the cold-start helper and then loaded
@@ -41,12 +43,13 @@ def label(what: str, seconds: float | None = None, cold: bool = True) -> str:
 
 @contextlib.contextmanager
 def compiling(what: str, seconds: float | None = None, cold: bool = True, stream=None, delay: float = DELAY):
-    """Announce ``what`` on ``stream`` (stderr) while the block runs, if it is a terminal and
-    the block takes more than ``delay`` seconds; see the module docstring."""
+    """Announce ``what`` on ``stream`` (stderr) while the block runs, if the block takes more
+    than ``delay`` seconds: ticking on a terminal, one plain line elsewhere; see the module docstring."""
     stream = sys.stderr if stream is None else stream
-    if getattr(_active, "on", False) or not _is_tty(stream) or what in _said:
+    if getattr(_active, "on", False) or what in _said:
         yield
         return
+    tty = _is_tty(stream)
     text = label(what, seconds, cold)
     stop = threading.Event()
     lock = threading.Lock()
@@ -65,6 +68,9 @@ def compiling(what: str, seconds: float | None = None, cold: bool = True, stream
     def tick():
         if stop.wait(delay):
             return
+        if not tty:  # a log keeps every byte: one line, written once, no \r to redraw it
+            write(f"{text}\n")
+            return
         while True:
             write(f"\r{text} {time.perf_counter() - t0:.0f} s")
             if stop.wait(TICK):
@@ -80,8 +86,11 @@ def compiling(what: str, seconds: float | None = None, cold: bool = True, stream
         thread.join()
         _active.on = False
         elapsed = time.perf_counter() - t0
-        if shown[0] or elapsed >= delay:
+        if tty and (shown[0] or elapsed >= delay):
             write(f"\r{text} done in {elapsed:.0f} s\033[K\n")
+        elif not tty and not shown[0] and elapsed >= delay:  # over before the thread woke up
+            write(f"{text} done in {elapsed:.0f} s\n")
+        if shown[0]:
             _said.add(what)
 
 
