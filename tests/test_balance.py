@@ -557,6 +557,49 @@ def test_a_rerun_resumes_without_replaying_finished_tasks(small, tmp_path):
     assert load_space(out / "space.toml").identity() == load_space(path).identity()
 
 
+class _CtrlCWhileCompiling(Counting):
+    """Ctrl-C during the first compile: the warm-up task (where the kernels compile) is cut short."""
+
+    def warm(self, fn, task):
+        raise KeyboardInterrupt
+
+
+def _ctrl_c_when(monkeypatch, moment):
+    """The command's backend, with Ctrl-C at ``moment`` of ``ccsim balance``."""
+    if moment == "writing the folder":
+        def cut(*_):
+            raise KeyboardInterrupt
+        monkeypatch.setattr("ccsim.present.balance.write_balance", cut)
+    backend = {"the first compile": _CtrlCWhileCompiling(), "the race": Counting(stop_after=3)}.get(moment, Counting())
+    monkeypatch.setattr("ccsim.cli.analyses.cli_backend", lambda *_: backend)
+
+
+@pytest.mark.parametrize("moment", ["the first compile", "the race", "writing the folder"])
+def test_ctrl_c_at_any_moment_is_one_line_and_exit_130_and_a_rerun_finishes(small, capsys, tmp_path, monkeypatch,
+                                                                            moment):
+    path, ref, tasks = small
+    out = tmp_path / "out"
+    with monkeypatch.context() as mp:
+        _ctrl_c_when(mp, moment)
+        code, stdout, err = run_cli(capsys, "balance", path, "--out", out, "--no-progress")
+    assert code == 130 and "Traceback" not in err and "Error" not in err, err
+    said = (stdout + err).count("interrupted")
+    assert said == 1, stdout + err  # one line says so, whatever was under way
+    if moment == "the first compile":  # nothing measured: that line alone, not empty tables
+        assert stdout == "balance: interrupted before any task finished (nothing measured yet); run the same " \
+                         "command again to resume\n"
+        assert json.loads((out / "summary.json").read_text())["interrupted"]
+    again = Counting()
+    monkeypatch.setattr("ccsim.cli.analyses.cli_backend", lambda *_: again)
+    code, stdout, _ = run_cli(capsys, "balance", path, "--out", out, "--no-progress", "--json")
+    d = json.loads(stdout)
+    # what finished before Ctrl-C is kept: the rerun plays only the rest
+    left = {"the first compile": tasks, "the race": tasks - 3, "writing the folder": 0}[moment]
+    assert code == 0 and not d["interrupted"] and again.played == left
+    names = dict(zip(ref.candidates["candidate"], ref.candidates["setting"]))
+    assert [x["setting"] for x in d["recommended"]] == [names[c] for c in ref.info["finals"]]
+
+
 def test_the_command_line_json_and_the_records_of_a_recommended_setting(small, capsys, tmp_path):
     path, ref, _ = small
     out = tmp_path / "cli"

@@ -48,7 +48,10 @@ def _levels(b: Balance) -> list[str]:
 
 
 def _by_candidate(df: pd.DataFrame):
-    """(first row, {level: row}) per candidate, in the frame's order."""
+    """(first row, {level: row}) per candidate, in the frame's order (none for a frame of no rows: a search
+    interrupted before its first task finished has no columns either)."""
+    if df.empty:
+        return
     for _, g in df.groupby("candidate", sort=False):
         yield g.iloc[0], {r["level"]: r for _, r in g.iterrows()}
 
@@ -59,7 +62,8 @@ def _pareto_rows(b: Balance, words: bool = False) -> tuple[list[str], list[list[
         header += [f"{lv} [95%]", "draw", "turns"]
     header += ["deals", "race"]
     rows = []
-    for first, at in _by_candidate(b.pareto.sort_values(["changes", "size", "worst"], kind="stable")):
+    pareto = b.pareto.sort_values(["changes", "size", "worst"], kind="stable") if not b.pareto.empty else b.pareto
+    for first, at in _by_candidate(pareto):
         row = [str(first["changes"]), str(first["size"]), first["words"] if words else first["setting"]]
         for lv in _levels(b):
             r = at[lv]
@@ -171,9 +175,21 @@ def _headline(b: Balance) -> list[str]:
     return lines
 
 
+#: what a search stopped before its first task finished prints: nothing was measured, so no table
+NOTHING_YET = ("balance: interrupted before any task finished (nothing measured yet); run the same command "
+               "again to resume")
+
+
+def _nothing_yet(b: Balance) -> bool:
+    return bool(b.info["interrupted"]) and b.pareto.empty and b.remeasured.empty
+
+
 def format_balance(b: Balance, width: int | None = None) -> str:
     """The readable answer: the race, the Pareto set, the recommended settings on fresh deals, each
-    setting in plain words; fitted to ``width`` columns (None: no limit)."""
+    setting in plain words; fitted to ``width`` columns (None: no limit).  One line when Ctrl-C came
+    before any task finished (during the first compile, say)."""
+    if _nothing_yet(b):
+        return NOTHING_YET
     lines = _headline(b)
     if not b.pareto.empty:
         judged = (f"|seat advantage| at {b.space.levels[0].name}" if b.space.race == "first" and len(b.space.levels) > 1
@@ -263,7 +279,7 @@ def pareto_markdown(b: Balance, folder: str = "DIR") -> str:
     lines = ["# Fair rules: the Pareto set", ""] + [f"{x}  " for x in _headline(b)]
     lines += ["", "Seat advantage = Cleopatra's score − 50% in points with its 95% interval (a draw counts half); "
                   "size = steps along each changed parameter's list of values.", ""]
-    lines += md(*_pareto_rows(b, words=True))
+    lines += md(*_pareto_rows(b, words=True)) if not b.pareto.empty else [NOTHING_YET + "."]
     if not b.recommended.empty:
         lines += ["", f"## Recommended, re-measured on {b.info['fresh_deals']:,} fresh deals (seed "
                       f"{b.info['fresh_seed']}) per level", ""] + md(*_fresh_rows(b, words=True))
@@ -318,7 +334,7 @@ def write_balance(folder, b: Balance) -> None:
     for name, df in (("remeasured", b.remeasured), ("search", b.search), ("skill", b.skill)):
         if not df.empty:
             write_parquet(df, folder / f"{name}.parquet")
-    if b.figure is not None:
+    if b.figure is not None and not b.candidates.empty:  # (no figure of nothing measured)
         b.figure.savefig(folder / "balance.png", dpi=120, bbox_inches="tight")
     if b.skill_figure is not None:
         b.skill_figure.savefig(folder / "skill.png", dpi=120, bbox_inches="tight")
