@@ -241,3 +241,34 @@ def test_a_step_with_one_way_on_may_be_typed_or_left_out():
     down = [d for d in PLACES if d.get("face") != "up"]
     assert [lbl for _, lbl, _ in _read("4b", down)[0]] == ["place 4", "face-down", "praetor"]
     assert [lbl for _, lbl, _ in _read("4db", down)[0]] == ["place 4", "face-down", "praetor"]
+
+
+def _pair_second(card="4", face="up", groups=("senator", "praetor", "quaestor", "censor", "aedile")):
+    """The options where the rules leave the card one face only (the second card of a face-up pair: up)."""
+    return [dict(e="place", card=card, face=face, group=g) for g in groups] + [dict(e="end")]
+
+
+def test_a_typed_face_is_read_as_the_face_even_where_the_rules_force_it():
+    up, down = _pair_second(face="up"), _pair_second(face="down")
+    # card, face, group as the help's '3db': with the face forced down, '4dd' is face-down on censor
+    assert [lbl for _, lbl, _ in _read("4dd", down)[0]] == ["place 4", "face-down", "censor"]
+    # with the face forced up, the 'd' after the card is still the face, refused with why; never censor
+    for line in ("4dd", "4d"):
+        steps, why = _read(line, up)
+        assert steps == [] and why == (f"  {line!r} not read, nothing taken: 'd' (face-down) is not possible "
+                                       f"after place 4: only o (face-up) is, typed or left out")
+    assert [lbl for _, lbl, _ in _read("4od", up)[0]] == ["place 4", "face-up", "censor"]
+    assert [lbl for _, lbl, _ in _read("4c", up)[0]] == ["place 4", "face-up", "quaestor"]
+
+
+def test_a_group_the_rules_force_refuses_another_group_instead_of_skipping_it():
+    only_praetor = _pair_second(face="down", groups=("praetor",))[:-1] + _pair_second("3", "down")
+    steps, why = _read("4dd", only_praetor)
+    assert steps == [] and "'d' (censor) is not possible after place 4 > face-down: only B (praetor) is" in why
+    assert [lbl for _, lbl, _ in _read("4db", only_praetor)[0]] == ["place 4", "face-down", "praetor"]
+
+
+def test_the_help_says_what_each_card_key_is():
+    from ccsim.play.terminal import HELP
+    assert "p (the philosopher, worth 0)" in HELP and "'3dd' is\nface-down on D (censor)" in HELP
+    assert max(len(line) for line in HELP.splitlines()) <= 80

@@ -34,15 +34,18 @@ GROUP_KEYS = {g: "abcde"[i] for i, g in enumerate(R.GROUPS)}
 RESERVED = "?uqlh"  # help, undo, quit, log (h: help too)
 
 HELP = """Keys: each prompt lists its own, and on one prompt a key means one thing.
-  a card?      1-5, p the influence cards; a assassination, s spy, c castling,
-               r scout, w wrath, v veto; e end the turn
+  a card?      1-5 and p (the philosopher, worth 0) the influence cards;
+               a assassination, s spy, c castling, r scout, w wrath, v veto;
+               e end the turn
   a group?     A senator, B praetor, C quaestor, D censor, E aedile
   which face?  o face-up (open), d face-down
   active?      a active, p passive        draw?  i influence, a action, n none
   veto?        v veto it, n let it happen  discard?  a card's key, n when done
 A line may hold the keys of several prompts: '3db' places a 3 face-down on B
-(praetor). A line with a key that means nothing where it falls is not read at
-all, and the prompt says why.
+(praetor): card, then face, then group. Where the rules leave one face only,
+it may be left out ('3b'), and a typed face is still a face: '3dd' is
+face-down on D (censor); the other face refuses the line. A line with a key
+that means nothing where it falls is not read at all, and the prompt says why.
   ?  this help    u  undo (a step, or your last move)    l  the story so far
   q  quit (the record so far is still written with --record)"""
 
@@ -269,15 +272,35 @@ def _forced(paths: list, chosen: list, legal_count: int) -> bool:
     return _done(paths, chosen, match) is None and len(steps) == 1 and len(match) < legal_count
 
 
+def _kin(label: str) -> dict:
+    """The keys of every choice of a step's kind, key -> label: a face step's two faces, a group step's five
+    groups (the keys a player may type there whether or not the rules leave her that choice now)."""
+    if label in ("face-up", "face-down"):
+        return {"o": "face-up", "d": "face-down"}
+    if label in R.GROUPS:
+        return {GROUP_KEYS[g]: g for g in R.GROUPS}
+    return {}
+
+
 def read_keys(paths: list, chosen: list, line: str, legal_count: int) -> tuple[list, str | None]:
     """The steps a typed line takes from ``chosen`` (a step with one way on is taken by itself; its key may be
     typed or left out), or, when a character of the line means nothing where it falls, the steps unchanged and
-    one line saying why: a line is read whole or not at all."""
+    one line saying why: a line is read whole or not at all.
+
+    A key of a step's kind is read at that step even when the step has one way on: 'd' after a card is always
+    the face (as the help's '3db' reads card, face, group), so when the face is forced up '4dd' is refused
+    for its face, never read as face-up on the censor with a 'd' left over."""
     out, j = list(chosen), 0
     while j < len(line):
         ch = line[j]
         if _forced(paths, out, legal_count):
             (k, (label, _)), = _steps(paths, out)[1].items()
+            kin = _kin(label)
+            if ch != k and ch in kin:
+                after = " > ".join(lbl for _, lbl, _ in out)
+                shown = k.upper() if label in R.GROUPS else k
+                return chosen, (f"  {line!r} not read, nothing taken: {ch!r} ({kin[ch]}) is not possible after "
+                                f"{after}: only {shown} ({label}) is, typed or left out")
             out.append((k, label, False))
             j += ch == k  # its key typed or not
             continue
