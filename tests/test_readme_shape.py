@@ -59,6 +59,18 @@ def test_the_quick_start_is_the_two_commands():
     assert commands == ['pip install . && ccsim run', 'pip install ".[test]" && python -m pytest -q']
 
 
+def test_the_quick_start_says_how_long_the_tests_take_and_names_the_fast_tier():
+    """A new user runs the second command: told beforehand that it takes minutes (docs/tests.md's figure, not
+    another) and where the quick tier is."""
+    text = README.read_text(encoding="utf-8")
+    quick = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    full = re.search(r"\*\*The full suite\*\*.*?(\d+–\d+ minutes)", (ROOT / "docs" / "tests.md").read_text(
+        encoding="utf-8"), flags=re.S).group(1)
+    test_line = next(line for line in quick.splitlines() if line.startswith('pip install ".[test]"'))
+    assert full in test_line.split("#", 1)[1], test_line
+    assert '`python -m pytest -q -m "not slow"`' in quick and "(docs/tests.md)" in quick
+
+
 def test_the_answer_comes_within_the_first_60_lines():
     lines = README.read_text(encoding="utf-8").splitlines()
     assert any(line.startswith("## Is Caesar & Cleopatra fair?") for line in lines[:25])
