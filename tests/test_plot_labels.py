@@ -49,6 +49,45 @@ def test_skill_png_names_every_level_without_overlap(published):
     assert label_overlaps(fig) == []
 
 
+def _level_names_read_across_each_at_its_own_line(fig, levels):
+    """The names of ``levels`` ({name: x}) as drawn: horizontal, none over another, none across another
+    level's line, each at its own (centred on it, or an edge within 3 pixels of it), all below the title."""
+    from matplotlib.text import Text
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    labels = _labels(fig)
+    assert sorted(t.get_text() for t in labels) == sorted(levels)
+    assert label_overlaps(fig) == []
+    px = {name: ax.transData.transform((x, 0))[0] for name, x in levels.items()}
+    title = ax.title.get_window_extent(renderer)
+    for t in labels:
+        box = Text.get_window_extent(t, renderer)
+        assert t.get_rotation() == 0, t.get_text()
+        assert not box.overlaps(title), t.get_text()
+        assert box.y0 >= ax.get_window_extent(renderer).y1, t.get_text()  # above the frame, off the curves
+        crossed = [n for n, u in px.items() if n != t.get_text() and box.x0 < u < box.x1]
+        assert crossed == [], (t.get_text(), crossed)
+        own = px[t.get_text()]
+        assert box.x0 - 3 <= own <= box.x1 + 3, t.get_text()
+
+
+@pytest.mark.parametrize("curve", ["the search's (skill.parquet)", "the published answer's (summary.json)"])
+def test_skill_png_names_each_level_across_at_its_line_master_and_neural_search_apart(published, curve):
+    from ccsim.analyses.balance.plot import _curve_x
+    from ccsim.analyses.balance.publish import answer_curve_frame, answer_skill_figure
+    from ccsim.analyses.balance.skill import level_elos
+    if curve.startswith("the search's"):
+        frame, fig = published.skill, skill_plot(published.skill, published.space.tolerance)
+    else:
+        rec, elos = published.info["recommendation"], level_elos()
+        frame, fig = answer_curve_frame(rec, elos), answer_skill_figure(rec, elos, published.info["space"]["tolerance"])
+    first = frame[frame["candidate"] == frame["candidate"].min()].sort_values("rank")
+    levels = dict(zip(first["level"], _curve_x(first)))
+    assert {"master", "neural-search"} <= set(levels)
+    _level_names_read_across_each_at_its_own_line(fig, levels)
+
+
 def test_two_labels_on_one_point_are_set_apart_and_an_overlap_is_caught():
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(4, 3))

@@ -239,11 +239,44 @@ def skill_plot(skill, tolerance: float):
     ax.set_title("Cleopatra's edge as the players get stronger: the standard rules and the final candidates", fontsize=10)
     ax.grid(color="0.93", lw=0.6)
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
-    lo, hi = ax.get_ylim()
-    ax.set_ylim(lo, hi + 0.22 * (hi - lo))  # a strip along the top for the levels' names
     fig.tight_layout()
-    top = ax.get_ylim()[1]
-    # each level's name upright along its own line, from the top; beside it when two lines are too close
-    place_labels(ax, [(xi, top, name) for xi, name in zip(_curve_x(first), first["level"])], rotation=90,
-                 offsets=[(-2, -4), (2, -4), (-6, -4), (6, -4), (-10, -4), (10, -4)])
+    rows = name_levels(ax, list(zip(_curve_x(first), first["level"])))
+    ax.set_title(ax.get_title(), fontsize=10, pad=_NAME_ROW * rows + 8)  # above the names (a caller's
+    # set_title would put it back on them: publish sets the text alone)
     return fig
+
+
+_NAME_ROW = 11  # points between two rows of level names
+
+
+def name_levels(ax, levels, fontsize: float = 7, max_rows: int = 4) -> int:
+    """Each level's name read across, just above the axes at the top of its own line (``levels``: (x, name),
+    a thin tick joining the two): centred on the line, else ending at it, else starting at it, in the first
+    row where it overlaps no other name and crosses no other level's line, so that two levels a few Elo apart
+    (master, neural-search) are told apart; a row higher when none is clear.  Returns the rows used."""
+    from matplotlib.text import Text
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    lines = [ax.transData.transform((x, 0))[0] for x, _ in levels]
+    where = ("data", "axes fraction")
+    taken, used = [], 0
+    for k, (x, name) in enumerate(levels):
+        others = [u for j, u in enumerate(lines) if j != k and abs(u - lines[k]) > 0.5]
+        tries = [(row, dx) for row in range(max_rows) for dx in (0, -2, 2)]
+        for n, (row, dx) in enumerate(tries + [(max_rows, 0)]):
+            label = ax.annotate(name, (x, 1), xycoords=where, xytext=(dx, 4 + _NAME_ROW * row),
+                                textcoords="offset points", fontsize=fontsize, color="0.2", gid=LABEL,
+                                ha="center" if dx == 0 else "right" if dx < 0 else "left", va="bottom",
+                                annotation_clip=False)
+            label.update_positions(renderer)
+            box = Text.get_window_extent(label, renderer).expanded(1.06, 1.0)
+            last = n == len(tries)
+            if last or not (any(box.overlaps(t) for t in taken) or any(box.x0 < u < box.x1 for u in others)):
+                break
+            label.remove()
+        taken.append(box)
+        used = max(used, row + 1)
+        ax.annotate("", (x, 1), xycoords=where, xytext=(0, 3.5), textcoords="offset points", annotation_clip=False,
+                    arrowprops=dict(arrowstyle="-", color="0.55", lw=0.6, shrinkA=0, shrinkB=0))
+    return used

@@ -216,18 +216,24 @@ def answer_curve_frame(rec: dict, elos: dict) -> pd.DataFrame:
 
 def _skill_png(folder: Path, rec: dict, elos: dict, tol: float) -> None:
     """skill.png redrawn for the published answer: its curve beside the standard rules'."""
-    from ccsim.analyses.balance.plot import skill_plot
     import matplotlib.pyplot as plt
+    fig = answer_skill_figure(rec, elos, tol)
+    fig.savefig(folder / "skill.png", dpi=120, bbox_inches="tight")
+    plt.close(fig)
+
+
+def answer_skill_figure(rec: dict, elos: dict, tol: float):
+    """The figure of skill.png: the published answer's curve beside the standard rules', every level named."""
+    from ccsim.analyses.balance.plot import skill_plot
     fig = skill_plot(answer_curve_frame(rec, elos), tol)
     ax = fig.axes[0]
-    ax.set_title("Cleopatra's edge as the players get stronger: the standard rules and the published answer",
-                 fontsize=10)
+    ax.title.set_text("Cleopatra's edge as the players get stronger: the standard rules and the published "
+                      "answer")  # (its place and size are skill_plot's: above the levels' names)
     lopsided = [c["level"] for c in rec["curve"] if c.get("seats") == "lopsided"]
     if lopsided:  # named in words below the axis: a lopsided level is drawn, never decides
         ax.set_xlabel(ax.get_xlabel() + f"\nlopsided, so never the judge: {', '.join(lopsided)}")
         ax.get_legend().set_bbox_to_anchor((0.5, -0.19))  # below the second line
-    fig.savefig(folder / "skill.png", dpi=120, bbox_inches="tight")
-    plt.close(fig)
+    return fig
 
 
 def _with_answer(doc: str, text: str) -> str:
