@@ -22,6 +22,8 @@ from ccsim.explore.form import plain_message, page_level  # noqa: E402
 from ccsim.analyses.question import load_changes_data  # noqa: E402
 from ccsim.analyses.whatif import whatif  # noqa: E402
 from ccsim.explore import compute, fair  # noqa: E402
+from ccsim.explore import confirm as confirming  # noqa: E402
+from ccsim.analyses.judging.store import judge_store, setting_key  # noqa: E402
 from ccsim.explore.form import FormError, read_question  # noqa: E402
 from ccsim.explore.memory import Memory  # noqa: E402
 from ccsim.explore.server import Pages, create_app  # noqa: E402
@@ -151,7 +153,7 @@ def test_memory_forgets_the_least_recently_used_chunks_first():
     ("stray=1", "stray", "Stray: unknown field 'stray'"),
 ])
 def test_bad_fields_are_refused_in_the_forms_words(client, query, field, message):
-    for route in ("/api/check", "/api/answer?page=p1&", "/api/sample", "/api/change.toml"):
+    for route in ("/api/check", "/api/answer?page=p1&", "/api/confirm?page=p1&", "/api/sample", "/api/change.toml"):
         r = client.get(route + ("&" if "?" in route else "?") + query)
         assert r.status_code == 400, route
         assert r.json()["errors"][field].startswith(message)
@@ -269,3 +271,102 @@ def test_only_the_pages_own_assets_are_served(client):
     assert spec["default_level"] == page_level() and spec["levels"][0]["name"] == page_level()
     keys = [p["key"] for s in spec["sections"] for p in s["parameters"]]
     assert "action_count.cleopatra.veto" in keys and len(keys) == len(set(keys))
+
+
+# --- the judge's figure, and confirming it at the judge ------------------------------------------
+
+JUDGE = "neural-search"
+
+
+@pytest.fixture
+def judged(monkeypatch):
+    """The judge shown balanced (its seat measurement may not have landed here), and the judge's store as it
+    was after the test (a confirmation adds to the process's store)."""
+    monkeypatch.setattr("ccsim.explore.judged.search_level", lambda: JUDGE)
+    store = judge_store()
+    monkeypatch.setattr(store, "_rows", dict(store._rows))
+    return store
+
+
+def test_every_snapshot_carries_the_judges_figure_predicted_from_the_fast_levels_difference(small, client, judged):
+    snaps = answer_of(client, "action_count.cleopatra.veto=1&hand_size=4&level=learned")
+    for snap in snaps:
+        j = snap["judge"]
+        assert j["name"] == JUDGE and "points better" in j["gap"]
+        fig = j["changed"]
+        assert (fig["how"], fig["label"], fig["predicted_from"]) == ("predicted", f"predicted for {JUDGE}", "learned")
+        assert fig["ci95"][0] < fig["edge"] < fig["ci95"][1]
+        assert j["standard"]["how"] == "measured" and j["standard"]["deals"] >= 10_000  # the store's
+    # the published answer is measured: the store holds it, whatever the level
+    published = answer_of(client, "action_count.cleopatra.veto=1&orgies=3&level=tactician")[-1]["judge"]["changed"]
+    assert published["how"] == "measured" and published["deals"] == 10_000
+
+
+def test_a_lopsided_level_predicts_nothing_and_without_a_judge_the_page_says_so(small, client, judged, monkeypatch):
+    j = answer_of(client, "hand_size=4&level=greedy")[-1]["judge"]
+    assert j["changed"] is None and j["note"].startswith("greedy is lopsided: no map carries its effects")
+    monkeypatch.setattr("ccsim.explore.judged.search_level", lambda: None)
+    j = answer_of(client, "hand_size=4&level=learned")[-1]["judge"]
+    assert j["name"] is None and j["changed"] is None
+    assert j["note"].startswith("No judge's figure: no search level is shown balanced yet (neural-search ")
+    assert client.get("/api/form").json()["judge"]["name"] is None
+    r = client.get("/api/confirm?page=c&hand_size=4")
+    assert r.status_code == 400
+    assert r.json()["errors"]["level"].startswith("Nothing to confirm with: no search level is shown balanced yet")
+
+
+def test_a_confirmation_measures_with_the_judge_on_the_same_deals_and_joins_the_store(client, judged):
+    query = "hand_size=4&group_limit=7&level=learned&seed=3"
+    with client.stream("GET", f"/api/confirm?page=c&deals=2&{query}") as r:
+        assert r.status_code == 200
+        snaps = events(r)
+    final = snaps[-1]
+    assert [s["state"] for s in snaps] == ["running", "confirmed"]
+    assert final["confirm"] == dict(judge=JUDGE, gap=final["judge"]["gap"], deals=2, level="learned")
+    assert final["deals"] == 2 and final["games"] == 4 and final["level"] == JUDGE
+    fig = final["judge"]["changed"]
+    assert (fig["how"], fig["label"], fig["deals"]) == ("measured", f"measured with {JUDGE}", 2)
+    # the judge's own games on deals 0 and 1 of the seed: answer() at the judge gives the same figures
+    q = read_question(parse_qs(query))
+    alone = compute.answer(read_question(parse_qs(query.replace("level=learned", f"level={JUDGE}"))), lambda s: None,
+                           plan=confirming.confirm_plan(2))
+    assert final["arms"] == alone["arms"] and final["diff"] == alone["diff"]
+    row = judged.get(setting_key(q.rules, q.orders))
+    assert row["deals"] == 2 and row["edge"] == fig["edge"] and row["effect"] == final["diff"]["seat_advantage"]["value"]
+    assert row["source"].startswith("ccsim explore: confirmed on the page")
+    # the page's answers now show the measurement in place of the prediction
+    again = answer_of(client, query)[-1]["judge"]["changed"]
+    assert again["how"] == "measured" and again["deals"] == 2
+
+
+def test_an_interrupted_confirmation_loses_nothing_it_finished(judged):
+    q = read_question({"hand_size": ["4"], "side_limit": ["4"], "level": ["learned"]})
+    memory, cancel = Memory(), threading.Event()
+
+    def stop_after_the_first_chunk(snap):
+        if snap["state"] == "running":
+            cancel.set()
+    first = confirming.confirm(q, 4, stop_after_the_first_chunk, cancel, memory, JUDGE)
+    assert first["state"] == "cancelled" and first["deals"] == 2
+    assert judged.get(setting_key(q.rules, q.orders)) is None  # nothing stored from a part
+    again = confirming.confirm(q, 4, lambda s: None, None, memory, JUDGE)
+    assert again["state"] == "confirmed" and again["games"] == 8 and again["played"] == 4  # the first chunk kept
+    assert judged.get(setting_key(q.rules, q.orders))["deals"] == 4
+
+
+@pytest.mark.parametrize("deals, message", [
+    ("0", "Deals to confirm: must be a whole number from 1 to 10,000; you typed '0'"),
+    ("abc", "Deals to confirm: must be a whole number from 1 to 10,000; you typed 'abc'"),
+    ("20000", "Deals to confirm: must be a whole number from 1 to 10,000; you typed '20000'"),
+    ("", "Deals to confirm: is empty: type a whole number from 1 to 10,000"),
+])
+def test_a_bad_number_of_deals_is_one_line_and_400(client, judged, deals, message):
+    r = client.get(f"/api/confirm?page=c&deals={deals}&hand_size=4")
+    assert r.status_code == 400 and r.json() == {"errors": {"deals": message}}
+
+
+def test_the_published_answer_carries_its_interval(client):
+    pub = client.get("/api/form").json()["published"]
+    change = pub["figures"]["change"]
+    assert change["how"] == "measured" and change["deals"] == 10_000
+    assert change["ci95"][0] <= change["edge"] <= change["ci95"][1]

@@ -37,6 +37,7 @@ from ccsim.runner.ruleset import rules_vector
 from ccsim.analyses.metrics import INDEX, METRICS, MetricSums, game_values
 from ccsim.analyses.stats import Moments, ratio_difference
 from ccsim.analyses.question import BASE, Arm, Change, arms_for
+from ccsim.explore.judged import judge_of, page_judge
 from ccsim.explore.memory import Memory, chunk_key
 from strategies.registry import search_players
 
@@ -209,25 +210,29 @@ def _rows(q, arms, chunk: Chunk, played, memory: Memory) -> np.ndarray:
     return np.concatenate([fresh[k] if k in fresh else chunk.kept[k] for k in range(len(arms))])
 
 
-def snapshot(q, arms, tally: Tally, seconds: float, state: str) -> dict:
-    """What the page shows now (JSON-ready)."""
+def snapshot(q, arms, tally: Tally, seconds: float, state: str, judge: str | None = None,
+             own_first: bool = False) -> dict:
+    """What the page shows now (JSON-ready), with the judge's figure (``ccsim.explore.judged.judge_of``)."""
     f = tally.figures()
-    return dict(state=state, deals=tally.deals, games=tally.deals * len(arms), played=tally.played,
+    return dict(state=state, level=q.level, deals=tally.deals, games=tally.deals * len(arms), played=tally.played,
                 seconds=round(seconds, 3),
                 arms=[dict(name=a.name, rules=a.name if a.kind == "base" else q.words(), orders=list(a.orders),
                            figures=figures) for a, figures in zip(arms, f["arms"])],
-                diff=f["diff"], history=tally.history, margins=tally.margins.tolist(), margin_span=MARGIN_SPAN)
+                diff=f["diff"], history=tally.history, margins=tally.margins.tolist(), margin_span=MARGIN_SPAN,
+                judge=judge_of(q, arms, f["arms"], f["diff"], tally.deals, judge, own_first))
 
 
 def answer(q, emit: Callable[[dict], None], cancel: threading.Event | None = None,
-           plan: Plan | None = None, memory: Memory | None = None) -> dict:
+           plan: Plan | None = None, memory: Memory | None = None, own_first: bool = False) -> dict:
     """Play ``q`` chunk by chunk, handing each chunk's ``snapshot`` to ``emit``; the last snapshot's
     ``state`` says why it stopped: ``target``, ``cap`` or ``cancelled``.  ``memory``: the chunks
-    played before (a fresh one: none)."""
+    played before (a fresh one: none).  ``own_first``: at the judge's level, the judge's figure is these
+    games' own even where the store holds more deals (a confirmation narrowing)."""
     plan = plan or plan_for(q.level)
     cancel = cancel or threading.Event()
     memory = Memory() if memory is None else memory
     arms = arms_of(q)
+    judge = page_judge()
     work = chunks(q, arms, plan, memory)
     tally = Tally(arms)
     t0 = time.perf_counter()
@@ -236,7 +241,7 @@ def answer(q, emit: Callable[[dict], None], cancel: threading.Event | None = Non
         tally.add(_rows(q, arms, chunk, played, memory))
         tally.played += 0 if played is None else len(played)
         done = tally.precision() <= plan.target
-        emit(snapshot(q, arms, tally, time.perf_counter() - t0, "running"))
+        emit(snapshot(q, arms, tally, time.perf_counter() - t0, "running", judge, own_first))
         if done:
             raise _Stop
         return chunk.deals * len(chunk.played)
@@ -250,6 +255,6 @@ def answer(q, emit: Callable[[dict], None], cancel: threading.Event | None = Non
         state = "target"
     except Cancelled:
         state = "cancelled"
-    final = snapshot(q, arms, tally, time.perf_counter() - t0, state)
+    final = snapshot(q, arms, tally, time.perf_counter() - t0, state, judge, own_first)
     emit(final)
     return final

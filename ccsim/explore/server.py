@@ -4,11 +4,17 @@ Routes (every ``/api`` route reads the form from its query string, ``ccsim.explo
 
 * ``GET /`` the page; ``GET /static/<name>`` its assets, by name from a fixed list (no path is
   ever joined from a request, so no other file can be served);
-* ``GET /api/form`` what the form offers; ``GET /api/check`` a form checked: its plain words, the
+* ``GET /api/form`` what the form offers (with ``judge``: its name or why there is none, and the
+  published answer's figures as the judge's store holds them); ``GET /api/check`` a form checked: its plain words, the
   TOML and its query, or HTTP 400 with ``errors`` (field -> the CLI's one-line message);
 * ``GET /api/answer?page=ID&…`` the answer as server-sent events, one JSON snapshot a chunk, the
   last with ``state`` ``target``, ``cap`` or ``cancelled``; a new answer for the same page cancels
   the running one (one computation per page) and at most ``MAX_PAGES`` pages compute at once;
+* ``GET /api/confirm?page=ID&deals=N&…`` the form's question played by the judge itself on deals
+  0 .. N - 1 of the seed (``ccsim.explore.confirm``; N 1,000 unless given, at most 10,000), as server-sent
+  events like the answer's, each with ``confirm`` (the judge, the deals asked, the level); the last has
+  ``state`` ``confirmed`` (the setting joined the judge's store: its figure is measured now) or
+  ``cancelled``; it is the page's one computation too;
 * ``GET /api/fair?page=ID&…`` a fair search around the form (``ccsim.explore.fair``) as server-sent
   events: its progress lines, then its recommended settings (each with the page's query); it is the
   page's one computation too;
@@ -30,8 +36,10 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 from ccsim.explore.compute import Cancelled, answer, arms_of, plan_for
+from ccsim.explore.confirm import DEALS, MAX_DEALS, check_confirm, confirm, read_deals
 from ccsim.explore.fair import fair_search
-from ccsim.explore.form import FormError, Question, form_spec, read_question
+from ccsim.explore.form import FormError, Question, form_spec, gap_words, published_answer, read_question
+from ccsim.explore.judged import no_judge_note, page_judge, published_figures
 from ccsim.explore.keep import TOML_NAME, change_toml, query_of, whatif_line
 from ccsim.explore.memory import Memory
 from ccsim.explore.sample import MAX_GAME, sample_game
@@ -43,7 +51,7 @@ ASSETS = {"index.html": "text/html; charset=utf-8", "explore.css": "text/css; ch
           "explore.js": "text/javascript; charset=utf-8"}
 MAX_PAGES = 8                       # pages computing at once (their chunks take turns on the cores)
 _PAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_OWN_FIELDS = ("page", "game", "arm")  # a route's own query fields, not the form's
+_OWN_FIELDS = ("page", "game", "arm", "deals")  # a route's own query fields, not the form's
 POLL_S = 0.25                       # how soon a cancelled stream ends while its chunk is still playing
 
 
@@ -111,7 +119,13 @@ async def static(request: Request) -> Response:
 
 
 async def form(request: Request) -> Response:
-    return JSONResponse(form_spec())
+    spec = form_spec()
+    judge = page_judge()
+    spec["judge"] = dict(name=judge, gap=judge and gap_words(judge), note=None if judge else no_judge_note(),
+                         deals=DEALS, max_deals=MAX_DEALS)
+    if spec.get("published"):  # its interval and deals as the judge's store holds them
+        spec["published"] = dict(spec["published"], figures=published_figures(published_answer()))
+    return JSONResponse(spec)
 
 
 async def check(request: Request) -> Response:
@@ -231,6 +245,20 @@ async def answer_route(request: Request) -> Response:
     return _start(request, q, work)
 
 
+async def confirm_route(request: Request) -> Response:
+    try:
+        q = read_question(_form_fields(request))
+        deals = read_deals(request.query_params.get("deals"))
+        judge = check_confirm(q)
+    except FormError as e:
+        return _refused(e)
+    memory = request.app.state.judged
+
+    def work(put, flag):
+        confirm(q, deals, lambda snap: put({**snap, **_kept(q)}), flag, memory, judge)
+    return _start(request, q, work)
+
+
 async def fair_route(request: Request) -> Response:
     try:
         q = read_question(_form_fields(request))
@@ -245,13 +273,14 @@ async def fair_route(request: Request) -> Response:
 
 def create_app(pages: Pages | None = None) -> Starlette:
     """The application; ``pages`` (for tests) holds the running computations, its ``Memory`` the
-    chunks played for any page."""
+    chunks played for any page (``judged``: the confirmations' games)."""
     pages = pages or Pages()
     app = Starlette(routes=[
         Route("/", page), Route("/static/{name}", static), Route("/api/form", form), Route("/api/check", check),
-        Route("/api/answer", answer_route), Route("/api/fair", fair_route), Route("/api/sample", sample),
+        Route("/api/answer", answer_route), Route("/api/confirm", confirm_route), Route("/api/fair", fair_route), Route("/api/sample", sample),
         Route("/api/change.toml", change_file),
     ])
     app.state.pages = pages
     app.state.memory = Memory()
+    app.state.judged = Memory()  # the judge's games apart: the fast levels' many chunks must not push them out
     return app
