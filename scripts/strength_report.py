@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -143,11 +144,18 @@ SEARCH_COLOUR, FAST_COLOUR = "#b5462f", "#1f5fa8"
 
 
 def frontier(d: dict, path: Path) -> None:
+    """frontier.png: ``frontier_figure`` of the ladder ``d``."""
+    fig = frontier_figure(d)
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def frontier_figure(d: dict):
     """Strength (Elo) against games/s, log scale: the players a user chooses from."""
     from strategies.registry import search_players
     searches = search_players()  # the registry's word, not the name's: neural-search is a search too
     fig, ax = plt.subplots(figsize=(8.5, 5.0), dpi=120)
-    fast = []
+    fast, named, marks = [], [], []
     for r in d["ratings"]:
         sp = d["speed_vs_tactician"].get(r["entrant"])
         if not sp:
@@ -160,10 +168,11 @@ def frontier(d: dict, path: Path) -> None:
             continue
         ax.errorbar(sp, r["elo"], yerr=[[r["elo"] - r["ci95"][0]], [r["ci95"][1] - r["elo"]]], fmt="o", ms=4,
                     color=colour, capsize=2)
+        marks.append((sp, r["elo"], r["ci95"]))
         if sp > 1e3:
             fast.append((name, sp, r["elo"]))
         else:
-            ax.annotate(name, (sp, r["elo"]), textcoords="offset points", xytext=(4, 3), fontsize=7)
+            named.append((sp, r["elo"], name))
     right = 4 * max(p[1] for p in fast) if fast else None
     for name, sp, elo, x, y in _label_column(fast, right, 38):
         ax.annotate(f"{name} {elo:+.0f}", (sp, elo), xytext=(x, y), fontsize=7, va="center",
@@ -184,8 +193,30 @@ def frontier(d: dict, path: Path) -> None:
     ax.set_title("Strength against speed: every player (results/strength/ladder.json)", fontsize=9)
     ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    _name_searches(ax, named, marks)  # after the layout: placed where they will be drawn
+    return fig
+
+
+def _marker_outline(ax, marks, radius_pt: float = 4.0) -> list:
+    """Points (data) around every marker and along its interval, for the labels to keep clear of: a name
+    must not run into another player's marker (expert-b256's ran into master's)."""
+    to_data = ax.transData.inverted()
+    r = radius_pt * ax.figure.dpi / 72
+    out = []
+    for sp, elo, ci in marks:
+        x, y = ax.transData.transform((sp, elo))
+        lo, hi = (ax.transData.transform((sp, max(v, FLOOR)))[1] for v in ci)
+        ring = [(x + dx * r, y + dy * r) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+        bar = [(x, v) for v in np.arange(lo, hi + 1, 2.0)]
+        out += [tuple(to_data.transform(p)) for p in ring + bar]
+    return out
+
+
+def _name_searches(ax, named, marks) -> None:
+    """Each search's name beside its own marker, where it overlaps no name and no other marker or interval
+    (``ccsim.analyses.balance.plot.place_labels``: right first, then left, above, below...)."""
+    from ccsim.analyses.balance.plot import place_labels
+    place_labels(ax, sorted(named, key=lambda n: -n[1]), avoid=_marker_outline(ax, marks))
 
 
 def judge_section(ds: list) -> list:

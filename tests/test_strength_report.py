@@ -42,3 +42,30 @@ def test_the_published_judge_section_is_the_results(report, tmp_path):
     (tmp_path / "fast.json").unlink()
     report.write_report(tmp_path)
     assert "A fast player as a judge" not in (tmp_path / "README.md").read_text()
+
+
+def test_frontier_png_names_each_search_clear_of_every_other_marker(report):
+    """Drawn from the stored ladder (no game): no name runs into another player's marker or interval, nor into
+    another name (expert-b256's ran into master's marker)."""
+    from matplotlib.text import Text
+    from ccsim.analyses.balance.plot import LABEL, label_overlaps
+    d = json.loads((ROOT / "results" / "strength" / "ladder.json").read_text())
+    fig = report.frontier_figure(d)
+    assert label_overlaps(fig) == []
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    names = {t.get_text(): t for t in ax.texts if t.get_gid() == LABEL}
+    assert {"master", "neural-search", "expert-b256"} <= set(names)
+    r = 4 * fig.dpi / 72  # a marker's radius, pixels
+    for e in d["ratings"]:
+        sp = d["speed_vs_tactician"].get(e["entrant"])
+        if not sp or e["elo"] < report.FLOOR:
+            continue
+        x, y = ax.transData.transform((sp, e["elo"]))
+        lo, hi = (ax.transData.transform((sp, v))[1] for v in e["ci95"])
+        for name, t in names.items():
+            if name == e["entrant"]:
+                continue
+            box = Text.get_window_extent(t, renderer)
+            assert not (box.x0 - r < x < box.x1 + r and box.y0 - r < hi and lo < box.y1 + r), (name, e["entrant"])
