@@ -5,7 +5,7 @@
     python scripts/strength.py exploit  [--games 400] [--seed ...]
     python scripts/strength.py headroom [--games 300] [--seed ...]
     python scripts/strength.py targets  [--learned-deals 5000] [--master-deals 500]
-    python scripts/strength.py seats    [--games 10000] [--search-games 600] [--seed 2026120601]
+    python scripts/strength.py seats    [--games 20000] [--search-games 12000] [--mirror-games 400000] [--seed 2026120701]
     python scripts/strength.py two-seats [--player neural] [--tactician-deals 10000] [--seed 2026120602]
     python scripts/strength.py report   # results/strength/README.md and the frontier plot from the JSON files
 
@@ -281,25 +281,40 @@ def mean_ci(x) -> tuple[float, list]:
 
 
 def measured_seat_row(name: str, ref: str, mirror: np.ndarray, deals: int, seed: int) -> dict:
-    """``name``'s score in each seat against ``ref`` on the mirror's deals, its gains over the mirror
-    and the seat gap, each deal a paired observation."""
+    """``name``'s score in each seat against ``ref`` on the first ``deals`` deals of ``seed``, its gains
+    over the mirror and the seat gap.  The mirror (``ref`` against itself on the same seed) is played on
+    many more deals than the player (it is cheap): its mean enters the gap twice, so a short mirror would
+    set the gap's interval.  The gap is the player's two scores on each deal (one paired observation)
+    minus twice the mirror's mean; its variance is the two parts' added (the mirror's deals are a
+    superset of the player's, whose covariance with them is small and positive: leaving it out errs wide)."""
     as_cleo, gps = cleopatra_points(name, ref, deals, seed)
     as_caesar, _ = cleopatra_points(ref, name, deals, seed)
-    m = mirror[:deals]
-    gain_cleo, gain_caesar = as_cleo - m, (1.0 - as_caesar) - (1.0 - m)
-    row = {"name": name, "deals": deals, "games_per_s": gps}
-    for key, x in (("cleopatra_score", as_cleo), ("caesar_score", 1.0 - as_caesar), ("gain_cleopatra", gain_cleo),
-                   ("gain_caesar", gain_caesar), ("seat_gap", gain_cleo - gain_caesar)):
-        row[key], row[key + "_ci95"] = mean_ci(x)
-    from strategies.seats import lopsided
-    row["balanced"] = not lopsided(row["seat_gap"], row["seat_gap_ci95"])
+    m_mean, m_var = float(mirror.mean()), float(mirror.var(ddof=1)) / len(mirror)
+    row = {"name": name, "deals": deals, "mirror_deals": len(mirror), "games_per_s": gps}
+    for key, x, shift in (("cleopatra_score", as_cleo, 0.0), ("caesar_score", 1.0 - as_caesar, 0.0),
+                          ("gain_cleopatra", as_cleo, m_mean), ("gain_caesar", 1.0 - as_caesar, 1.0 - m_mean),
+                          ("seat_gap", as_cleo + as_caesar, 2 * m_mean)):
+        k = {"seat_gap": 4.0}.get(key, 0.0 if shift == 0.0 else 1.0)
+        row[key], row[key + "_ci95"] = mean_ci_with(x, shift, k * m_var)
+    from strategies.seats import status_of
+    row["status"] = status_of(row)
     return row
+
+
+def mean_ci_with(x, shift: float, extra_var: float) -> tuple[float, list]:
+    """The mean of ``x`` minus ``shift`` in points, its 95% interval widened by ``extra_var`` (the variance,
+    as a share squared, of an independent estimate ``shift`` came from)."""
+    x = np.asarray(x, float)
+    se = math.sqrt(x.var(ddof=1) / len(x) + extra_var)
+    mean = float(x.mean() - shift)
+    return 100 * mean, [100 * (mean - 1.96 * se), 100 * (mean + 1.96 * se)]
 
 
 def seats_command(args, old: dict | None) -> str:
     """The command that measured the certificate: this one, or, for a re-measure of some players
     (``--players``), the earlier rows' command followed by this one."""
-    this = f"python scripts/strength.py seats --games {args.games} --search-games {args.search_games} --seed {args.seed}"
+    this = (f"python scripts/strength.py seats --games {args.games} --search-games {args.search_games} "
+            f"--mirror-games {args.mirror_games} --seed {args.seed}")
     if not old:
         return this
     return f"{old['command']}; then {this} --players {args.players}"
@@ -308,8 +323,7 @@ def seats_command(args, old: dict | None) -> str:
 def seats(args) -> None:
     from strategies.registry import available
     ref = "tactician"
-    deals = max(args.games, args.search_games)
-    mirror, _ = cleopatra_points(ref, ref, deals, args.seed)
+    mirror, _ = cleopatra_points(ref, ref, max(args.mirror_games, args.games, args.search_games), args.seed)
     only = [p for p in args.players.split(",") if p] if args.players else None
     old = json.loads((OUT / "seats.json").read_text()) if only and (OUT / "seats.json").exists() else None
     rows = [r for r in old["players"] if r["name"] not in only] if old else []
@@ -323,10 +337,10 @@ def seats(args) -> None:
         print(f"{name:>20}: Cleopatra {row['gain_cleopatra']:+.1f}, Caesar {row['gain_caesar']:+.1f}, gap "
               f"{row['seat_gap']:+.1f} [{row['seat_gap_ci95'][0]:+.1f}, {row['seat_gap_ci95'][1]:+.1f}] "
               f"({n:,} deals a seat)", file=sys.stderr, flush=True)
-    m, ci = mean_ci(mirror[:args.games])
-    from strategies.seats import GAP_LIMIT
-    data = {"reference": ref, "gap_limit": GAP_LIMIT,
-            "mirror": {"cleopatra_score": m, "cleopatra_score_ci95": ci, "deals": args.games},
+    m, ci = mean_ci(mirror)
+    from strategies.seats import GAP_LIMIT, KNOWN_WITHIN
+    data = {"reference": ref, "gap_limit": GAP_LIMIT, "known_within": KNOWN_WITHIN,
+            "mirror": {"cleopatra_score": m, "cleopatra_score_ci95": ci, "deals": len(mirror)},
             "players": rows, "seed": args.seed, "machine": _machine(),
             "command": seats_command(args, old),
             "meaning": "points (a draw half): a player's score in a seat against the reference minus that seat's "
@@ -371,9 +385,10 @@ def main(argv=None):
     p.add_argument("--tactician-deals", type=int, default=10_000)
     p.add_argument("--seed", type=int, default=2026120602)
     p = sub.add_parser("seats")
-    p.add_argument("--games", type=int, default=10_000)
-    p.add_argument("--search-games", type=int, default=600)
-    p.add_argument("--seed", type=int, default=2026120601)
+    p.add_argument("--games", type=int, default=20_000, help="deals a seat for a fast player")
+    p.add_argument("--search-games", type=int, default=12_000, help="deals a seat for a search player")
+    p.add_argument("--mirror-games", type=int, default=400_000, help="deals of the reference's mirror")
+    p.add_argument("--seed", type=int, default=2026120701)
     p.add_argument("--players", default="", help="measure only these (comma-separated), keeping the other rows")
     sub.add_parser("report")
     args = ap.parse_args(argv)

@@ -42,7 +42,7 @@ def ladder_section(d: dict) -> list:
 
 def seats_section(d: dict) -> list:
     """Each player's gain in each seat over the reference's mirror, and its seat gap."""
-    from strategies.seats import kind_of
+    from strategies.seats import status_of
     m = d["mirror"]
     lines = ["## Each seat: how much better than `tactician` a player plays Cleopatra and Caesar", "",
              f"A balance figure is Cleopatra's edge when one player plays both seats, so it speaks of the game only "
@@ -50,16 +50,18 @@ def seats_section(d: dict) -> list:
              f"`{d['reference']}` in each seat on the same deals as `{d['reference']}`'s own mirror (in which "
              f"Cleopatra scores {m['cleopatra_score']:.1f}% [{m['cleopatra_score_ci95'][0]:.1f}%, {m['cleopatra_score_ci95'][1]:.1f}%], {m['deals']:,} deals). "
              f"Its *gain* in a seat is its score there minus that seat's score in the mirror, in points (a draw "
-             f"half); the *seat gap* is the Cleopatra gain minus the Caesar gain, each deal a paired observation. "
-             f"A player whose gap is shown to be more than {d['gap_limit']:g} points (its whole interval beyond "
-             f"them) is **lopsided**: its mirror adds its own lean to the game's, so it cannot judge balance; a gap "
-             f"whose interval reaches within {d['gap_limit']:g} points is not shown lopsided{_few_deals(d)}. "
+             f"half); the *seat gap* is the Cleopatra gain minus the Caesar gain. "
+             f"A gap is *known* once its 95% interval reaches at most {d.get('known_within', 1.0):g} point each way "
+             f"(the width of the fair band). A known gap within {d['gap_limit']:g} points is **balanced**; beyond "
+             f"them, or with its whole interval beyond them, **lopsided**: its mirror adds its own lean to the "
+             f"game's, so it cannot judge balance. Any other player is **not yet known**, and does not judge "
+             f"either{_few_deals(d)}. "
              f"`{d['command']}` ({d['machine']}).", "",
              "| player | deals a seat | as Cleopatra | gain | as Caesar | gain | seat gap [95%] | |",
              "|---|---:|---:|---:|---:|---:|---|---|"]
     for r in sorted(d["players"], key=lambda r: -(r["gain_cleopatra"] + r["gain_caesar"])):
-        kind = kind_of(r)
-        kind = f"**{kind}**" if kind == "lopsided" else kind
+        kind = status_of(r)
+        kind = f"**{kind}**" if kind != "balanced" else kind
         lines.append(f"| `{r['name']}` | {r['deals']:,} | {r['cleopatra_score']:.1f}% | {r['gain_cleopatra']:+.1f} | "
                      f"{r['caesar_score']:.1f}% | {r['gain_caesar']:+.1f} | {r['seat_gap']:+.1f} "
                      f"[{r['seat_gap_ci95'][0]:+.1f}, {r['seat_gap_ci95'][1]:+.1f}] | {kind} |")
@@ -67,8 +69,8 @@ def seats_section(d: dict) -> list:
 
 
 def _few_deals(d: dict) -> str:
-    """What the intervals of the players measured on fewer deals than the mirror (the searches) are worth."""
-    few = [r for r in d["players"] if r["deals"] < d["mirror"]["deals"]]
+    """What the intervals of the players measured on too few deals to know their gap are worth."""
+    few = [r for r in d["players"] if (r["seat_gap_ci95"][1] - r["seat_gap_ci95"][0]) / 2 > d.get("known_within", 1.0)]
     if not few:
         return ""
     deals = sorted({r["deals"] for r in few})

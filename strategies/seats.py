@@ -4,12 +4,14 @@ A balance figure is Cleopatra's edge when one player plays both seats; it speaks
 if the player is as good with Caesar's cards as with Cleopatra's.  ``seats.json`` beside this file
 (written by ``python scripts/strength.py seats``, its copy in ``results/strength/``) holds, for
 every measured player, its score in each seat against `tactician`, its gain over the score that
-seat gets in `tactician`'s mirror on the same deals, and the seat gap (the Cleopatra gain minus the
-Caesar gain), each with its 95% interval.  A player whose gap is shown to be more than ``GAP_LIMIT``
-points (its whole interval beyond them, on one side) is *lopsided*: its mirror adds its own lean to the
-game's, so it cannot judge balance.  A gap whose interval reaches within the limit is not shown to
-exceed it: the player counts as balanced, its interval beside it (the searches, measured on a few
-hundred deals a seat, have intervals of about ±8 points).
+seat gets in `tactician`'s mirror, and the seat gap (the Cleopatra gain minus the Caesar gain),
+each with its 95% interval.
+
+A gap is *known* once its interval reaches at most ``KNOWN_WITHIN`` points each way (the width of the
+fair band: a level cannot judge the game to a point if its own lean is uncertain by more).  A known
+gap within ``GAP_LIMIT`` points is *balanced*, beyond it *lopsided*; a gap whose whole interval lies
+beyond the limit is lopsided whether known or not.  Anything else is *not yet known*: a level measured
+on a few hundred deals a seat is not balanced by default, it is unmeasured.
 """
 from __future__ import annotations
 
@@ -18,24 +20,32 @@ from functools import lru_cache
 from pathlib import Path
 
 SEATS_FILE = Path(__file__).resolve().parent / "seats.json"
-GAP_LIMIT = 3.0     # points: a larger seat gap makes a player lopsided
+GAP_LIMIT = 3.0      # points: a larger seat gap makes a player lopsided
+KNOWN_WITHIN = 1.0   # points: a gap is known once its 95% interval is at most this wide each way
 REFERENCE = "tactician"
 
+BALANCED, LOPSIDED, NOT_YET_KNOWN, NOT_MEASURED = "balanced", "lopsided", "not yet known", "not measured"
 
-def lopsided(gap: float, ci95) -> bool:
-    """Whether a seat gap (points) and its 95% interval show more than GAP_LIMIT points of lean."""
-    lo, hi = ci95
-    return (gap > GAP_LIMIT and lo > GAP_LIMIT) or (gap < -GAP_LIMIT and hi < -GAP_LIMIT)
+
+def status_of(row: dict) -> str:
+    """A certificate row's status: balanced, lopsided or not yet known (see the module's docstring)."""
+    gap = float(row["seat_gap"])
+    lo, hi = (float(c) for c in row["seat_gap_ci95"])
+    if lo > GAP_LIMIT or hi < -GAP_LIMIT:
+        return LOPSIDED                       # shown beyond the limit, however wide the interval
+    if (hi - lo) / 2 > KNOWN_WITHIN + 1e-9:
+        return NOT_YET_KNOWN
+    return BALANCED if abs(gap) <= GAP_LIMIT else LOPSIDED
 
 
 @lru_cache(maxsize=1)
 def certificate() -> dict:
-    """The measured seat gains: {player name: its row of seats.json}, the reference's row added
-    (a gap of 0 by definition); empty when the file is missing."""
+    """The measured seat gains: {player name: its row of seats.json with its ``status``}, the reference's
+    row added (a gap of 0 by definition); empty when the file is missing."""
     if not SEATS_FILE.is_file():
         return {}
     data = json.loads(SEATS_FILE.read_text(encoding="utf-8"))
-    rows = {r["name"]: r | {"balanced": not lopsided(r["seat_gap"], r["seat_gap_ci95"])} for r in data["players"]}
+    rows = {r["name"]: r | {"status": status_of(r), "balanced": status_of(r) == BALANCED} for r in data["players"]}
     rows.setdefault(data["reference"], reference_row(data["reference"], data["mirror"]["deals"]))
     return rows
 
@@ -43,11 +53,11 @@ def certificate() -> dict:
 def reference_row(name: str, deals: int) -> dict:
     """The reference's own row: its gains over its own mirror are 0 by definition."""
     return {"name": name, "gain_cleopatra": 0.0, "gain_caesar": 0.0, "seat_gap": 0.0, "seat_gap_ci95": [0.0, 0.0],
-            "balanced": True, "deals": deals, "reference": True}
+            "status": BALANCED, "balanced": True, "deals": deals, "reference": True}
 
 
 def seat_row(name: str) -> dict | None:
-    """``name``'s measured row (gains, gap, intervals, deals), or None if it was not measured."""
+    """``name``'s measured row (gains, gap, intervals, deals, status), or None if it was not measured."""
     return certificate().get(name)
 
 
@@ -57,24 +67,15 @@ def seat_gap(name: str) -> float | None:
     return None if row is None else float(row["seat_gap"])
 
 
-def is_balanced(name: str) -> bool | None:
-    """True if ``name`` is not shown to lean more than GAP_LIMIT points to one seat, None if not measured."""
+def status(name: str) -> str:
+    """``name``'s status: balanced, lopsided, not yet known, or not measured (no row)."""
     row = seat_row(name)
-    return None if row is None else bool(row["balanced"])
+    return NOT_MEASURED if row is None else row["status"]
 
 
-def kind(name: str) -> str:
-    """``name``'s kind by the certificate (``kind_of``), "not measured" if it has no row."""
-    row = seat_row(name)
-    return "not measured" if row is None else kind_of(row)
-
-
-def kind_of(row: dict) -> str:
-    """"balanced", "lopsided" or "not shown lopsided" (a gap beyond GAP_LIMIT whose interval reaches within
-    it: it may judge, its interval said beside it) of a certificate row."""
-    if lopsided(row["seat_gap"], row["seat_gap_ci95"]):
-        return "lopsided"
-    return "balanced" if abs(float(row["seat_gap"])) <= GAP_LIMIT else "not shown lopsided"
+def is_balanced(name: str) -> bool:
+    """True only if ``name``'s gap is known (to ``KNOWN_WITHIN``) and within ``GAP_LIMIT``."""
+    return status(name) == BALANCED
 
 
 def describe(name: str) -> str:

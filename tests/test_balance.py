@@ -20,7 +20,7 @@ from ccsim.analyses.balance.estimates import deal_columns, level_estimate
 from ccsim.analyses.balance.race import (FINALIST, OUT_HALVED, OUT_UNFAIR, RacePlan, RoundResult, pareto_layers,
                                          race)
 from ccsim.analyses.balance.space import BalanceError, candidates, load_space, space_from_data, with_overrides
-from ccsim.analyses.levels import DEFAULT_LEVELS, default_level, default_levels, level_words, search_level
+from ccsim.analyses.levels import FAST_LEVELS, default_level, default_levels, level_words, search_level
 from ccsim.analyses.stats import Moments
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,9 +88,10 @@ def test_the_space_file_round_trips(tmp_path):
     assert with_overrides(sp, seed=2).identity() != sp.identity()
 
 
-def test_default_levels_are_the_strongest_fast_player_and_tactician(monkeypatch):
-    assert DEFAULT_LEVELS[-1] == "tactician" and default_levels() == ("neural", "tactician")
-    assert default_level() == "neural" and search_level() == "neural-search"
+def test_default_levels_are_the_fast_levels_shown_balanced_strongest_first(monkeypatch):
+    # neural is stronger, but lopsided: the balanced learned leads
+    assert FAST_LEVELS[:2] == ("neural", "learned") and default_levels() == ("learned", "tactician")
+    assert default_level() == "learned" and search_level() == "neural-search"
     assert level_words("neural") == "the neural-network player (neural)" and level_words("a+b") == "a+b"
     monkeypatch.setattr("ccsim.analyses.levels.available", lambda: [{"name": "tactician"}])
     assert default_levels() == ("tactician",) and default_level() == "tactician" and search_level() is None

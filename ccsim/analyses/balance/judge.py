@@ -2,10 +2,10 @@
 
 Cleopatra's edge in a player's mirror games is the rules' edge only if the player is as good with
 Caesar's cards as with Cleopatra's.  The seat certificate (``strategies/seats.py``: each player's gain
-over ``tactician``'s mirror in each seat, and their gap) marks a player *balanced* when the gap is within
-±3 points.  The judge is the strongest balanced level the search measures (by the ladder's Elo,
+over ``tactician``'s mirror in each seat, and their gap) marks a player *balanced* when its gap is known to
+±1 point and within ±3, *lopsided* beyond ±3, and *not yet known* until then.  The judge is the strongest balanced level the search measures (by the ladder's Elo,
 ``ccsim.analyses.balance.skill.level_elos``), or a level the space names; a lopsided level may be
-measured and drawn on the skill curve, named as lopsided, but never decides.
+measured and drawn on the skill curve, named as lopsided (or not yet known), but never decides.
 """
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ import math
 
 from ccsim.analyses.levels import level_words
 
-__all__ = ["BALANCED", "LOPSIDED", "UNMEASURED", "seat_status", "seat_words", "lopsided_refusal", "judge_level",
+__all__ = ["BALANCED", "LOPSIDED", "UNMEASURED", "NOT_YET_KNOWN", "seat_status", "seat_words", "lopsided_refusal", "judge_level",
            "LEAN_STYLES", "level_lean"]
 
-BALANCED, LOPSIDED, UNMEASURED = "balanced", "lopsided", "not measured"
+BALANCED, LOPSIDED, UNMEASURED, NOT_YET_KNOWN = "balanced", "lopsided", "not measured", "not yet known"
+#: how a level that is not balanced is tagged beside its name
+_TAGS = {LOPSIDED: LOPSIDED, NOT_YET_KNOWN: "seat gap not yet known", UNMEASURED: "seat gap not measured"}
 
 #: how ``level_lean`` says a level with its lean, for a lopsided ``neural`` (and for a level not measured):
 #:   bare      "neural (lopsided)": the name the command line takes, in a table's row
@@ -35,10 +37,9 @@ def _seats():
 
 
 def seat_status(name: str) -> str:
-    """balanced, lopsided or not measured: a level's seat gap by the certificate (a pair level A+B: not
-    measured, its seats are two players)."""
-    ok = _seats().is_balanced(name)
-    return UNMEASURED if ok is None else BALANCED if ok else LOPSIDED
+    """balanced, lopsided, not yet known or not measured: a level's seat gap by the certificate (a pair level
+    A+B: not measured, its seats are two players)."""
+    return _seats().status(name)
 
 
 def seat_words(name: str) -> str:
@@ -48,32 +49,37 @@ def seat_words(name: str) -> str:
 
 def level_lean(name: str, kind: str, said: str = "", style: str = "tag") -> str:
     """A level of play with its seat lean, in one of ``LEAN_STYLES``: ``kind`` is what the seat certificate
-    makes of it (``strategies.seats.kind``: balanced, lopsided, not shown lopsided or not measured; a record's
-    ``seat_status`` agrees on lopsided) and ``said`` its plain words on the gap (``strategies.seats.describe``,
+    makes of it (``seat_status``: balanced, lopsided, not yet known or not measured) and ``said`` its plain words on the gap (``strategies.seats.describe``,
     "seat gap not measured" for a level it does not hold).  The bare, tag and sentence styles name the lean
-    of a lopsided level only (its figures lean its own way); the column and menu styles always say it."""
+    of a level that is not balanced only (its figures may lean its own way); the column and menu styles always
+    say it."""
     if style == "column":
         return kind if kind == UNMEASURED else f"{said} ({kind})"
     if style == "menu":
         return said if kind == UNMEASURED else f"{said}: {kind}"
     if style not in LEAN_STYLES:
         raise ValueError(f"unknown style {style!r} (known: {', '.join(LEAN_STYLES)})")
+    if kind == BALANCED:
+        return name if style == "bare" else level_words(name)
+    tag = _TAGS[kind]
     if style == "bare":
-        return f"{name} ({LOPSIDED})" if kind == LOPSIDED else name
+        return f"{name} ({tag})"
     words = level_words(name)
-    if kind != LOPSIDED:
-        return words
-    sep, lean = (", ", LOPSIDED) if style == "tag" else ("; ", f"{LOPSIDED}: it {said}")
+    sep, lean = (", ", tag) if style == "tag" else ("; ", f"{tag}: it {said}")
     return f"{words[:-1]}{sep}{lean})" if words.endswith(")") else f"{words} ({lean})"
 
 
 def lopsided_refusal(name: str) -> str | None:
-    """Why ``name`` cannot judge (it is lopsided), else None."""
-    if seat_status(name) != LOPSIDED:
-        return None
-    gap = _seats().seat_gap(name)
-    return (f"{name} is lopsided (it gains {abs(gap):.1f} points more in one seat than in the other, more than "
-            f"3): a lopsided level never decides; name a balanced level or \"balanced\"")
+    """Why ``name`` cannot judge (it is lopsided, or its seat gap is not yet known), else None."""
+    status = seat_status(name)
+    if status == LOPSIDED:
+        gap = _seats().seat_gap(name)
+        return (f"{name} is lopsided (it gains {abs(gap):.1f} points more in one seat than in the other, more than "
+                f"3): a lopsided level never decides; name a balanced level or \"balanced\"")
+    if status == NOT_YET_KNOWN:
+        return (f"{name}'s seat gap is not yet known to ±1 point: only a level shown to play both seats alike "
+                f"decides; name a balanced level or \"balanced\"")
+    return None
 
 
 def judge_level(names, judge: str = "balanced", elos: dict | None = None) -> str | None:
