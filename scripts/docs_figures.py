@@ -82,7 +82,7 @@ def ladder() -> str:
     verdicts = {"fair": "fair", "not fair": "not fair", "unclear": "unclear"}
     for c in rec.get("curve") or []:
         lv = c["level"]
-        gap = level_lean(lv, seats.kind(lv), seats.describe(lv), style="column")
+        gap = level_lean(lv, seats.status(lv), seats.describe(lv), style="column")
         rows.append(f"| {level_words(lv)} | {gap} | {_interval(c['standard'])} | "
                     f"{_interval(c)} | {c['deals']:,} | {verdicts.get(c['verdict'], c['verdict'])} |")
     rows.append("")
@@ -131,7 +131,7 @@ def seat_table() -> str:
     rows = ["| player | as Cleopatra | as Caesar | seat gap [95%] | deals a seat | |", "|---|---:|---:|---|---:|---|"]
     for r in sorted(d["players"], key=lambda r: -(r["gain_cleopatra"] + r["gain_caesar"])):
         rows.append(f"| `{r['name']}` | {points(r['gain_cleopatra'] / 100)} | {points(r['gain_caesar'] / 100)} | "
-                    f"{_gap_interval(r)} | {r['deals']:,} | {seats.kind_of(r)} |")
+                    f"{_gap_interval(r)} | {r['deals']:,} | {seats.status_of(r)} |")
     return "\n".join(rows)
 
 
@@ -273,7 +273,7 @@ def _gap(name: str) -> Callable[[], str]:
     """``name``'s seat gap with its interval and its kind, in points (the certificate's)."""
     def gap() -> str:
         r = seats.seat_row(name)
-        return f"{_gap_interval(r)} on {r['deals']:,} deals a seat, {seats.kind_of(r)}"
+        return f"{_gap_interval(r)} on {r['deals']:,} deals a seat, {seats.status_of(r)}"
     return gap
 
 

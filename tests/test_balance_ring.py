@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from ccsim.analyses.balance.ring import (EffectMap, combined, fit_effect_map, judge_race, race_games, ring,
-                                         ring_plan)
+from ccsim.analyses.balance.ring import combined, judge_race, race_games, ring, ring_plan
+from ccsim.analyses.judging.effect_map import fit_effect_map
 from ccsim.analyses.balance.space import load_space
 
 

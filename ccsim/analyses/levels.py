@@ -5,11 +5,14 @@ the rules', not a strategy's), or a pair of strategies playing each deal twice
 with the seats swapped (``greedy+tactician``: each deal once with greedy as
 Cleopatra and tactician as Caesar, once the other way round).
 
-The default levels live here, in one place, for ``ccsim whatif`` and
-``ccsim balance``: the strongest *fast* level first (what a designer's question
-should be answered at), then ``tactician``, the strongest heuristic; and the
-strongest *search* level, which ``ccsim balance`` measures its final candidates
-at (too slow for a race: tens of games a second).
+Mirror games speak of the game only when the player plays both seats alike: its
+seat gap (``strategies.seats``) known and within the limit, *balanced*.  Every
+door that reports an edge defaults to the strongest *fast* level shown balanced
+(``default_level``: ``learned`` today, ``neural`` being lopsided), and the judge
+of a published answer is the strongest *search* level shown balanced
+(``search_level``: ``neural-search``).  Any other level plays when asked for by
+name; ``level_caveat`` is the plain line its output opens with when it is
+lopsided or not yet known.
 """
 from __future__ import annotations
 
@@ -17,16 +20,18 @@ from dataclasses import dataclass
 
 from strategies.registry import available, strategy_id
 
-__all__ = ["DEFAULT_LEVELS", "SEARCH_LEVELS", "Level", "default_levels", "default_level", "search_level",
-           "parse_level", "PAIR_MARK", "level_words"]
+__all__ = ["FAST_LEVELS", "SEARCH_LEVELS", "Level", "default_levels", "default_level", "search_level",
+           "fast_balanced_levels", "level_caveat", "level_json", "DEFAULT_HELP", "parse_level", "PAIR_MARK", "level_words"]
 
-#: The default levels of play, strongest first: the strongest fast player (``neural``, the value
-#: network: 60% against ``tactician``, results/strength/network.json), then ``tactician``.  A name
-#: that is not registered is skipped; a new strongest fast player is one more name at the front.
-DEFAULT_LEVELS = ("neural", "tactician")
+#: The fast levels a door may default to, strongest first (the ladder, results/strength/ladder.json:
+#: ``neural``, then ``learned``, then ``tactician``); only those shown balanced are defaults.  A new
+#: strongest fast player is one more name at the front.
+FAST_LEVELS = ("neural", "learned", "tactician")
 
-#: The search levels, strongest first (results/strength/: ``neural-search`` scores 52.8% against
-#: ``master`` at 2.6 times its speed): the first registered is the level of the final measurements.
+#: how every door's --help names its default level (the registry is not loaded to print a help)
+DEFAULT_HELP = "the strongest fast level shown balanced: learned"
+
+#: The search levels, strongest first (results/strength/ladder.json): the first shown balanced judges.
 SEARCH_LEVELS = ("neural-search", "master", "expert")
 
 #: a level of play as a designer would say it (the name stays beside it: it is what the command line takes)
@@ -50,19 +55,52 @@ def _registered(names) -> tuple[str, ...]:
     return tuple(n for n in names if n in known)
 
 
+def _balanced(names) -> tuple[str, ...]:
+    from strategies.seats import is_balanced
+    return tuple(n for n in _registered(names) if is_balanced(n))
+
+
+def fast_balanced_levels() -> tuple[str, ...]:
+    """The registered fast levels shown balanced, strongest first (learned, tactician)."""
+    return _balanced(FAST_LEVELS)
+
+
 def default_levels() -> tuple[str, ...]:
-    """The registered names of ``DEFAULT_LEVELS``, in its order (neural, then tactician)."""
-    return _registered(DEFAULT_LEVELS)
-
-
-def search_level() -> str | None:
-    """The strongest search level registered (``neural-search``), None if there is none."""
-    return next(iter(_registered(SEARCH_LEVELS)), None)
+    """The levels ``ccsim balance`` races at by default: every fast level shown balanced."""
+    return fast_balanced_levels()
 
 
 def default_level() -> str:
-    """The strongest fast level registered: the default strategy of ``ccsim whatif``."""
-    return default_levels()[0]
+    """The strongest fast level shown balanced: the default of every door that reports an edge."""
+    return fast_balanced_levels()[0]
+
+
+def search_level() -> str | None:
+    """The judge: the strongest search level shown balanced (``neural-search``), None if there is none."""
+    return next(iter(_balanced(SEARCH_LEVELS)), None)
+
+
+def level_caveat(players) -> str | None:
+    """The plain line an output opens with when its level's edge is not the game's: a lopsided level, one
+    whose seat gap is not yet known, or two different players; None for a level shown balanced."""
+    from strategies import seats
+    players = tuple(dict.fromkeys(players))
+    if len(players) > 1:
+        return (f"Note: {' and '.join(players)} are different players, so Cleopatra's edge here measures them as "
+                f"much as the rules; the game's edge comes from one balanced level in both seats "
+                f"(default: {default_level()}).")
+    name = players[0]
+    status = seats.status(name)
+    if status == seats.BALANCED:
+        return None
+    row = seats.seat_row(name)
+    gap = "" if row is None else (f" ({seats.describe(name)}: {row['seat_gap']:+.1f} "
+                                  f"[{row['seat_gap_ci95'][0]:+.1f}, {row['seat_gap_ci95'][1]:+.1f}] points)")
+    what = {seats.LOPSIDED: f"is lopsided{gap}",
+            seats.NOT_YET_KNOWN: f"has a seat gap not yet known{gap}",
+            seats.NOT_MEASURED: "has a seat gap not measured"}[status]
+    return (f"Note: {level_words(name)} {what}, so the edge below is the player's as much as the game's, and no "
+            f"verdict of fair comes from it; the balanced default is {default_level()}.")
 
 
 @dataclass(frozen=True)
@@ -108,3 +146,14 @@ def level_words(name: str) -> str:
     (A+B) or a strategy without words: its name."""
     words = LEVEL_WORDS.get(name)
     return f"{words} ({name})" if words else name
+
+
+def level_json(name: str) -> dict:
+    """A level as ``--json`` gives it: its name, its plain words, its seat status and gap (points, with the
+    95% interval), and the caveat line its output opens with (None for a balanced level)."""
+    from strategies import seats
+    row = seats.seat_row(name)
+    return dict(name=name, words=LEVEL_WORDS.get(name, name), status=seats.status(name),
+                seat_gap=None if row is None else float(row["seat_gap"]),
+                seat_gap_ci95=None if row is None else [float(c) for c in row["seat_gap_ci95"]],
+                caveat=level_caveat((name,)))

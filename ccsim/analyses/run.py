@@ -6,6 +6,8 @@ Ctrl-C between chunks stops the run cleanly with every finished chunk kept.
 """
 from __future__ import annotations
 
+import math
+
 import contextlib
 import json
 from pathlib import Path
@@ -129,6 +131,7 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
             backend.close()
     summary.seconds = done.seconds
     out = summary.to_dict(cfg, done.interrupted)
+    out.update(level_and_judge(cfg, out))
     if sums:
         out["metrics"] = metrics_report(sums, lengths)
     if sink:
@@ -137,6 +140,29 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
         raise done.failure
     frame = pd.concat(frames, ignore_index=True) if keep_frames and frames else None
     return out, frame
+
+
+def level_and_judge(cfg: RunConfig, out: dict) -> dict:
+    """What a run's edge rests on: its level (one strategy in both seats: its seat status, ``level_json``), the
+    plain caveat its output opens with when that edge is not the game's, Cleopatra's edge (her score, a draw
+    half, minus 50%, with its 95% interval), and the judge's edge beside it (``ccsim.analyses.judging``:
+    measured where stored, else predicted from the level's edge; None when neither can be had)."""
+    from ccsim.analyses.judging.figure import judge_figure_of_edge
+    from ccsim.analyses.levels import level_caveat, level_json
+    mirror = cfg.cleopatra == cfg.caesar
+    d = dict(level=level_json(cfg.cleopatra) if mirror else None, caveat=level_caveat((cfg.cleopatra, cfg.caesar)),
+             edge=None, judge=None)
+    n = out["games"]
+    if n:
+        wins, draws = out["wins"]["cleopatra"], out["draws"]
+        score = (wins + 0.5 * draws) / n
+        se = math.sqrt(max((wins + 0.25 * draws) / n - score ** 2, 0.0) / n)
+        d["edge"] = {"value": score - 0.5, "ci95": [score - 0.5 - 1.96 * se, score - 0.5 + 1.96 * se]}
+        if mirror:
+            f = judge_figure_of_edge(cfg.rules_vector(False), (cfg.cleopatra_order, cfg.caesar_order), cfg.cleopatra,
+                                     score - 0.5, se)
+            d["judge"] = f.as_json() if f is not None else None
+    return d
 
 
 def iter_records(cfg: RunConfig, k: int, what: str = "ccsim run"):

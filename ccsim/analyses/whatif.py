@@ -82,6 +82,7 @@ class WhatIf:
     lengths: pd.DataFrame       # strategy, arm: game length distributions (turns, votes)
     cards: pd.DataFrame | None  # strategy, card, player: worth [ci], p, p_holm (with ``cards``)
     info: dict = field(default_factory=dict)
+    judge: pd.DataFrame | None = None  # strategy, arm: the judge's edge (how, edge, lo, hi, deals, predicted_from)
 
 
 class _ArmTally:
@@ -195,7 +196,34 @@ def _results(strategies, arms, tallies, both, info) -> WhatIf:
         card_df["significant"] = card_df["p_holm"] < 0.05
     info.update(comparisons=int(metrics["p"].notna().sum()),
                 card_comparisons=int(card_df["p"].notna().sum()) if card_df is not None else 0)
-    return WhatIf(metrics=metrics, lengths=pd.DataFrame(lens), cards=card_df, info=info)
+    return WhatIf(metrics=metrics, lengths=pd.DataFrame(lens), cards=card_df, info=info,
+                  judge=judge_frame(strategies, arms, metrics))
+
+
+def judge_frame(strategies, arms, metrics: pd.DataFrame) -> pd.DataFrame:
+    """The judge's edge under every arm beside each level's (``ccsim.analyses.judging.figure``): measured where
+    the judge's store holds the arm, else predicted from the level's effect on the same deals (from its edge
+    when the decks are in fixed orders: the base is then not the standard rules); a row is left out where
+    neither can be had (a level without a map)."""
+    from ccsim.analyses.judging.effect_map import interval_se
+    from ccsim.analyses.judging.figure import judge_figure, judge_figure_of_edge
+    edge = metrics[metrics["metric"] == "seat_advantage"].set_index(["strategy", "arm"])
+    rows = []
+    for s in strategies:
+        for a in arms:
+            if a.kind == "card":
+                continue
+            r = edge.loc[(s, a.name)]
+            shuffled = a.orders == (SHUFFLED, SHUFFLED)
+            if a.kind != "base" and shuffled:
+                f = judge_figure(a.rules, a.orders, s, r["diff"], interval_se(r["diff_lo"], r["diff_hi"]))
+            else:
+                f = judge_figure_of_edge(a.rules, a.orders, s, r["value"], interval_se(r["ci_lo"], r["ci_hi"]))
+            if f is not None:
+                rows.append(dict(strategy=s, arm=a.name, judge=f.judge, how=f.how, edge=f.edge, lo=f.lo, hi=f.hi,
+                                 deals=f.deals, predicted_from=f.level))
+    return pd.DataFrame(rows, columns=["strategy", "arm", "judge", "how", "edge", "lo", "hi", "deals",
+                                       "predicted_from"])
 
 
 def _card_worths(s, arms, tallies, both) -> list[dict]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ccsim.kernel import rules as R
-from ccsim.analyses.levels import DEFAULT_LEVELS
+from ccsim.analyses.levels import DEFAULT_HELP, level_caveat, level_json
 from ccsim.cli.options import COUNT, backend_options, cli_backend, wide_option, width_of, writable_folder as _writable
 from ccsim.present.files import write_parquet
 
@@ -95,8 +95,7 @@ def tournament_cmd(strategies, games, orderings, variants, nash, search_games, s
 
 @click.command("whatif")
 @click.option("--strategy", "strategies", multiple=True, metavar="S",
-              help="Strategy playing mirror games, repeatable [the strongest fast level: "
-                   + " if registered, else ".join(DEFAULT_LEVELS) + "].")
+              help="Strategy playing mirror games, repeatable [" + DEFAULT_HELP + "].")
 @click.option("--games", "-n", type=COUNT, default=20_000, show_default=True,
               help="Deals per arm (the same deals for every arm).")
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
@@ -160,7 +159,7 @@ def whatif_cmd(strategies, games, variants, no_variants, rules_file, cards, cleo
               help="Output folder; a rerun with the same folder and space resumes where it stopped.")
 @click.option("--levels", default=None, metavar="A,B+C,...",
               help="Levels of play: a strategy (mirror games) or a pair A+B (seats swapped) [the space's, else "
-                   "the strongest fast level and tactician].")
+                   "every fast level shown balanced: learned, tactician].")
 @click.option("--judge", default=None, metavar="balanced|LEVEL",
               help="The level whose figure decides \"fair\" for the answer: the strongest level that plays both "
                    "seats alike (strategies/seats.py), or a level's name; a lopsided level is refused [the space's, "
@@ -263,4 +262,10 @@ def metrics_cmd(path, as_json, wide):
         cfg = json.loads(summary.read_text()).get("config", {})
         block, variants = cfg.get("rules", {}), cfg.get("variants", [])
     report = metrics_report(df, rules_vector(block, tuple(variants)))
-    click.echo(json.dumps(report) if as_json else format_metrics(report, width_of(wide)))
+    players = tuple(dict.fromkeys([*df["strategy_cleopatra"].unique(), *df["strategy_caesar"].unique()]))
+    caveat = level_caveat(players)
+    if as_json:
+        click.echo(json.dumps(report | {"level": level_json(players[0]) if len(players) == 1 else None,
+                                        "caveat": caveat}))
+        return
+    click.echo("\n".join(([caveat] if caveat else []) + [format_metrics(report, width_of(wide))]))

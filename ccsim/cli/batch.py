@@ -10,6 +10,7 @@ import click
 from ccsim.runner.config import ConfigError, RunConfig, load_toml
 from ccsim.kernel import rules as R
 from ccsim.cli.options import COUNT, backend_options, wide_option, width_of
+from ccsim.analyses.levels import DEFAULT_HELP
 
 
 def _fail(msg: str) -> None:
@@ -20,8 +21,8 @@ def _fail(msg: str) -> None:
 @click.option("--games", "-n", type=COUNT, default=None,
               help="Games to play [default: 100000]; with --swap-seats, deals (each played twice).")
 @click.option("--seed", type=int, default=None, help="Run seed: game i of seed s is the same game everywhere [1].")
-@click.option("--cleopatra", default=None, metavar="STRATEGY", help="Cleopatra's strategy [greedy].")
-@click.option("--caesar", default=None, metavar="STRATEGY", help="Caesar's strategy [greedy].")
+@click.option("--cleopatra", default=None, metavar="STRATEGY", help=f"Cleopatra's strategy [{DEFAULT_HELP}].")
+@click.option("--caesar", default=None, metavar="STRATEGY", help=f"Caesar's strategy [{DEFAULT_HELP}].")
 @click.option("--cleopatra-order", default=None, metavar="ORDER", help="13 letters top first, a preset, or shuffled.")
 @click.option("--caesar-order", default=None, metavar="ORDER", help="13 letters top first, a preset, or shuffled.")
 @click.option("--variant", "variants", multiple=True, metavar="NAME",
@@ -50,10 +51,12 @@ def run_cmd(games, seed, cleopatra, caesar, cleopatra_order, caesar_order, varia
                  caesar_order=caesar_order, variants=tuple(variants) or None, swap_seats=swap_seats, threads=threads,
                  chunk_size=chunk_size, record=record, record_games=record_games, out=out, backend=backend,
                  scheduler=scheduler, workers=workers, connect_timeout=connect_timeout)
+    from ccsim.analyses.levels import default_level
+    seats = dict(cleopatra=default_level(), caesar=default_level())  # a seat nobody names: the balanced default
     if config_path:
-        cfg = load_toml(config_path, **flags)
+        cfg = load_toml(config_path, defaults=seats, **flags)
     else:
-        cfg = RunConfig(**{k: v for k, v in flags.items() if v is not None}).validated()
+        cfg = RunConfig(**(seats | {k: v for k, v in flags.items() if v is not None})).validated()
     if cfg.record:
         _check_writable(cfg.record)
     show = True if progress is None else progress  # a bar on a terminal, plain lines in a log
@@ -138,11 +141,12 @@ def strategies_cmd(as_json):
 
 
 def seat_json(row: dict | None) -> dict | None:
-    """A player's seat gains as ``strategies --json`` gives them (points over `tactician`'s mirror,
-    on the same deals), None where they were not measured."""
+    """A player's seat gains as ``strategies --json`` gives them (points over `tactician`'s mirror), its
+    ``status`` (balanced, lopsided or not yet known: ``strategies.seats``) and ``balanced`` (its status is
+    balanced), None where they were not measured."""
     if row is None:
         return None
-    keys = ("gain_cleopatra", "gain_caesar", "seat_gap", "seat_gap_ci95", "balanced", "deals")
+    keys = ("gain_cleopatra", "gain_caesar", "seat_gap", "seat_gap_ci95", "balanced", "status", "deals")
     return {k: row[k] for k in keys if k in row}
 
 

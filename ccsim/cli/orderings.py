@@ -15,6 +15,8 @@ from ccsim.cli.options import COUNT, backend_options, cli_backend, wide_option, 
 from ccsim.present.files import write_parquet
 from ccsim.cli.orderings_text import compare_text, positions_text, search_text
 from ccsim.analyses.stats import json_number as _num
+from ccsim.analyses.levels import DEFAULT_HELP, default_level, level_caveat, level_json
+from ccsim.analyses.orderings.judged import judge_columns, judge_json
 
 _ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
 
@@ -51,8 +53,8 @@ def _matchup_options(fn):
         click.option("--config", type=click.Path(dir_okay=False), callback=_load_config, is_eager=True,
                      expose_value=False, metavar="FILE.toml",
                      help="Read the flags from a TOML file (keys as the flags; the line wins)."),
-        click.option("--strategy", default="greedy", show_default=True, metavar="S",
-                     help="Strategy playing the orderings studied."),
+        click.option("--strategy", default=None, metavar="S",
+                     help=f"Strategy playing the orderings studied [{DEFAULT_HELP}]."),
         click.option("--opponent", default=None, metavar="S", help="Opponent's strategy [same as --strategy]."),
         click.option("--opponent-order", default="shuffled", show_default=True, metavar="ORDER",
                      help="Opponent's ordering: " + _ORDER_HELP + "."),
@@ -126,6 +128,7 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
 
     if not candidates:
         raise click.UsageError("give at least one ORDER to compare")
+    strategy = strategy or default_level()
     if not (0 < alpha < 0.5 and 0 < beta < 0.5):
         raise click.UsageError(f"--alpha and --beta must be in (0, 0.5), got {alpha}, {beta}")
     study.Matchup(strategy, opponent, opponent_order, seed, tuple(variants))  # refuse bad input before a cluster
@@ -135,19 +138,21 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
     if plot_path:
         from ccsim.analyses.plots import forest_plot
         forest_plot(df, plot_path)
+    judged = judge_columns(df.to_dict("records"), strategy, opponent, opponent_order, baseline, variants)
     if as_json:
         recs = []
-        for r in df.itertuples():
-            rec = {"ordering": r.ordering, "games": int(r.games), "win_rate": _num(r.win_rate),
-                   "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "diff": _num(r.diff),
-                   "diff_ci95": [_num(r.diff_lo), _num(r.diff_hi)]}
+        for r in judged:
+            rec = {"ordering": r["ordering"], "games": int(r["games"]), "win_rate": _num(r["win_rate"]),
+                   "ci95": [_num(r["ci_lo"]), _num(r["ci_hi"])], "diff": _num(r["diff"]),
+                   "diff_ci95": [_num(r["diff_lo"]), _num(r["diff_hi"])], "judge": judge_json(r)}
             if until_decided:
-                rec["decision"] = r.decision
+                rec["decision"] = r["decision"]
             recs.append(rec)
-        click.echo(json.dumps({"orderings": recs}))
+        click.echo(json.dumps({"level": level_json(strategy), "caveat": level_caveat((strategy, opponent or strategy)),
+                               "orderings": recs}))
         return
     sprt = (delta, alpha, beta) if until_decided else None
-    click.echo(compare_text(df, strategy, sprt, width_of(wide)))
+    click.echo(compare_text(df, strategy, sprt, width_of(wide), judged, level_caveat((strategy, opponent or strategy))))
     if plot_path:
         click.echo(f"plot: {plot_path}")
 
@@ -164,6 +169,7 @@ def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, wide
                connect_timeout, budget, top, out, quiet):
     """Find strong orderings among all 16,216,200 within a budget of games."""
     import pandas as pd
+    strategy = strategy or default_level()
     from ccsim.analyses.plots import search_progress
     from ccsim.analyses.orderings.study import search, search_args
 
@@ -179,18 +185,21 @@ def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, wide
     write_parquet(roles, folder / "search_top.parquet")
     write_parquet(pd.DataFrame(a["progress"]), folder / "search_progress.parquet")
     search_progress(df, folder / "search_progress.png")
+    judged = judge_columns(df.to_dict("records"), strategy, opponent, opponent_order, "shuffled", variants)
     summary = {
-        "matchup": a["matchup"], "budget": a["budget"], "games_used": a["games_used"],
+        "matchup": a["matchup"], "level": level_json(strategy), "caveat": level_caveat((strategy, opponent or strategy)),
+        "budget": a["budget"], "games_used": a["games_used"],
         "seconds": round(a["seconds"], 1), "cpu_seconds": round(a["cpu_seconds"], 1), "threads": a["threads"],
         "plan": a["plan"],
-        "orderings": [_search_rec(r) for r in df.to_dict("records")],
+        "orderings": [_search_rec(r) | {"judge": judge_json(r)} for r in judged],
         "baseline": _search_rec(a["baseline"]), "worst": _search_rec(a["worst"]),
     }
     (folder / "search.json").write_text(json.dumps(summary, indent=2) + "\n")
     if as_json:
         click.echo(json.dumps(summary))
         return
-    click.echo(search_text(df, strategy, width_of(wide)) + f"\nsaved under {folder}/")
+    click.echo(search_text(df, strategy, width_of(wide), judged, level_caveat((strategy, opponent or strategy)))
+               + f"\nsaved under {folder}/")
 
 
 def _search_rec(r) -> dict:
@@ -215,6 +224,7 @@ def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, w
                   connect_timeout, games, deals_per_ordering, out, quiet):
     """What each card type is worth at each depth of the deck (regression over random orderings)."""
     from ccsim.analyses.plots import positions_heatmap
+    strategy = strategy or default_level()
     from ccsim.analyses.orderings.study import Matchup, positions, positions_size
 
     positions_size(games, deals_per_ordering)
@@ -228,11 +238,13 @@ def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, w
     positions_heatmap(df, folder / "positions_heatmap.png")
     recs = [{"card": r.card, "letter": r.letter, "kind": r.kind, "region": r.region, "effect": _num(r.effect),
              "se": _num(r.se), "ci95": [_num(r.lo), _num(r.hi)], "raw": _num(r.raw)} for r in df.itertuples()]
-    summary = {"matchup": a["matchup"], "orderings": a["orderings"], "games": a["games"],
+    summary = {"matchup": a["matchup"], "level": level_json(strategy),
+               "caveat": level_caveat((strategy, opponent or strategy)), "orderings": a["orderings"], "games": a["games"],
                "mean_score": _num(a["mean_score"]), "r2": _num(a["r2"]), "seconds": round(a["seconds"], 1),
                "effects": recs}
     (folder / "positions.json").write_text(json.dumps(summary, indent=2) + "\n")
     if as_json:
         click.echo(json.dumps(summary))
         return
-    click.echo(positions_text(df, width_of(wide)) + f"\nsaved under {folder}/")
+    click.echo(positions_text(df, width_of(wide), level_caveat((strategy, opponent or strategy)))
+               + f"\nsaved under {folder}/")

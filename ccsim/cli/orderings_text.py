@@ -25,19 +25,38 @@ def _score_caption(strategy: str) -> str:
     return f"score = {strategy}'s with its deck in each ordering, over both seats; a draw counts half"
 
 
-def compare_text(df, strategy: str, sprt=None, width: int | None = None) -> str:
-    """``compare``'s answer: the baseline, then each ordering's score and its difference to the baseline;
-    ``sprt``: (delta, alpha, beta) when each comparison ran until decided."""
+def _judge_cell(r: dict) -> str:
+    """The judge's figure of an ordering in a table: "+8.6 [+6.0, +11.2] measured" or "… predicted"."""
+    if not r.get("judge_how"):
+        return "—"
+    return f"{_ci(r['judge_value'], r['judge_lo'], r['judge_hi'], _pts)} {r['judge_how']}"
+
+
+def _judge_note(judged) -> list[str]:
+    judge = next((r["judge"] for r in judged or () if r.get("judge")), None)
+    if judge is None:
+        return []
+    return [f"{judge}: the difference with the judge, {judge}, on both sides: measured with {judge} where it "
+            f"played the ordering in both seats, else predicted for {judge} from this level's (results/calibration)"]
+
+
+def compare_text(df, strategy: str, sprt=None, width: int | None = None, judged=None, caveat: str | None = None) -> str:
+    """``compare``'s answer: the baseline, then each ordering's score and its difference to the baseline, and
+    the judge's difference beside it (``judged``: the rows with ``ccsim.analyses.orderings.judged``'s columns);
+    ``sprt``: (delta, alpha, beta) when each comparison ran until decided; ``caveat``: the first line."""
     b = df.attrs["baseline"]
-    lines = [df.attrs["matchup"], _score_caption(strategy),
+    judge = next((r["judge"] for r in judged or () if r.get("judge")), None)
+    lines = ([caveat] if caveat else []) + [df.attrs["matchup"], _score_caption(strategy),
              f"baseline {b['label']} {b['ordering'] if b['label'] != b['ordering'] else ''}".rstrip()
              + f": {_ci(b['win_rate'], b['ci_lo'], b['ci_hi'], _pct)} in {b['games']:,} games"]
-    cols = [Col("ordering"), Col("preset", wrap=True, spare=2), Col("games", True, spare=1), Col("score [95%]"),
-            Col("diff, points [95%]")] + ([Col("decision", wrap=True)] if sprt else [])
+    cols = ([Col("ordering"), Col("preset", wrap=True, spare=2), Col("games", True, spare=1), Col("score [95%]"),
+             Col("diff, points [95%]")] + ([Col(f"{judge} [95%]")] if judge else [])
+            + ([Col("decision", wrap=True)] if sprt else []))
     rows = [[r.ordering, r.label if r.label != r.ordering else "", f"{r.games:,}",
              _ci(r.win_rate, r.ci_lo, r.ci_hi, _pct), _ci(r.diff, r.diff_lo, r.diff_hi, _pts)]
-            + ([r.decision] if sprt else []) for r in df.itertuples()]
-    lines += table(cols, rows, width)
+            + ([_judge_cell(j)] if judge else []) + ([r.decision] if sprt else [])
+            for r, j in zip(df.itertuples(), judged or [{}] * len(df))]
+    lines += table(cols, rows, width) + _judge_note(judged)
     if sprt:
         delta, alpha, beta = sprt
         lines.append(f"SPRT: H0 no difference vs H1 a difference of {100 * delta:g} points either way, "
@@ -45,21 +64,26 @@ def compare_text(df, strategy: str, sprt=None, width: int | None = None) -> str:
     return fit_lines(lines, width)
 
 
-def search_text(df, strategy: str, width: int | None = None) -> str:
-    """``search``'s answer: the confirmed orderings, shuffled itself and the worst of the first round."""
+def search_text(df, strategy: str, width: int | None = None, judged=None, caveat: str | None = None) -> str:
+    """``search``'s answer: the confirmed orderings, shuffled itself and the worst of the first round, with
+    the judge's difference beside each confirmed one (``judged``, as ``compare_text``'s)."""
     a = df.attrs
     g = int(df["games"].iloc[0])
-    lines = [f"{a['matchup']}: {a['games_used']:,} games in {a['seconds']:.0f} s "
+    judge = next((r["judge"] for r in judged or () if r.get("judge")), None)
+    lines = ([caveat] if caveat else []) + [f"{a['matchup']}: {a['games_used']:,} games in {a['seconds']:.0f} s "
              f"({a['games_used'] / max(a['seconds'], 1e-9):,.0f} games/s; {a['cpu_seconds']:.0f} CPU-s on "
              f"{a['threads']} threads)",
              f"confirmed on fresh deals, {g:,} games each (95% interval; all-{len(df)} Bonferroni in brackets)",
              _score_caption(strategy)]
     cols = [Col("#", True), Col("ordering"), Col("score [95%]"), Col("(simultaneous)", spare=1),
-            Col("vs shuffled, points")]
+            Col("vs shuffled, points")] + ([Col(f"{judge} [95%]")] if judge else [])
     rows = [[str(r["rank"]), r["ordering"], _ci(r["win_rate"], r["ci_lo"], r["ci_hi"], _pct),
              f"({_pct(r['simul_lo'])}, {_pct(r['simul_hi'])})", _ci(r["diff"], r["diff_lo"], r["diff_hi"], _pts)]
-            for r in df.to_dict("records") + [dict(a["baseline"], rank="-"), dict(a["worst"], rank="w")]]
-    lines += table(cols, rows, width) + ["('-': shuffled itself; 'w': the worst ordering of the first round)"]
+            + ([_judge_cell(j)] if judge else [])
+            for r, j in zip(df.to_dict("records") + [dict(a["baseline"], rank="-"), dict(a["worst"], rank="w")],
+                            (judged or [{}] * len(df)) + [{}, {}])]
+    lines += (table(cols, rows, width) + ["('-': shuffled itself; 'w': the worst ordering of the first round)"]
+              + _judge_note(judged))
     return fit_lines(lines, width)
 
 
@@ -77,10 +101,10 @@ def _position_blocks(pos, width: int | None) -> list[str]:
     return lines
 
 
-def positions_text(df, width: int | None = None) -> str:
+def positions_text(df, width: int | None = None, caveat: str | None = None) -> str:
     """``positions``' answer: each card's effect by region of the deck and by position, and the largest."""
     a = df.attrs
-    lines = [f"{a['matchup']}: {a['orderings']:,} random orderings, {a['games']:,} games in {a['seconds']:.0f} s; "
+    lines = ([caveat] if caveat else []) + [f"{a['matchup']}: {a['orderings']:,} random orderings, {a['games']:,} games in {a['seconds']:.0f} s; "
              f"mean score {a['mean_score']:.3f}, R^2 {a['r2']:.3f}",
              "effect = E[score | card there] - E[score] of a random ordering, points of win rate [95%]"]
     reg = df[df["kind"] == "region"]

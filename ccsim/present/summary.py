@@ -13,8 +13,10 @@ __all__ = ["format_summary", "side_label"]
 def format_summary(d: dict, width: int | None = None) -> str:
     """A readable table of a summary dictionary, fitted to ``width`` columns (None: no limit)."""
     n = d["games"]
-    lines = []
+    lines = [d["caveat"]] if d.get("caveat") else []
     cfg = d.get("config")
+    if d.get("level"):
+        lines.append(f"level of play: {level_line(d['level'])}")
     if cfg:
         lines.append(f"cleopatra: {cfg['cleopatra']} ({cfg['cleopatra_order']})   "
                      f"caesar: {cfg['caesar']} ({cfg['caesar_order']})")
@@ -37,11 +39,41 @@ def format_summary(d: dict, width: int | None = None) -> str:
     lines.append("end reasons: " + ", ".join(f"{k} {v:,} ({_fp(v / n)})" for k, v in d["end_reasons"].items() if n))
     turns = f"{d['mean_turns']:.1f}" if n else "-"  # none when interrupted before the first chunk
     lines.append(f"truncated games: {d['truncated']:,}   mean turns: {turns}")
+    if d.get("edge"):
+        lines.append(edge_line(d))
     if d.get("engine_errors"):
         lines.append(f"ENGINE ERRORS: {d['engine_errors']}")
     if d.get("games_per_s"):
         lines.append(f"time: {d['seconds']:.2f} s   ({d['games_per_s']:,.0f} games/s)")
     return fit_lines(lines, width)
+
+
+def level_line(level: dict) -> str:
+    """"the learned linear player (learned), both seats; balanced: plays Cleopatra 1.8 points better than
+    Caesar, +1.8 [+0.9, +2.7]"."""
+    gap = level.get("seat_gap")
+    lean = "seat gap not measured" if gap is None else (
+        f"seat gap {gap:+.1f} [{level['seat_gap_ci95'][0]:+.1f}, {level['seat_gap_ci95'][1]:+.1f}] points")
+    return f"{level['words']} ({level['name']}) in both seats; {level['status']}: {lean}"
+
+
+def edge_line(d: dict) -> str:
+    """Cleopatra's edge in the run, and the judge's beside it where the run is a balanced level's mirror."""
+    e = d["edge"]
+    out = (f"Cleopatra's edge: {_pts(e['value'])} [{_pts(e['ci95'][0])}, {_pts(e['ci95'][1])}] points "
+           f"(her score, a draw half, minus 50%)")
+    j = d.get("judge")
+    if j:
+        how = (f"measured with {j['judge']} on {j['deals']:,} deals" if j["how"] == "measured"
+               else f"predicted for {j['judge']} from {j['predicted_from']}'s edge (results/calibration)")
+        out += (f"; with the judge, {j['judge']} on both sides: {_pts(j['edge'])} [{_pts(j['ci95'][0])}, "
+                f"{_pts(j['ci95'][1])}], {how}")
+    return out
+
+
+def _pts(x: float) -> str:
+    v = round(100 * x, 1)
+    return f"{v if v != 0 else 0.0:+.1f}"
 
 
 def _games_line(n: int, swapped: bool) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ccsim.kernel import rules as R
 from ccsim.analyses.stats import format_percent as _fp, format_percent_ci, json_number as _num
 from ccsim.analyses.tournament import Tournament
-from ccsim.present.table_width import Col, fit_lines, table
+from ccsim.present.table_width import Col, fit_lines, paragraph, table
 
 __all__ = ["format_tournament", "tournament_json"]
 
@@ -42,6 +42,11 @@ def _matrix(t: Tournament, width) -> list[str]:
         if width is None or max(len(x) for x in lines) <= width:
             break
     return lines
+
+
+#: why the tournament's seat advantage is not the game's edge (its pairings are different players)
+SEAT_CAVEAT = ("(different players meet in most pairings, so this seat advantage measures them as much as the "
+               "rules: the game's edge comes from one balanced level in both seats, `ccsim run`)")
 
 
 def _pairing_table(t: Tournament, width) -> list[str]:
@@ -85,7 +90,7 @@ def format_tournament(t: Tournament, width: int | None = None) -> str:
     s = t.seat
     over = "the pairings without a search player" if i.get("search_deals") else "all pairings"
     lines += ["", f"seat advantage over {over} (Cleopatra's score - 50%): {_pts(s['value'])} points "
-                  f"[{_pts(s['lo'])}, {_pts(s['hi'])}]"]
+                  f"[{_pts(s['lo'])}, {_pts(s['hi'])}]", *paragraph(SEAT_CAVEAT, width)]
     if t.cycles:
         lines.append("INTRANSITIVE: significant cycles (each pairing won significantly after Holm):")
         lines += ["  " + " > ".join(c + [c[0]]) for c in t.cycles]
@@ -121,7 +126,7 @@ def tournament_json(t: Tournament) -> dict:
                         "mean_turns": _num(r.mean_turns), "errors": int(r.errors),
                         "identical": bool(r.identical)}
                        for r in t.pairings.itertuples()]
-    out["seat_advantage"] = {"value": t.seat["value"], "ci95": [t.seat["lo"], t.seat["hi"]]}
+    out["seat_advantage"] = {"value": t.seat["value"], "ci95": [t.seat["lo"], t.seat["hi"]], "caveat": SEAT_CAVEAT}
     out["cycles"] = t.cycles
     out["seconds"] = round(i["seconds"], 3)
     out["games_per_s"] = round(i["games_per_s"], 1) if i["games_per_s"] else None

@@ -12,6 +12,8 @@ import numpy as np
 
 from ccsim.kernel import rules as R
 from ccsim.analyses.balance.judge import level_lean
+from ccsim.analyses.levels import level_caveat, level_json
+from ccsim.analyses.question import BASE as BASE_ARM
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS
 from ccsim.analyses.stats import format_percent, json_number as _num
 from ccsim.present.table_width import Col, fit_lines, paragraph, table
@@ -56,7 +58,34 @@ def _parts(keys: str) -> set[str]:
 def level_head(name: str) -> str:
     """A level of play as a designer reads it, with how it plays the two seats where that is lopsided
     (its figures then lean its own way: ``strategies.seats``)."""
-    return level_lean(name, seats.kind(name), seats.describe(name), style="sentence")
+    return level_lean(name, seats.status(name), seats.describe(name), style="sentence")
+
+
+def _pts(x: float) -> str:
+    return _signed(100 * x, 1)
+
+
+def judge_words(r) -> str:
+    """One judge's figure as a designer reads it: "+0.9 [0.0, +1.9] points, measured with neural-search on
+    10,000 deals" or "… predicted for neural-search from learned's effect"."""
+    fig = f"{_pts(r.edge)} [{_pts(r.lo)}, {_pts(r.hi)}] points"
+    if r.how == "measured":
+        return f"{fig}, measured with {r.judge} on {int(r.deals):,} deals"
+    return f"{fig}, predicted for {r.judge} from {r.predicted_from}'s effect (results/calibration)"
+
+
+def judge_line(w: WhatIf, strategy: str, arm: str) -> str | None:
+    """The judge's Cleopatra's edge under the standard rules and under ``arm``, beside ``strategy``'s."""
+    if w.judge is None or w.judge.empty:
+        return None
+    j = w.judge[w.judge["strategy"] == strategy].set_index("arm")
+    if arm not in j.index:
+        return None
+    judge = j.loc[arm, "judge"]
+    out = f"Cleopatra's edge with the judge, {judge} on both sides: {judge_words(j.loc[arm])}"
+    if BASE_ARM in j.index:
+        out += f"; under {STANDARD}: {judge_words(j.loc[BASE_ARM])}"
+    return out + "."
 
 
 def _metric_rows(m, arm: str, names: list[str]) -> list[list[str]]:
@@ -93,7 +122,8 @@ def format_whatif(w: WhatIf, all_metrics: bool = False, width: int | None = None
     columns (``ccsim.present.table_width``), None: no limit."""
     i = w.info
     names = [m.name for m in METRICS] if all_metrics else list(HEADLINE)
-    lines = [f"what-if: {i['deals']:,} deals per arm (the same deals for every arm: game 0..{i['deals'] - 1} of "
+    lines = [c for c in (level_caveat((s,)) for s in i["strategies"]) if c]
+    lines += [f"what-if: {i['deals']:,} deals per arm (the same deals for every arm: game 0..{i['deals'] - 1} of "
              f"seed {i['seed']}), mirror games at each strategy, orderings {i['orderings'][0]} / "
              f"{i['orderings'][1]}" + ("   (interrupted: partial result)" if i["interrupted"] else "")]
     if i["description"]:
@@ -110,6 +140,9 @@ def format_whatif(w: WhatIf, all_metrics: bool = False, width: int | None = None
             if a["orderings"] != i["orderings"]:
                 head += "; orderings " + ", ".join(a["orderings"])
             lines += ["", *paragraph(head, width)] + table(_METRIC_COLS, _metric_rows(m, a["name"], names), width)
+            said = judge_line(w, s, a["name"])
+            if said:
+                lines += paragraph(said, width)
     if w.cards is not None:
         lines += ["", f"what each action card is worth: its owner's score under {STANDARD} minus with one copy "
                       f"fewer, points [95% CI], paired on the same deals; * = significant after Holm over "
@@ -139,6 +172,14 @@ def whatif_json(w: WhatIf) -> dict:
         out["cards"] = [{"strategy": r.strategy, "card": r.card, "player": r.player, "worth": _num(r.worth),
                          "ci95": [_num(r.ci_lo), _num(r.ci_hi)], "p_holm": _num(r.p_holm),
                          "significant": bool(r.significant)} for r in w.cards.itertuples()]
+    out["levels"] = [level_json(s) for s in i["strategies"]]
+    if w.judge is not None:
+        out["judge"] = [{"strategy": r.strategy, "arm": r.arm, "judge": r.judge, "how": r.how,
+                         "label": f"{r.how} with {r.judge}" if r.how == "measured" else f"predicted for {r.judge}",
+                         "edge": _num(r.edge), "ci95": [_num(r.lo), _num(r.hi)],
+                         "deals": None if r.how != "measured" else int(r.deals),
+                         "predicted_from": None if r.how == "measured" else r.predicted_from}
+                        for r in w.judge.itertuples()]
     out["seconds"] = round(i["seconds"], 3)
     out["games_per_s"] = round(i["games_per_s"], 1) if i["games_per_s"] else None
     if i["interrupted"]:

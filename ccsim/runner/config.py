@@ -145,8 +145,9 @@ def check_backend_flags(backend, scheduler, workers, connect_timeout) -> None:
 _KEYS = {f.name for f in fields(RunConfig)}
 
 
-def load_toml(path: str | Path, **overrides) -> RunConfig:
-    """A RunConfig from a TOML file (keys as RunConfig's fields; a [rules] table)."""
+def load_toml(path: str | Path, defaults: dict | None = None, **overrides) -> RunConfig:
+    """A RunConfig from a TOML file (keys as RunConfig's fields; a [rules] table); ``defaults`` fill the
+    keys the file does not give, ``overrides`` (those not None) win over it."""
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:
@@ -158,7 +159,7 @@ def load_toml(path: str | Path, **overrides) -> RunConfig:
         raise ConfigError(f"config {path}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
     if "variants" in data:
         data["variants"] = tuple(data["variants"])
-    data.update({k: v for k, v in overrides.items() if v is not None})
+    data = (defaults or {}) | data | {k: v for k, v in overrides.items() if v is not None}
     try:
         return RunConfig(**data).validated()
     except TypeError as e:

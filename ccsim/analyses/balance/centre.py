@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ccsim.analyses.balance.judge import BALANCED, seat_status
-from ccsim.analyses.balance.ring import fit_effect_map, interval_se, predict
+from ccsim.analyses.judging.effect_map import fit_effect_map, interval_se, predict
 
 __all__ = ["CHECK_OFFSET", "MAX_CHECKS", "MEASURED", "PREDICTED", "kept_rows", "balanced_fast", "centre_ranking",
            "CentrePlan", "centre_plan"]

@@ -42,8 +42,10 @@ class TaskStore:
     as ``<name>.npz.damaged`` and named in one line to ``warn``; ``get`` then answers None, so the task
     is played again like one never finished."""
 
-    def __init__(self, root: Path | None = None, warn: Callable[[str], None] | None = None):
+    def __init__(self, root: Path | None = None, warn: Callable[[str], None] | None = None,
+                 arrays: tuple = None):
         self.root = root
+        self.arrays = TASK_ARRAYS if arrays is None else arrays
         self.warn = warn or (lambda msg: None)
         self._memory: dict = {}
         if root is not None:
@@ -56,7 +58,7 @@ class TaskStore:
         if not path.is_file():
             return None
         try:
-            return read_task(path)
+            return read_task(path, self.arrays)
         except read_errors() as e:
             aside = set_aside(path)
             self.warn(f"balance: {self.root.name}/{path.name} cannot be read ({reason(e)}): set aside as "
@@ -72,14 +74,14 @@ class TaskStore:
         os.replace(tmp, self.root / f"{name}.npz")  # whole or absent, whenever Ctrl-C comes
 
 
-def read_task(path: Path) -> dict:
-    """A task file's arrays; ValueError when it is not an npz archive holding every one of
-    ``TASK_ARRAYS`` (a file that loads but is not a whole task must not enter the race as one)."""
+def read_task(path: Path, arrays: tuple = None) -> dict:
+    """A task file's arrays; ValueError when it is not an npz archive holding every one of ``arrays``
+    (``TASK_ARRAYS`` by default: a file that loads but is not a whole task must not enter the race as one)."""
     f = np.load(path)
     if not isinstance(f, np.lib.npyio.NpzFile):  # a lone .npy array under the task's name
         raise ValueError("not an npz archive")
     with f:
-        missing = [k for k in TASK_ARRAYS if k not in f.files]
+        missing = [k for k in (TASK_ARRAYS if arrays is None else arrays) if k not in f.files]
         if missing:
             raise ValueError(f"no {', '.join(missing)} array")
         return {k: f[k] for k in f.files}

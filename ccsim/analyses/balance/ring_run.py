@@ -30,7 +30,8 @@ from ccsim.analyses.balance.estimates import level_estimate
 from ccsim.analyses.balance.folder import TaskStore
 from ccsim.analyses.balance.play import Scheduler
 from ccsim.analyses.balance.judge import BALANCED, seat_status
-from ccsim.analyses.balance.ring import (RingPlan, interval_se, judge_race, pick_winner, race_games, ring,
+from ccsim.analyses.judging.effect_map import interval_se
+from ccsim.analyses.balance.ring import (RingPlan, judge_race, pick_winner, race_games, ring,
                                          ring_plan, verdict_of)
 from ccsim.analyses.balance.space import Param, Space, load_space, setting_of
 from ccsim.analyses.levels import Level, parse_level
