@@ -23,8 +23,9 @@ from ccsim.toolchain.jit import njit, stack_array
 from strategies.learned import (BASE, MAX_FEATURES, STEP_FEATURES, MODE_FEATURES, VETO_FEATURES, DRAW_FEATURES,
                                SPY_FEATURES, decision_features_nb)
 from strategies.heuristics.layouts import N_ROWS
-from strategies.neural.inputs import N_OBS, N_OPT, encode_obs_nb, encode_option_nb, encode_state_option_nb, kind_column
-from strategies.neural.model import H1, H2, N_HEADS, N_WEIGHTS, WIN, flush_tiny, MARGIN as MARGIN_HEAD, obs_layer_nb, option_value_nb
+from strategies.neural.inputs import N_OBS, N_OPT, encode_obs_nb, encode_option_nb, kind_column
+from strategies.neural.model import (H1, H2, N_HEADS, N_WEIGHTS, WIN, flush_tiny, MARGIN as MARGIN_HEAD, obs_layer_nb,
+                                     option_value_nb, state_value_nb)
 from strategies.heuristics.scoring import must_be_active
 from strategies.heuristics.tables import keep_step_tables
 from strategies.heuristics.weighted import policy_nb
@@ -176,14 +177,12 @@ def position_value_nb(net, pub, own, me):
     """The network's win logit of the position itself, for player ``me`` (a search's leaf value)."""
     obs = _obs_nb()
     h0 = _h0_nb()
-    y = _opt_nb()
     h1 = _h1_nb()
     h2 = _h2_nb()
     out = _out_nb()
     encode_obs_nb(pub, own, me, obs)
     obs_layer_nb(net, obs, h0)
-    encode_state_option_nb(y)
-    return option_value_nb(net, h0, y, h1, h2, out)
+    return state_value_nb(net, h0, h1, h2, out)
 
 
 @njit(cache=True)

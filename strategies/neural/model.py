@@ -14,8 +14,8 @@ whole, which the compiler vectorises), so the same compiled functions serve the 
 import numpy as np
 
 from ccsim.kernel import slots
-from ccsim.toolchain.jit import njit
-from strategies.neural.inputs import N_OBS, N_OPT, N_INPUTS, OBS_SCALE
+from ccsim.toolchain.jit import njit, stack_array
+from strategies.neural.inputs import N_OBS, N_OPT, N_INPUTS, OBS_SCALE, Y_KIND, STATE_KIND
 
 H1 = 64  # hidden units of the first layer
 H2 = 32  # ... and of the second
@@ -85,17 +85,52 @@ def forward_numpy(w: np.ndarray, obs: np.ndarray, opt: np.ndarray) -> np.ndarray
     return h2 @ p["W3"] + p["B3"]
 
 
+# the sums of a layer run in a scratch array of the function's own (on its stack), copied out at the end: the
+# compiler keeps it in registers across the rows, where it stored and reloaded a caller's array at every row
+# (the same float32 sums in the same order)
+_acc1_nb = stack_array(np.float32, (H1,), zeroed=False)
+_acc2_nb = stack_array(np.float32, (H2,), zeroed=False)
+
+
 @njit(cache=True)
 def obs_layer_nb(net, obs, h0):
     """The first layer's pre-activation of the observation alone (biases included) into ``h0``."""
+    acc = _acc1_nb()
     for j in range(H1):
-        h0[j] = net[N_B1 + j]
+        acc[j] = net[N_B1 + j]
     for i in range(N_OBS):
         if obs[i] != 0:
             v = np.float32(obs[i]) * SCALE[i]
             row = N_W1 + i * H1
             for j in range(H1):
-                h0[j] += v * net[row + j]
+                acc[j] += v * net[row + j]
+    for j in range(H1):
+        h0[j] = acc[j]
+
+
+@njit(cache=True)
+def heads_nb(net, h1, h2, out):
+    """The second layer and the heads from the first layer's pre-activation ``h1``: ``out[WIN]``,
+    ``out[MARGIN]``; returns the win logit."""
+    acc = _acc2_nb()
+    for k in range(H2):
+        acc[k] = net[N_B2 + k]
+    for j in range(H1):
+        a = h1[j]
+        if a > 0.0:
+            row = N_W2 + j * H2
+            for k in range(H2):
+                acc[k] += a * net[row + k]
+    for k in range(H2):
+        h2[k] = acc[k]
+    for m in range(N_HEADS):
+        out[m] = net[N_B3 + m]
+    for k in range(H2):
+        a = h2[k]
+        if a > 0.0:
+            for m in range(N_HEADS):
+                out[m] += a * net[N_W3 + k * N_HEADS + m]
+    return out[WIN]
 
 
 @njit(cache=True)
@@ -110,19 +145,14 @@ def option_value_nb(net, h0, y, h1, h2, out):
             row = N_W1 + (N_OBS + i) * H1
             for j in range(H1):
                 h1[j] += v * net[row + j]
-    for k in range(H2):
-        h2[k] = net[N_B2 + k]
+    return heads_nb(net, h1, h2, out)
+
+
+@njit(cache=True)
+def state_value_nb(net, h0, h1, h2, out):
+    """``option_value_nb`` of the zero option of the ``state`` kind (``inputs.encode_state_option_nb``:
+    a single input, 1.0, whose row is added as it is): the network's value of the position."""
+    row = N_W1 + (N_OBS + Y_KIND + STATE_KIND) * H1
     for j in range(H1):
-        a = h1[j]
-        if a > 0.0:
-            row = N_W2 + j * H2
-            for k in range(H2):
-                h2[k] += a * net[row + k]
-    for m in range(N_HEADS):
-        out[m] = net[N_B3 + m]
-    for k in range(H2):
-        a = h2[k]
-        if a > 0.0:
-            for m in range(N_HEADS):
-                out[m] += a * net[N_W3 + k * N_HEADS + m]
-    return out[WIN]
+        h1[j] = h0[j] + net[row + j]
+    return heads_nb(net, h1, h2, out)
