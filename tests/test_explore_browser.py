@@ -1,9 +1,11 @@
 """``ccsim explore`` in a real browser: headless Chromium, the system's, driven by Selenium
 through the system's chromedriver (Debian's ``chromium`` and ``chromium-driver``; ``.ci/run``
-installs them).  The page opens with the published answer and every level's seat gap, Cleopatra's vetoes
-go from 2 to 1, the edge's figure changes and its interval narrows; a bad ordering shows the command
-line's message, in the form's words, at its field; "abc" and an empty field say what was typed, and the
-figures on screen are greyed while the form is invalid."""
+installs them).  The page opens with the published answer, its interval, and every level's seat gap in a
+menu whose text fits; Cleopatra's vetoes go from 2 to 1, the judge's figure leads (predicted), the
+level's own edge changes and its interval narrows; a confirmation at the judge runs to its end and the
+figure says "measured with neural-search", another is cancelled and the server stops; a bad ordering
+shows the command line's message, in the form's words, at its field; "abc" and an empty field say what
+was typed, and the figures on screen are greyed while the form is invalid."""
 import shutil
 import tempfile
 
@@ -21,6 +23,8 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from ccsim.explore import compute  # noqa: E402
 from ccsim.explore.form import plain_message, published_answer  # noqa: E402
 from ccsim.explore.serve import serve_in_thread  # noqa: E402
+from ccsim.explore.server import create_app  # noqa: E402
+from ccsim.analyses.judging.store import judge_store  # noqa: E402
 from ccsim.runner.orderings import OrderingError, parse_ordering  # noqa: E402
 from ccsim.runner.ruleset import action_counts, rules_vector  # noqa: E402
 
@@ -30,18 +34,27 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-dev-shm-usage")
 
 
+JUDGE = "neural-search"
+
+
 @pytest.fixture
 def page(monkeypatch):
     # a smaller cap keeps the machine free after the test; the figures still come chunk by chunk
     plan = compute.Plan(chunk=compute.FAST.chunk, cap=40_000)
     monkeypatch.setattr("ccsim.explore.server.plan_for", lambda level: plan)
-    url, stop = serve_in_thread()
+    # the judge shown balanced (its seat measurement may not have landed here); the store as it was after
+    monkeypatch.setattr("ccsim.explore.judged.search_level", lambda: JUDGE)
+    store = judge_store()
+    monkeypatch.setattr(store, "_rows", dict(store._rows))
+    app = create_app()
+    url, stop = serve_in_thread(app)
     profile = tempfile.TemporaryDirectory(prefix="ccsim-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in FLAGS + (f"--user-data-dir={profile.name}", "--window-size=1280,1000"):
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+    driver.app = app  # (a test looks at the server's running computations)
     try:
         driver.get(url)
         yield driver
@@ -71,6 +84,10 @@ def test_a_change_of_vetoes_is_answered_and_a_bad_ordering_is_refused(page):
     first, first_half = edge(page)
     assert first != standard  # one veto fewer moves Cleopatra's edge by about ten points
     wait.until(lambda d: edge(d)[1] < first_half)  # and its interval narrows as games come in
+    # the big number is the judge's (this change is in its store: measured); the level's own stands beside it
+    assert page.find_element(By.ID, "judge").get_attribute("data-how") == "measured"
+    assert page.find_element(By.ID, "judge-how").text.startswith(f"measured with {JUDGE} on 10,000 deals")
+    assert page.find_element(By.ID, "evidence").text.startswith("learned, on these deals:")
     assert page.find_element(By.ID, "command").text.startswith("ccsim whatif --no-variants --rules change.toml")
 
     order = page.find_element(By.ID, "f-cleopatra_order")
@@ -84,6 +101,14 @@ def test_a_change_of_vetoes_is_answered_and_a_bad_ordering_is_refused(page):
     assert page.find_element(By.ID, "status").text.startswith("nothing runs")
 
 
+#: the options whose text is wider than the menu leaves for it (its padding and arrow): measured in its font
+FITS = """const menu = arguments[0], style = getComputedStyle(menu);
+const ctx = document.createElement("canvas").getContext("2d");
+ctx.font = `${style.fontSize} ${style.fontFamily}`;
+const room = menu.clientWidth - 32;
+return [...menu.options].map((o) => o.text).filter((t) => ctx.measureText(t).width > room);"""
+
+
 def _stale(driver) -> bool:
     return "stale" in driver.find_element(By.TAG_NAME, "body").get_attribute("class").split()
 
@@ -94,8 +119,16 @@ def test_the_page_opens_with_the_published_answer_and_the_levels_seat_gaps(page)
     wait.until(lambda d: d.find_element(By.ID, "published-words").text == words)
     options = [o.text for o in page.find_elements(By.CSS_SELECTOR, "#f-level option")]
     assert options and not any("strongest" in o for o in options)
-    assert any(o.startswith("neural — plays Cleopatra") and "lopsided" in o for o in options), options
-    assert any(o.startswith("tactician — plays both seats alike") for o in options), options
+    assert "neural — lopsided" in options and "tactician — balanced" in options, options
+    # the whole seat gap is said under the menu; the menu's own text fits its width, whichever is chosen
+    menu = page.find_element(By.ID, "f-level")
+    menu.find_element(By.CSS_SELECTOR, "option[value=neural]").click()
+    wait.until(lambda d: d.find_element(By.ID, "level-cost").text.startswith("neural plays Cleopatra"))
+    assert "lopsided" in page.find_element(By.ID, "level-cost").text
+    assert page.execute_script(FITS, menu) == [], "the level menu's text is cut"
+    # the published answer's banner gives its interval and deals
+    banner = page.find_element(By.ID, "published-level").text
+    assert f"measured with {JUDGE} on 10,000 deals: Cleopatra's edge +0.9 [" in banner, banner
     page.find_element(By.ID, "published-load").click()
     clauses = lambda text: sorted(text.split("; "))  # noqa: E731 (the form lists the changes in its own order)
     wait.until(lambda d: clauses(d.find_element(By.ID, "words").text) == clauses(words))
@@ -118,3 +151,42 @@ def test_abc_and_an_empty_field_say_what_was_typed_and_grey_the_figures(page):
     hand.clear()
     hand.send_keys("4")
     wait.until(lambda d: not _stale(d) and message.text == "")
+
+
+def _judge(driver) -> tuple[str, str, str]:
+    """The judge's figure as shown: (how it is known, its figure, the line under it)."""
+    j = driver.find_element(By.ID, "judge")
+    return j.get_attribute("data-how"), j.text, driver.find_element(By.ID, "judge-how").text
+
+
+def test_a_confirmation_runs_to_its_measurement_and_another_is_cancelled(page):
+    wait = WebDriverWait(page, 180, poll_frequency=0.1)
+    group = page.find_element(By.ID, "f-group_limit")
+    group.clear()
+    group.send_keys("7")
+    wait.until(lambda d: _judge(d)[0] == "predicted" and "group holds at most 7" in d.find_element(By.ID, "words").text)
+    assert _judge(page)[2].startswith(f"predicted for {JUDGE}: learned's effect on these deals")
+    assert page.find_element(By.ID, "confirm").text == f"Confirm at {JUDGE}"
+    deals = page.find_element(By.ID, "confirm-deals")
+    deals.clear()
+    deals.send_keys("2")
+    page.find_element(By.ID, "confirm").click()
+    status = page.find_element(By.ID, "confirm-status")
+    wait.until(lambda d: status.text.startswith("confirmed: 2 deals at neural-search"))
+    how, figure, line = _judge(page)
+    assert how == "measured" and line.startswith(f"measured with {JUDGE} on 2 deals"), line
+    assert page.find_element(By.ID, "confirm-cancel").get_attribute("hidden") is not None
+
+    # another form, a longer confirmation: its progress shows, Cancel stops it and the server's work with it
+    group.clear()
+    group.send_keys("9")
+    wait.until(lambda d: _judge(d)[0] == "predicted" and "group holds at most 9" in d.find_element(By.ID, "words").text)
+    deals.clear()
+    deals.send_keys("1000")
+    page.find_element(By.ID, "confirm").click()
+    wait.until(lambda d: " of 1,000 deals" in status.text and _judge(d)[2].startswith(f"measuring with {JUDGE}"))
+    page.find_element(By.ID, "confirm-cancel").click()
+    wait.until(lambda d: status.text.startswith("cancelled at "))
+    assert "the games played are kept" in status.text
+    assert _judge(page)[0] == "predicted"  # the prediction is back: nothing measured was finished
+    wait.until(lambda d: d.app.state.pages._running == {})  # the server stopped playing

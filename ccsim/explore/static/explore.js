@@ -31,11 +31,17 @@ function parameterField(p) {
 
 function buildForm() {
   for (const l of spec.levels) {  // each level with its seat gap: a lopsided level is marked, none is "strongest"
-    $("f-level").append(el("option", {value: l.name, text: `${l.name} — ${l.gap}` + (l.cost.startsWith("search") ? " (search: slow)" : "")}));
+    // the menu says the status only (the whole sentence would be cut in a narrow column); the line under it says all
+    const status = l.gap.split(": ").pop();
+    $("f-level").append(el("option", {value: l.name, text: `${l.name} — ${status}` + (l.cost.startsWith("search") ? ", slow" : "")}));
   }
   showPublished(spec.published);
+  showJudgeName();
   $("f-level").value = spec.default_level;
-  const cost = () => { const l = spec.levels.find((x) => x.name === $("f-level").value); $("level-cost").textContent = l ? l.cost : ""; };
+  const cost = () => {
+    const l = spec.levels.find((x) => x.name === $("f-level").value);
+    $("level-cost").textContent = l ? `${l.name} ${l.gap}. ${l.cost[0].toUpperCase()}${l.cost.slice(1)}.` : "";
+  };
   $("f-level").addEventListener("change", cost);
   for (const o of spec.orders) $("order-names").append(el("option", {value: o.name, label: o.words}));
   for (const p of spec.players) {
@@ -89,10 +95,15 @@ function fill(q) {
 }
 
 function showPublished(pub) {
-  // the published answer of ccsim balance, the one the README and docs/designer.md give
+  // the published answer of ccsim balance, the one the README and docs/designer.md give, with its interval
   if (!pub) { $("published-words").textContent = "see results/balance/ in the repository"; return; }
   $("published-words").textContent = pub.words;
-  $("published-level").textContent = pub.judged;
+  const f = pub.figures || {}, c = f.change, s = f.standard;
+  $("published-level").textContent = c
+    ? `— ${c.label}${c.deals ? " on " + c.deals.toLocaleString() + " deals" : ""}: Cleopatra's edge ${num(c.edge, "points")} `
+      + `[${num(c.ci95[0], "points")}, ${num(c.ci95[1], "points")}] with the change`
+      + (s ? `, ${num(s.edge, "points")} [${num(s.ci95[0], "points")}, ${num(s.ci95[1], "points")}] under the standard rules` : "")
+    : pub.judged;
   $("published-load").onclick = () => {
     const q = new URLSearchParams(pub.query);
     for (const input of document.querySelectorAll("#sections input")) input.value = q.get(input.name) ?? input.dataset.standard;
@@ -120,8 +131,14 @@ function showErrors(errors) {
 
 // --- asking ------------------------------------------------------------------------------------
 
+let asked = null;  // the form last asked about, as its query
+
 function changed() {
   markChanged();
+  const now = query().toString();
+  if (now === asked) return;  // a field's change event on leaving it, after its input events: nothing new to ask
+  asked = now;
+  stopConfirm("stopped: the form changed");
   if (fair) { fair.close(); fair = null; $("fair-message").textContent = "stopped: the form changed"; }
   clearTimeout(timer);
   timer = setTimeout(ask, 150);  // while a number is typed, ask once
@@ -129,6 +146,7 @@ function changed() {
 
 async function ask() {
   const q = query();
+  asked = q.toString();
   history.replaceState(null, "", "?" + q.toString());
   $("link").href = location.href;
   let res, body;
@@ -211,15 +229,20 @@ function show(snap) {
   $("edge-ci").textContent = `[${num(last.lo, "points")}, ${num(last.hi, "points")}]`;
   const d = two ? snap.diff.seat_advantage : null;
   $("edge-diff").innerHTML = two
-    ? `${snap.arms[1].name === "these deck orders" ? "these deck orders" : "the changed rules"}: ${num(d.value, "points", true)} points against the standard <small>[${num(d.lo, "points", true)}, ${num(d.hi, "points", true)}]</small>; standard ${num(snap.arms[0].figures.seat_advantage.value, "points")}`
-    : "the standard rules: change something to compare";
+    ? `· ${snap.arms[1].name === "these deck orders" ? "these deck orders" : "the changed rules"}: ${num(d.value, "points", true)} points against the standard <small>[${num(d.lo, "points", true)}, ${num(d.hi, "points", true)}]</small>; standard ${num(snap.arms[0].figures.seat_advantage.value, "points")}`
+    : "· the standard rules: change something to compare";
   const why = {running: "playing…", target: "done: known within ±0.5 points", cap: "done: the cap of deals",
                cancelled: "stopped: a new question"}[snap.state];
   const kept = snap.games - snap.played;
   $("status").textContent = `${snap.deals.toLocaleString()} deals × ${snap.arms.length} rules = ${snap.games.toLocaleString()} games`
     + (kept ? ` (${kept.toLocaleString()} already played before)` : "") + ` in ${snap.seconds.toFixed(1)} s · ${why}`;
   $("status").className = "status";
-  $("mini").innerHTML = `Cleopatra's edge <b>${num(last.value, "points")}</b> ${$("edge-ci").textContent}`
+  $("evidence-level").textContent = snap.level || "the level";
+  lastJudge = snap.judge;
+  if (!confirming) showJudge(snap.judge);
+  const j = snap.judge && snap.judge.changed;
+  $("mini").innerHTML = (j ? `${j.judge} (${j.how}) <b>${num(j.edge, "points")}</b> [${num(j.ci95[0], "points")}, ${num(j.ci95[1], "points")}] · ` : "")
+    + `${snap.level || ""} <b>${num(last.value, "points")}</b> ${$("edge-ci").textContent}`
     + (two ? ` · ${num(d.value, "points", true)} against the standard` : "") + ` · ${snap.deals.toLocaleString()} deals`;
   $("col-changed").textContent = two ? (snap.arms[1].name === "these deck orders" ? "these decks" : "changed") : "";
   const rows = FIGURES.map(([m, label, kind]) => {
@@ -237,6 +260,146 @@ function keep(body, q) {
   const toml = $("toml");
   if (body.toml) { toml.href = "/api/change.toml?" + q; toml.style.visibility = "visible"; }
   else toml.style.visibility = "hidden";
+}
+
+// --- the judge's figure, and confirming it -----------------------------------------------------
+
+let lastJudge = null, confirming = null;
+
+function showJudgeName() {
+  // the judge's name on the heading and the button; without a judge the page says why and offers no confirmation
+  const j = spec.judge || {};
+  $("judge-title").textContent = j.name ? `Cleopatra's edge with ${j.name} on both sides` : "Cleopatra's edge";
+  $("confirm-box").hidden = !j.name;
+  if (j.name) {
+    $("confirm").textContent = `Confirm at ${j.name}`;
+    $("confirm-deals").value = j.deals;
+  }
+}
+
+function showJudge(j, about) {
+  // the big number: the judge's figure (measured, or predicted through the effect map); the level's own beside it
+  const fig = j && j.changed, judge = $("judge");
+  // without a judge's figure the level's own leads, said to be the level's (the note says why)
+  document.querySelector("#judge-box .headline").hidden = !fig;
+  $("evidence").classList.toggle("lead", !fig);
+  if (!fig) {
+    judge.textContent = "—";
+    judge.dataset.how = "none";
+    judge.dataset.half = "";
+    $("judge-ci").textContent = "";
+    $("judge-how").textContent = j ? (j.note || "") : "";
+    return;
+  }
+  judge.textContent = num(fig.edge, "points");
+  judge.dataset.how = fig.how;
+  judge.dataset.half = ((fig.ci95[1] - fig.ci95[0]) / 2 * 100).toFixed(2);
+  $("judge-ci").textContent = `[${num(fig.ci95[0], "points")}, ${num(fig.ci95[1], "points")}]`;
+  let label, rest;
+  if (about) [label, rest] = [`measuring with ${fig.judge}`, `: ${fig.deals.toLocaleString()} of ${about.deals.toLocaleString()} deals played`];
+  else if (fig.how === "measured") [label, rest] = [fig.label, ` on ${fig.deals.toLocaleString()} deals`
+    + (fig.source && fig.source !== "these games" ? ` (${fig.source})` : "")];
+  else [label, rest] = [fig.label, `: ${fig.predicted_from}'s effect on these deals, carried through the effect map `
+    + "(the interval holds the map's spread)"];
+  const std = j.standard && fig.edge !== j.standard.edge ? j.standard : null;
+  rest += ". " + (std ? `The standard rules: ${num(std.edge, "points")} [${num(std.ci95[0], "points")}, `
+    + `${num(std.ci95[1], "points")}], ${std.label}. ` : "") + `${j.name} ${j.gap}.`;
+  $("judge-how").replaceChildren(el("b", {text: label}), rest);
+}
+
+function endConfirm(message) {
+  confirming = null;
+  $("confirm").disabled = false;
+  $("confirm-cancel").hidden = true;
+  $("confirm-progress").hidden = true;
+  if (message !== undefined) $("confirm-status").textContent = message;
+}
+
+function stopConfirm(message) {
+  if (!confirming) return;
+  const c = confirming;
+  c.abort.abort();  // the stream closes: the server stops between two chunks, and keeps the chunks it played
+  endConfirm(`${message} at ${c.done.toLocaleString()} of ${c.deals.toLocaleString()} deals: the games played are `
+    + "kept, and confirming this form again goes on from them");
+  showJudge(lastJudge);
+}
+
+async function startConfirm() {
+  if (confirming) return;
+  if (fair) { fair.close(); fair = null; $("fair-message").textContent = "stopped: a confirmation started"; }
+  stop();  // the page's one computation is now the confirmation
+  const q = query();
+  q.append("deals", $("confirm-deals").value.trim());
+  const c = {abort: new AbortController(), done: 0, deals: 0, before: lastJudge && lastJudge.changed};
+  confirming = c;
+  $("m-deals").textContent = "";
+  $("confirm").disabled = true;
+  $("confirm-cancel").hidden = false;
+  $("confirm-status").textContent = `starting ${spec.judge.name}'s games…`;
+  let res;
+  try {
+    res = await fetch("/api/confirm?page=" + PAGE + "&" + q, {signal: c.abort.signal});
+  } catch (e) {
+    if (confirming === c) endConfirm("the server does not answer: is ccsim explore still running?");
+    return;
+  }
+  if (!res.ok) {  // refused (one line at its field) or too many pages at once
+    const body = await res.json();
+    if (confirming === c) endConfirm("");
+    if (body.errors.deals) $("m-deals").textContent = body.errors.deals;
+    else $("confirm-status").textContent = Object.values(body.errors)[0];
+    return;
+  }
+  $("confirm-progress").hidden = false;
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const {value, done} = await reader.read();
+      if (done || confirming !== c) break;
+      buffer += value;
+      let at;
+      while ((at = buffer.indexOf("\n\n")) >= 0) {
+        const line = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        if (line.startsWith("data:")) confirmed(c, JSON.parse(line.slice(5)));
+      }
+    }
+  } catch (e) {
+    // aborted: the page stopped it (stopConfirm said so)
+  }
+  if (confirming === c) endConfirm();
+}
+
+function confirmed(c, m) {
+  // one event of the confirmation: its figure narrowing, then measured (or cancelled, or failed)
+  if (confirming !== c) return;
+  if (m.state === "failed") { endConfirm("failed: " + m.message); showJudge(lastJudge); return; }
+  if (m.state === "cancelled" && m.deals === undefined) {  // stopped before its first chunk was tallied
+    endConfirm("stopped before the first deals were played");
+    showJudge(lastJudge);
+    return;
+  }
+  if (m.confirm) { c.deals = m.confirm.deals; c.done = m.deals; }
+  const kept = m.games - m.played;
+  const games = `${m.games.toLocaleString()} games` + (kept ? ` (${kept.toLocaleString()} played before)` : "")
+    + ` in ${m.seconds.toFixed(0)} s`;
+  if (m.state === "running") {
+    showJudge(m.judge, m.confirm);
+    $("confirm-progress").value = m.deals / m.confirm.deals;
+    $("confirm-status").textContent = `${m.confirm.judge}: ${m.deals.toLocaleString()} of ${m.confirm.deals.toLocaleString()} deals, ${games}`;
+  } else if (m.state === "confirmed") {
+    lastJudge = m.judge;
+    showJudge(m.judge);
+    const b = c.before && c.before.how === "predicted" ? c.before : null;
+    endConfirm(`confirmed: ${m.deals.toLocaleString()} deals at ${m.confirm.judge}, ${games}. The measurement replaces `
+      + "the prediction" + (b ? ` (${num(b.edge, "points")} [${num(b.ci95[0], "points")}, ${num(b.ci95[1], "points")}])` : "")
+      + "; this server keeps it while it runs.");
+  } else if (m.state === "cancelled") {
+    endConfirm(`stopped at ${m.deals.toLocaleString()} of ${c.deals.toLocaleString()} deals: the games played are kept, `
+      + "and confirming this form again goes on from them");
+    showJudge(lastJudge);
+  }
 }
 
 // --- plots: small SVGs drawn here ---------------------------------------------------------------
@@ -407,6 +570,8 @@ async function main() {
   $("turn-prev").addEventListener("click", () => { turn--; showTurn(); });
   $("turn-next").addEventListener("click", () => { turn++; showTurn(); });
   $("fair-start").addEventListener("click", searchFair);
+  $("confirm").addEventListener("click", startConfirm);
+  $("confirm-cancel").addEventListener("click", () => stopConfirm("cancelled"));
   markChanged();
   ask();
 }
