@@ -5,8 +5,10 @@
 Serves the page from this process, opens it with the form in ``--query`` (the page's own URL state; by
 default the published answer of ``ccsim balance``, the change the README gives),
 waits for the answer to finish, opens the sample game at turn ``--turn``, and saves the whole page
-at 1280 and 800 pixels wide as ``explore-1280.png`` and ``explore-800.png``.  Needs the explore extra,
-selenium and Debian's chromium and chromium-driver.
+at 1280 and 800 pixels wide as ``explore-1280.png`` and ``explore-800.png``.  The big number is the
+judge's figure when a search level is shown balanced (the page says why when none is: rerun this once one
+is).  It fails, saving nothing more, when the level menu's text does not fit the menu at a width.  Needs the
+explore extra, selenium and Debian's chromium and chromium-driver.
 """
 from __future__ import annotations
 
@@ -37,6 +39,14 @@ def chromium(width: int, profile: str) -> webdriver.Chrome:
     return webdriver.Chrome(options=options, service=webdriver.ChromeService(shutil.which("chromedriver")))
 
 
+#: the level menu's options whose text is wider than the menu leaves for it, measured in its own font
+CUT = """const menu = document.getElementById("f-level"), style = getComputedStyle(menu);
+const ctx = document.createElement("canvas").getContext("2d");
+ctx.font = `${style.fontSize} ${style.fontFamily}`;
+const room = menu.clientWidth - 32;
+return [...menu.options].map((o) => o.text).filter((t) => ctx.measureText(t).width > room);"""
+
+
 def shoot(url: str, width: int, turn: int, path: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="ccsim-chromium-") as profile:
         driver = chromium(width, profile)
@@ -44,6 +54,9 @@ def shoot(url: str, width: int, turn: int, path: Path) -> None:
             driver.get(url)
             WebDriverWait(driver, 300, 0.2).until(
                 lambda d: d.find_element(By.ID, "status").text.split(" · ")[-1].startswith("done"))
+            cut = driver.execute_script(CUT)
+            if cut:
+                raise SystemExit(f"{width} px: the level menu cuts {cut}")
             driver.find_element(By.CSS_SELECTOR, "#sample-box summary").click()
             WebDriverWait(driver, 60, 0.2).until(lambda d: d.find_element(By.ID, "sample-opening").text)
             for _ in range(turn):

@@ -15,6 +15,11 @@ plays them); a change of deck orders alone is paired with shuffled decks under t
 A chunk of an arm played before (the standard rules, every time; a change tried again) is not
 played again: its rows come from the page's ``Memory``, and the figures are the same.
 
+Each snapshot carries the judge's figure for the changed arm and the standard rules
+(``ccsim.explore.judged``): measured when the judge's store holds the setting, else predicted through
+the effect map from this level's paired difference; a question played at the judge itself (a
+confirmation, ``ccsim.explore.confirm``) is measured by its own games.
+
 It stops when Cleopatra's edge under the changed rules, and its difference to the standard, are
 known within ``target`` (±0.5 points), at the cap of deals, or when ``cancel`` is set (a new request
 from the page) — between two chunks, so a chunk is tallied whole or not at all.

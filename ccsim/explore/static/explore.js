@@ -229,8 +229,8 @@ function show(snap) {
   $("edge-ci").textContent = `[${num(last.lo, "points")}, ${num(last.hi, "points")}]`;
   const d = two ? snap.diff.seat_advantage : null;
   $("edge-diff").innerHTML = two
-    ? `· ${snap.arms[1].name === "these deck orders" ? "these deck orders" : "the changed rules"}: ${num(d.value, "points", true)} points against the standard <small>[${num(d.lo, "points", true)}, ${num(d.hi, "points", true)}]</small>; standard ${num(snap.arms[0].figures.seat_advantage.value, "points")}`
-    : "· the standard rules: change something to compare";
+    ? `${snap.arms[1].name === "these deck orders" ? "these deck orders" : "the changed rules"}: ${num(d.value, "points", true)} points against the standard <small>[${num(d.lo, "points", true)}, ${num(d.hi, "points", true)}]</small>; standard ${num(snap.arms[0].figures.seat_advantage.value, "points")}`
+    : "the standard rules: change something to compare";
   const why = {running: "playing…", target: "done: known within ±0.5 points", cap: "done: the cap of deals",
                cancelled: "stopped: a new question"}[snap.state];
   const kept = snap.games - snap.played;
