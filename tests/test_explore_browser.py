@@ -8,6 +8,7 @@ shows the command line's message, in the form's words, at its field; "abc" and a
 was typed, and the figures on screen are greyed while the form is invalid."""
 import shutil
 import tempfile
+import threading
 
 import pytest
 
@@ -189,4 +190,6 @@ def test_a_confirmation_runs_to_its_measurement_and_another_is_cancelled(page):
     wait.until(lambda d: status.text.startswith("cancelled at "))
     assert "the games played are kept" in status.text
     assert _judge(page)[0] == "predicted"  # the prediction is back: nothing measured was finished
-    wait.until(lambda d: d.app.state.pages._running == {})  # the server stopped playing
+    wait.until(lambda d: d.app.state.pages._running == {})  # the page's computation ended on the server
+    # and its games stopped between two chunks: no computation's thread is left playing
+    wait.until(lambda d: not [t for t in threading.enumerate() if t.name.startswith("ccsim-explore-")])
