@@ -30,8 +30,9 @@ CHUNK = 2
 
 
 def confirm_plan(deals: int) -> Plan:
-    """Every deal asked for, in chunks of ``CHUNK``: no early stop (the judge's interval is the point)."""
-    return Plan(chunk=min(CHUNK, deals), cap=deals, target=0.0)
+    """Every deal asked for, in chunks of ``CHUNK``: no early stop (the judge's interval is the point; a
+    first chunk of equal outcomes has an interval of width 0, which a target of 0 would take as known)."""
+    return Plan(chunk=min(CHUNK, deals), cap=deals, target=-1.0)
 
 
 def read_deals(text: str | None) -> int:
