@@ -315,7 +315,7 @@ def test_a_lopsided_level_predicts_nothing_and_without_a_judge_the_page_says_so(
     assert r.json()["errors"]["level"].startswith("Nothing to confirm with: no search level is shown balanced yet")
 
 
-def test_a_confirmation_measures_with_the_judge_on_the_same_deals_and_joins_the_store(client, judged):
+def test_a_confirmation_measures_with_the_judge_on_the_same_deals_and_joins_the_store(client, judged, monkeypatch):
     query = "hand_size=4&group_limit=7&level=learned&seed=3"
     with client.stream("GET", f"/api/confirm?page=c&deals=2&{query}") as r:
         assert r.status_code == 200
@@ -337,6 +337,10 @@ def test_a_confirmation_measures_with_the_judge_on_the_same_deals_and_joins_the_
     # the page's answers now show the measurement in place of the prediction
     again = answer_of(client, query)[-1]["judge"]["changed"]
     assert again["how"] == "measured" and again["deals"] == 2
+    # the same form played at the judge level itself: its chunks are the confirmation's, none played again
+    monkeypatch.setattr("ccsim.explore.server.plan_for", lambda level: confirming.confirm_plan(2))
+    at_judge = answer_of(client, query.replace("level=learned", f"level={JUDGE}"))[-1]
+    assert at_judge["played"] == 0 and at_judge["arms"] == final["arms"]
 
 
 def test_an_interrupted_confirmation_loses_nothing_it_finished(judged):

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Callable
 
 from ccsim.analyses.judging.store import judge_store
-from ccsim.explore.compute import Plan, answer, arms_of
+from ccsim.explore.compute import SEARCH, Plan, answer, arms_of
 from ccsim.explore.form import FormError, Question, gap_words
 from ccsim.explore.judged import judge_of, no_judge_reason, page_judge, store_row
 from ccsim.explore.memory import Memory
@@ -24,9 +24,9 @@ __all__ = ["confirm", "confirm_plan", "check_confirm", "DEALS", "MAX_DEALS", "CH
 
 DEALS = 1_000       # the deals a confirmation plays unless asked: about ±3 points at the judge
 MAX_DEALS = 10_000  # the most one request may ask for (the published measurements rest on 10,000)
-#: deals per chunk, the same for every confirmation, so that the chunks of one confirmation are the chunks
-#: of the next (kept games are found by their deals) and the figure moves every second or so
-CHUNK = 2
+#: deals per chunk, the same for every confirmation and for an answer at a search level, so that the chunks of
+#: one are the chunks of the next (kept games are found by their deals) and the figure moves every second or so
+CHUNK = SEARCH.chunk
 
 
 def confirm_plan(deals: int) -> Plan:

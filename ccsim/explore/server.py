@@ -43,6 +43,7 @@ from ccsim.explore.judged import no_judge_note, page_judge, published_figures
 from ccsim.explore.keep import TOML_NAME, change_toml, query_of, whatif_line
 from ccsim.explore.memory import Memory
 from ccsim.explore.sample import MAX_GAME, sample_game
+from strategies.registry import search_players
 
 __all__ = ["create_app", "Pages", "ASSETS", "MAX_PAGES"]
 
@@ -238,7 +239,8 @@ async def answer_route(request: Request) -> Response:
         q = read_question(_form_fields(request))
     except FormError as e:
         return _refused(e)
-    memory = request.app.state.memory
+    # a search level's games are the judge's kind: kept with the confirmations' (the same chunks of 2 deals)
+    memory = request.app.state.judged if q.level in search_players() else request.app.state.memory
 
     def work(put, flag):
         answer(q, lambda snap: put({**snap, **_kept(q, snap["deals"])}), flag, plan_for(q.level), memory)

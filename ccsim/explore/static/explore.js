@@ -214,7 +214,8 @@ function num(x, kind, signed) {
   if (x === null || x === undefined) return "n/a";
   const v = (Math.round((kind === "count" ? x : 100 * x) * 10) / 10) || 0;  // no "-0.0"
   if (kind === "count") return (signed && v >= 0 ? "+" : "") + v.toFixed(1);
-  return (signed || kind === "points" ? (v >= 0 ? "+" : "−") + Math.abs(v).toFixed(1) : v.toFixed(1) + "%");
+  // a sign on every figure but zero, as the reports write them ("0.0 to +1.9")
+  return (signed || kind === "points" ? (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(1) : v.toFixed(1) + "%");
 }
 
 function withCi(t, kind, signed) {
