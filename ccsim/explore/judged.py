@@ -39,10 +39,8 @@ def no_judge_note() -> str:
     return f"No judge's figure: {no_judge_reason()}, so the figures below are the level's own"
 
 
-def _json(fig: JudgeFigure | None, source: str | None = None) -> dict | None:
-    if fig is None:
-        return None
-    return {**fig.as_json(), "source": source or fig.source}
+def _json(fig: JudgeFigure | None) -> dict | None:
+    return None if fig is None else {**fig.as_json(), "source": fig.source}
 
 
 def _own(judge: str, trio: dict, deals: int) -> JudgeFigure | None:
@@ -77,8 +75,11 @@ def _pick(stored: JudgeFigure | None, own: JudgeFigure | None, own_first: bool) 
     return stored
 
 
-def _why_none(q, judge: str) -> str:
+def _why_none(q, judge: str) -> str | None:
+    """Why a level's games predict nothing for the judge (None for a level with a map: its figure is coming)."""
     mapped = sorted(fitted_maps().get("levels", {}))
+    if q.level in mapped:
+        return None
     status = seats.status(q.level)
     return (f"{q.level} is {'a balanced level without a map' if status == seats.BALANCED else status}: no map carries "
             f"its effects to {judge}; play {' or '.join(mapped) or 'a balanced fast level'}, or confirm at {judge}")

@@ -336,7 +336,8 @@ async function startConfirm() {
   $("m-deals").textContent = "";
   $("confirm").disabled = true;
   $("confirm-cancel").hidden = false;
-  $("confirm-status").textContent = `starting ${spec.judge.name}'s games…`;
+  $("confirm-status").textContent = `starting ${spec.judge.name}'s games… (its first use in a while loads it: a few seconds, `
+    + "a minute if it must be compiled)";
   let res;
   try {
     res = await fetch("/api/confirm?page=" + PAGE + "&" + q, {signal: c.abort.signal});
