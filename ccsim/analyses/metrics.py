@@ -122,8 +122,11 @@ def game_values(rows: np.ndarray, rules: np.ndarray | None = None) -> np.ndarray
 class MetricSums:
     """The moments of every metric's per-game (numerator, denominator), chunk by chunk."""
 
-    def __init__(self):
+    def __init__(self, repeats: float = 1.0):
         self.moments = Moments(2, batch=len(METRICS))  # [i]: metric i's (numerator, denominator)
+        # games played per game distinct (a mirror's --swap-seats replays each game: Summary.repeat_factor);
+        # the intervals rest on the distinct games, the figures and counts on every game played
+        self.repeats = repeats
 
     def add_values(self, values: np.ndarray) -> "MetricSums":
         self.moments.update(values)
@@ -137,13 +140,15 @@ class MetricSums:
         met = METRICS[INDEX[name]]
         m = self.moments[INDEX[name]]
         num, den = m.sum
+        k = self.repeats
         if met.kind == "rate":
             value = num / den if den else np.nan
-            lo, hi = wilson_interval(num, den, confidence) if den else (np.nan, np.nan)
+            lo, hi = wilson_interval(num / k, den / k, confidence) if den else (np.nan, np.nan)
             est = dict(value=value, lo=lo, hi=hi)
         else:
             r = ratio_interval(m, 0, 1, confidence)
-            est = dict(value=r["value"], lo=r["lo"], hi=r["hi"])
+            half = np.sqrt(k) * (r["hi"] - r["lo"]) / 2
+            est = dict(value=r["value"], lo=r["value"] - half, hi=r["value"] + half)
         return {k: float(v) - met.offset for k, v in est.items()} | {"games": int(m.n), "units": float(den)}
 
     def frame(self, confidence: float = 0.95) -> pd.DataFrame:
@@ -244,4 +249,8 @@ def report(sums: MetricSums, lengths: Distribution) -> dict:
 def metrics_report(data, rules: np.ndarray | None = None) -> dict:
     """``report`` of a run's rows or results frame."""
     rows = _rows(data)
-    return report(MetricSums().add_rows(rows, rules), Distribution().add_rows(rows))
+    from ccsim.analyses.summary import swap_repeats_of
+    k = swap_repeats_of(data) if isinstance(data, pd.DataFrame) else 1
+    if k > 1:  # the games distinct: the larger arrangement's
+        k = len(data) / max(data["swapped"].sum(), (~data["swapped"]).sum())
+    return report(MetricSums(k).add_rows(rows, rules), Distribution().add_rows(rows))

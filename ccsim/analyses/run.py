@@ -98,7 +98,8 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
     own_backend = backend is None
     if own_backend:  # first: a cluster that cannot be used fails before anything compiles
         backend = make_backend(cfg.backend, cfg.scheduler, cfg.workers, cfg.connect_timeout)
-    summary = Summary(((cfg.cleopatra, cfg.cleopatra_order), (cfg.caesar, cfg.caesar_order)))
+    summary = Summary(((cfg.cleopatra, cfg.cleopatra_order), (cfg.caesar, cfg.caesar_order)),
+                      2 if cfg.swap_repeats() else 1)
     sums, lengths = (MetricSums(), Distribution()) if metrics else (None, None)
     frames = []
 
@@ -131,8 +132,9 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
             backend.close()
     summary.seconds = done.seconds
     out = summary.to_dict(cfg, done.interrupted)
-    out.update(level_and_judge(cfg, out))
+    out.update(level_and_judge(cfg, out, summary.repeat_factor()))
     if sums:
+        sums.repeats = summary.repeat_factor()
         out["metrics"] = metrics_report(sums, lengths)
     if sink:
         sink.close(out)
@@ -142,11 +144,12 @@ def run(cfg: RunConfig, progress: bool = False, keep_frames: bool = False, backe
     return out, frame
 
 
-def level_and_judge(cfg: RunConfig, out: dict) -> dict:
+def level_and_judge(cfg: RunConfig, out: dict, repeats: float = 1.0) -> dict:
     """What a run's edge rests on: its level (one strategy in both seats: its seat status, ``level_json``), the
     plain caveat its output opens with when that edge is not the game's, Cleopatra's edge (her score, a draw
     half, minus 50%, with its 95% interval), and the judge's edge beside it (``ccsim.analyses.judging``:
-    measured where stored, else predicted from the level's edge; None when neither can be had)."""
+    measured where stored, else predicted from the level's edge; None when neither can be had). ``repeats``:
+    games played per game distinct (``Summary.repeat_factor``), which the interval divides the games by."""
     from ccsim.analyses.judging.figure import judge_figure_of_edge
     from ccsim.analyses.levels import level_caveat, level_json
     mirror = cfg.cleopatra == cfg.caesar
@@ -156,7 +159,7 @@ def level_and_judge(cfg: RunConfig, out: dict) -> dict:
     if n:
         wins, draws = out["wins"]["cleopatra"], out["draws"]
         score = (wins + 0.5 * draws) / n
-        se = math.sqrt(max((wins + 0.25 * draws) / n - score ** 2, 0.0) / n)
+        se = math.sqrt(max((wins + 0.25 * draws) / n - score ** 2, 0.0) / (n / repeats))
         d["edge"] = {"value": score - 0.5, "ci95": [score - 0.5 - 1.96 * se, score - 0.5 + 1.96 * se]}
         if mirror:
             f = judge_figure_of_edge(cfg.rules_vector(False), (cfg.cleopatra_order, cfg.caesar_order), cfg.cleopatra,

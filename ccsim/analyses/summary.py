@@ -23,8 +23,11 @@ SEATS = R.PLAYERS
 class Summary:
     """Sufficient statistics of a run's result rows."""
 
-    def __init__(self, sides=None):
+    def __init__(self, sides=None, repeats: int = 1):
         self.sides = sides  # ((strategy, ordering) of side A, of side B): who sits where when not swapped
+        # how many times each game was played: 2 where --swap-seats replayed a mirror's games exactly
+        # (RunConfig.swap_repeats); the intervals count each game once, the counts every game played
+        self.repeats = repeats
         self.by_arrangement = np.zeros((2, 4), np.int64)  # [swapped] games, cleopatra wins, caesar wins, draws
         self.vp_by_arrangement = np.zeros((2, 2), np.float64)  # [swapped, seat] VP sums
         self.games = 0
@@ -87,6 +90,13 @@ class Summary:
             out.append(side)
         return out
 
+    def repeat_factor(self) -> float:
+        """Games played per game distinct: 1, or with repeats the games over the larger arrangement's (an
+        interrupted run may hold more first games than replays)."""
+        if self.repeats == 1 or not self.games:
+            return 1.0
+        return self.games / max(self.by_arrangement[:, 0])
+
     def to_dict(self, config=None, interrupted=False) -> dict:
         n = self.games
         out = {
@@ -100,18 +110,21 @@ class Summary:
             "end_reasons": {R.END_NAMES[k]: int(self.ends[k]) for k in range(1, len(R.END_NAMES))},
             "engine_errors": int(self.errors),
         }
+        k = self.repeat_factor()
         for p, s in enumerate(SEATS):
-            lo, hi = wilson_interval(int(self.wins[p]), n)
+            lo, hi = wilson_interval(self.wins[p] / k, n / k)
             out["win_rate"][s] = {"rate": float(self.wins[p] / n) if n else 0.0, "ci95": [float(lo), float(hi)]}
-            m, lo, hi = mean_ci(self.vp_sum[p], self.vp_sq[p], n)
+            m, lo, hi = mean_ci(self.vp_sum[p] / k, self.vp_sq[p] / k, n / k)
             out["mean_vp"][s] = {"mean": float(m), "ci95": [float(lo), float(hi)]} if n else None
-        lo, hi = wilson_interval(int(self.draws), n)
+        lo, hi = wilson_interval(self.draws / k, n / k)
         out["draw_rate"] = {"rate": float(self.draws / n) if n else 0.0, "ci95": [float(lo), float(hi)]}
         out["mean_turns"] = float(self.turn_sum / n) if n else None
         out["seconds"] = round(self.seconds, 3)
         out["games_per_s"] = round(n / self.seconds, 1) if self.seconds > 0 else None
         if interrupted:
             out["interrupted"] = True
+        if self.repeats > 1:
+            out["repeats"] = self.repeats
         sides = self.by_side()
         if sides:
             out["by_strategy"] = sides
@@ -144,9 +157,19 @@ def sides_of(df):
 
 def summarize_frame(df) -> dict:
     """The summary of a results DataFrame (``ccsim.analyses.run.results_frame``), as Summary.to_dict gives it."""
-    s = Summary(sides_of(df) if len(df) else None)
+    s = Summary(sides_of(df) if len(df) else None, swap_repeats_of(df))
     winner = df["winner"].map({"cleopatra": 0, "caesar": 1}).fillna(-1).to_numpy()
     end = df["end"].map({name: k for k, name in enumerate(R.END_NAMES)}).to_numpy()
     s.add(winner, end, df["turns"].to_numpy(), df["vp_cleopatra"].to_numpy(), df["vp_caesar"].to_numpy(),
           df["error"].to_numpy(), df["swapped"].to_numpy() if "swapped" in df else False)
     return s.to_dict()
+
+
+def swap_repeats_of(df) -> int:
+    """2 where a results frame's swapped games are its first games again, game for game (a mirror played with
+    --swap-seats: ``RunConfig.swap_repeats``), else 1: what its intervals divide the games by."""
+    if "swapped" not in df or not df["swapped"].any() or df["swapped"].all():
+        return 1
+    first, again = (df[df["swapped"] == s].drop(columns="swapped").set_index("game") for s in (False, True))
+    both = first.index.intersection(again.index)
+    return 2 if len(both) and first.loc[both].equals(again.loc[both]) else 1

@@ -23,6 +23,9 @@ def format_summary(d: dict, width: int | None = None) -> str:
         lines.append(f"seed {cfg['seed']}   rules: {change_words(cfg.get('rules') or {}, cfg['variants'])}")
     lines.append(_games_line(n, bool(cfg and cfg["swap_seats"]))
                  + ("   (interrupted: partial result)" if d.get("interrupted") else ""))
+    if d.get("repeats", 1) > 1:
+        lines.append("the same player in both seats: each swapped game repeats its deal's, so the intervals count "
+                     "deals")
     lines.append("")
     if d.get("by_strategy"):
         lines += _sides_table(d["by_strategy"], width) + ["", "by seat (each seat's games mix both sides):"]

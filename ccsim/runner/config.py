@@ -108,6 +108,16 @@ class RunConfig:
             sids[p], sp[p] = resolve(n)
         return names, sids, sp, order_codes(orders, self.rules_vector(swapped)), orders
 
+    def swap_repeats(self) -> bool:
+        """With --swap-seats, whether each swapped game is its deal's first game again: both seats hold the
+        same side under rules that give both the same cards, so the kernel gets the same inputs and the same
+        game's streams (a mirror's swapped half adds games, not information)."""
+        if not self.swap_seats:
+            return False
+        a, b = self.seats(False), self.seats(True)
+        return (a[0] == b[0] and a[4] == b[4] and np.array_equal(a[3], b[3])
+                and np.array_equal(self.rules_vector(False), self.rules_vector(True)))
+
     def order_codes(self) -> np.ndarray:
         """The kernel's action-deck orders of the two seats as seated (a row of -1: shuffled)."""
         return order_codes((self.cleopatra_order, self.caesar_order), self.rules_vector())
