@@ -374,3 +374,9 @@ def test_the_published_answer_carries_its_interval(client):
     change = pub["figures"]["change"]
     assert change["how"] == "measured" and change["deals"] == 10_000
     assert change["ci95"][0] <= change["edge"] <= change["ci95"][1]
+
+
+def test_a_confirmation_counts_among_the_pages_computing_at_once(judged):
+    with TestClient(create_app(Pages(limit=0))) as full:
+        r = full.get("/api/confirm?page=c&deals=2&hand_size=4")
+    assert r.status_code == 429 and r.json() == {"errors": {"page": "0 pages are computing: try again soon"}}
