@@ -38,7 +38,9 @@ def _blocks(doc: str) -> list[str]:
 
 def quote_problems(doc: str, paragraph: str) -> list[str]:
     """What is wrong with ``doc``'s quote of ``paragraph``: missing, duplicated, a cut copy of its first or last
-    words elsewhere, or glued to other words in its paragraph."""
+    words elsewhere, or glued to other words in its paragraph. A fenced block is a command's printed output
+    (designer.md's small search prints its own answer, in the same words around another setting): not a quote."""
+    doc = re.sub(r"^```.*?^```[ \t]*$", "", doc, flags=re.S | re.M)
     p, flat = _flat(paragraph), _flat(doc)
     words = p.split()
     head, tail = " ".join(words[:END_WORDS]), " ".join(words[-END_WORDS:])
@@ -86,6 +88,7 @@ PARA = ("For players who play both seats alike the fewest-change setting is: A. 
     (f"{PARA[:-30]} and so on.\n", "missing"),                                    # cut: its end is gone
     (f"Before the answer −4.4). {PARA}\n", "glued to other words"),              # glued after a fragment
     (f"{PARA} that makes the game fair for good players, as\n", "glued to other words"),
+    (f"{PARA}\n\n```\nThe answer:\n{PARA[:70]} C instead.\n```\n", None),       # a command's output: no quote
 ])
 def test_the_check_catches_a_duplicated_cut_or_glued_paragraph(doc, problem):
     found = quote_problems(doc, PARA)
