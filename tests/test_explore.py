@@ -308,11 +308,16 @@ def test_a_lopsided_level_predicts_nothing_and_without_a_judge_the_page_says_so(
     monkeypatch.setattr("ccsim.explore.judged.search_level", lambda: None)
     j = answer_of(client, "hand_size=4&level=learned")[-1]["judge"]
     assert j["name"] is None and j["changed"] is None
-    assert j["note"].startswith("No judge's figure: no search level is shown balanced yet (neural-search ")
+    assert j["note"].startswith("No judge's figure: no search level is shown balanced (neural-search ")
     assert client.get("/api/form").json()["judge"]["name"] is None
     r = client.get("/api/confirm?page=c&hand_size=4")
     assert r.status_code == 400
-    assert r.json()["errors"]["level"].startswith("Nothing to confirm with: no search level is shown balanced yet")
+    assert r.json()["errors"]["level"].startswith("Nothing to confirm with: no search level is shown balanced")
+    # a balanced search level whose games are not the store's: its figures would be another judge's
+    monkeypatch.setattr("ccsim.explore.judged.search_level", lambda: "master")
+    spec = client.get("/api/form").json()["judge"]
+    assert spec["name"] is None and "the judge's measurements and map are neural-search's" in spec["note"]
+    assert client.get("/api/confirm?page=c&hand_size=4").status_code == 400
 
 
 def test_a_confirmation_measures_with_the_judge_on_the_same_deals_and_joins_the_store(client, judged, monkeypatch):

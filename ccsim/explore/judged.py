@@ -4,8 +4,8 @@ The judge is the strongest search level shown balanced (``ccsim.analyses.levels.
 figure for the form's setting is *measured* when the judge's store holds the setting, else *predicted*
 through the effect map from the fast level's paired difference on the page's own deals
 (``ccsim.analyses.judging.figure``).  A form played at the judge itself (a confirmation) is measured by its
-own games.  Until a search level is shown balanced there is no judge, and the page says so rather than
-show a figure from a level whose seat gap is not known.
+own games.  While no search level is shown balanced there is no judge, and the page says so rather than
+show a figure from a level that plays one seat better than the other (or whose gap is not known).
 """
 from __future__ import annotations
 
@@ -24,14 +24,20 @@ __all__ = ["page_judge", "judge_of", "no_judge_note", "no_judge_reason", "store_
 
 
 def page_judge() -> str | None:
-    """The judge whose figure the page shows: the strongest search level shown balanced, None if none is."""
-    return search_level()
+    """The judge whose figure the page shows: the strongest search level shown balanced, None if none is, or if
+    the judge's store and map hold another level's games (they would predict and store that level's figures)."""
+    judge, stored = search_level(), judge_store().judge
+    return judge if judge is not None and stored in (None, judge) else None
 
 
 def no_judge_reason() -> str:
-    """Why there is no judge: "no search level is shown balanced yet (neural-search plays …: not yet known)"."""
+    """Why there is no judge: "no search level is shown balanced (neural-search plays …: lopsided)"."""
+    judge, stored = search_level(), judge_store().judge
+    if judge is not None and stored not in (None, judge):
+        return (f"the judge's measurements and map are {stored}'s, and {stored} {gap_words(stored)}; {judge}, the "
+                f"strongest search level shown balanced, has none")
     first = SEARCH_LEVELS[0]
-    return f"no search level is shown balanced yet ({first} {gap_words(first)})"
+    return f"no search level is shown balanced ({first} {gap_words(first)})"
 
 
 def no_judge_note() -> str:
