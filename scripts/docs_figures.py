@@ -277,6 +277,27 @@ def _gap(name: str) -> Callable[[], str]:
     return gap
 
 
+def judge_status() -> str:
+    """Whether a search judges today: the judge (the strongest search shown balanced), or the strongest search's
+    own seat gap and status when none is (strategies/seats.json)."""
+    from ccsim.analyses.levels import search_level, strong_caveat, strong_level
+    if search_level():
+        return f"`{search_level()}` judges: {seats.describe(search_level())}, {_gap(search_level())()}."
+    name = strong_level()
+    return (f"No search is shown balanced today: `{name}` {seats.describe(name)} against `tactician`, "
+            f"{_gap(name)()} (a gap known to ±1 point and beyond ±3), and `master`'s gap is "
+            f"{seats.status('master')}. So {name}'s figures are strong play's best, shown beside every fast figure "
+            f"with that said, but not yet a verdict by a balanced judge.")
+
+
+def calibration() -> str:
+    """The judge's map checked on settings it was not fitted on (results/calibration/calibration.json), one
+    sentence per fast level."""
+    from ccsim.present.calibration import summary_sentence
+    d = _json("results/calibration/calibration.json")
+    return " ".join(summary_sentence(s, d["judge"]) for s in d["summaries"])
+
+
 FIGURES: dict[str, Callable[[], str]] = {
     "answer": answer, "answer-change": answer_change, "ladder": ladder, "where-fair": where_fair,
     "seat-table": seat_table, "neural-generations": neural_generations,
@@ -285,7 +306,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     "expert-speed": expert_speed, "master-speed": master_speed, "neural-speed": neural_speed,
     "bench-random": bench_random, "bench-heuristics": bench_heuristics,
     "tests-fast": tests_fast, "tests-all": tests_all,
-    **{f"gap-{name}": _gap(name) for name in ("neural", "neural-search", "master")},
+    "calibration": calibration, "judge-status": judge_status,
+    **{f"gap-{name}": _gap(name) for name in ("neural", "neural-search", "master", "learned")},
 }
 #: figures that need the test suite collected (seconds, not milliseconds)
 TEST_COUNTS = {"tests-fast", "tests-all"}

@@ -55,7 +55,11 @@ def seats_section(d: dict) -> list:
              f"(the width of the fair band). A known gap within {d['gap_limit']:g} points is **balanced**; beyond "
              f"them, or with its whole interval beyond them, **lopsided**: its mirror adds its own lean to the "
              f"game's, so it cannot judge balance. Any other player is **not yet known**, and does not judge "
-             f"either{_few_deals(d)}. "
+             f"either{_few_deals(d)}. A gain is bounded by its seat's headroom against `{d['reference']}`: "
+             f"{100 - m['cleopatra_score']:.0f} points as Cleopatra, {m['cleopatra_score']:.0f} as Caesar, so a "
+             f"player near the top of both (the searches) has its gap pulled toward Caesar by the ceiling alone; on "
+             f"a log-odds scale the same scores lean the other way. The gap is the project's yardstick as defined "
+             f"here; a search's status should be read with that in mind. "
              f"`{d['command']}` ({d['machine']}).", "",
              "| player | deals a seat | as Cleopatra | gain | as Caesar | gain | seat gap [95%] | |",
              "|---|---:|---:|---:|---:|---:|---|---|"]
