@@ -2,6 +2,7 @@
 
     python scripts/calibrate.py play    [--deals 1500] [--seed 2026120702]   # the check settings at the judge
     python scripts/calibrate.py fit     [--fast-deals 20000]                 # fit, check, write everything
+    python scripts/calibrate.py report                                       # the README and plot again
 
 Run both when the judge or a fast level changes (``play`` resumes from its task folder after a Ctrl-C;
 ``fit`` plays only fast games, a minute or two).
@@ -87,8 +88,13 @@ def play(args) -> None:
     keys = [setting_key(v, o) for v, o in settings]
     store = TaskStore(OUT / "tasks", arrays=("scores",))
     scores, interrupted = play_settings(settings, judge, args.seed, args.deals, keys=keys, store=store,
-                                        progress=True, label=f"{judge}, {len(settings)} settings")
+                                        progress=True, label=f"{judge}, {len(settings)} settings",
+                                        part=(args.share - 1, args.shares))
     OUT.mkdir(parents=True, exist_ok=True)
+    if args.shares > 1:
+        print(f"share {args.share} of {args.shares} played; run it again without --shares to gather every share",
+              file=sys.stderr)
+        return
     np.savez_compressed(SCORES, scores=(2 * scores).astype(np.int8), keys=np.array(keys), judge=judge,
                         seed=args.seed, command=f"python scripts/calibrate.py play --deals {args.deals} "
                                                 f"--seed {args.seed}")
@@ -102,15 +108,19 @@ def main(argv=None):
     p = sub.add_parser("play", help="the check settings at the judge")
     p.add_argument("--deals", type=int, default=1500)
     p.add_argument("--seed", type=int, default=2026120702)
-    p.add_argument("--judge", default=None, help="the judge [the strongest search level shown balanced]")
+    p.add_argument("--judge", default=None, help="the strong level [the strongest search shown balanced, else the strongest search]")
+    p.add_argument("--share", type=int, default=1, help="with --shares N: play this share of the tasks (1..N)")
+    p.add_argument("--shares", type=int, default=1, help="split the tasks across N processes sharing the folder "
+                   "(each with NUMBA_NUM_THREADS=1); a last run without it gathers every share")
     p = sub.add_parser("fit", help="fit the map, check it, write the store, the map and results/calibration")
     p.add_argument("--fast-deals", type=int, default=20_000)
     p.add_argument("--seed", type=int, default=2026120703, help="the fast levels' deals")
-    p.add_argument("--judge", default=None, help="the judge [the strongest search level shown balanced]")
+    p.add_argument("--judge", default=None, help="the strong level [the strongest search shown balanced, else the strongest search]")
+    sub.add_parser("report", help="results/calibration/README.md and the plot from calibration.json")
     args = ap.parse_args(argv)
     from ccsim.errors import UsageError
     try:
-        {"play": play, "fit": fit}[args.part](args)
+        {"play": play, "fit": fit, "report": report}[args.part](args)
     except UsageError as e:
         print(f"calibrate.py {args.part}: {e}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -305,12 +315,24 @@ def summary_of(checks: list[dict], level: str) -> dict:
                 mean_error=float(err.mean()), slope=float(np.sum(x * y) / np.sum(x * x)))
 
 
+def report(args) -> None:
+    """results/calibration/README.md and calibration.png from calibration.json (no game played)."""
+    from ccsim.present.calibration import calibration_markdown, calibration_plot
+    data = json.loads((OUT / "calibration.json").read_text())
+    (OUT / "README.md").write_text(calibration_markdown(data), encoding="utf-8")
+    calibration_plot(data, OUT / "calibration.png")
+
+
 def judge_of(args) -> str:
-    from ccsim.analyses.levels import search_level
+    """The level measured: ``--judge``, else the judge (the strongest search shown balanced), else the strongest
+    search registered (``ccsim.analyses.levels.strong_level``: the level every door shows beside a fast one)."""
+    from ccsim.analyses.levels import strong_caveat, strong_level
     from ccsim.errors import UsageError
-    judge = args.judge or search_level()
+    judge = args.judge or strong_level()
     if judge is None:
-        raise UsageError("no search level is shown balanced (strategies/seats.json): name the judge with --judge")
+        raise UsageError("no search level is registered: name the level with --judge")
+    if strong_caveat(judge):
+        print(f"note: {strong_caveat(judge)}", file=sys.stderr)
     return judge
 
 
@@ -342,10 +364,7 @@ def fit(args) -> None:
                                                           judge_command=str(np.load(SCORES)["command"]),
                                                           fitted_on=len(store) - len(checks) - 1, maps=maps,
                                                           summaries=summaries, checks=checks, **made), indent=1) + "\n")
-    from ccsim.present.calibration import calibration_markdown, calibration_plot
-    data = json.loads((OUT / "calibration.json").read_text())
-    (OUT / "README.md").write_text(calibration_markdown(data), encoding="utf-8")
-    calibration_plot(data, OUT / "calibration.png")
+    report(args)
     for s in summaries:
         print(f"{s['level']:>18}: coverage {s['coverage']:.0%} ({s['coverage_with_noise']:.0%} with the "
               f"measurement's noise), RMS error {100 * s['rms_error']:.1f} points, slope {s['slope']:.2f}", file=sys.stderr)

@@ -29,9 +29,10 @@ def summary_sentence(s: dict, judge: str) -> str:
 def calibration_markdown(d: dict) -> str:
     """The check as a page: what was done, the summary of each fast level, the table of every setting."""
     judge, levels = d["judge"], list(d["maps"])
-    lines = [f"# The judge's map, checked on settings it had not seen", "",
-             f"Every door of ccsim shows the judge's figure ({judge} on both sides) beside the fast level's: "
-             f"*measured with {judge}* where the judge played that setting (the published results and these "
+    lines = [f"# The map to {judge}'s figures, checked on settings it had not seen", "",
+             f"Every door of ccsim shows {judge}'s figure (the strongest search on both sides: the judge when its "
+             f"seat gap is shown balanced, docs/judge.md) beside the fast level's: "
+             f"*measured with {judge}* where it played that setting (the published results and these "
              f"checks, shipped in `ccsim/analyses/judging/measured.json`), *predicted for {judge}* otherwise. A "
              f"prediction is the judge's edge under the standard rules plus the fast level's effect (its edge "
              f"under the change minus its edge under the standard rules, on the same deals) carried through a line "

@@ -40,8 +40,9 @@ class JudgeFigure:
         return f"measured with {self.judge}" if self.how == MEASURED else f"predicted for {self.judge}"
 
     def as_json(self) -> dict:
+        from strategies.seats import status
         return dict(judge=self.judge, how=self.how, label=self.label, edge=self.edge, ci95=[self.lo, self.hi],
-                    deals=self.deals, predicted_from=self.level)
+                    deals=self.deals, predicted_from=self.level, status=status(self.judge))
 
 
 def _measured(row: dict, judge: str) -> JudgeFigure:

@@ -30,7 +30,8 @@ def _scores(rows: np.ndarray) -> np.ndarray:
 
 
 def play_settings(settings, level: str, seed: int, deals: int, *, keys=None, store: TaskStore | None = None,
-                  backend=None, progress: bool = False, label: str | None = None) -> tuple[np.ndarray, bool]:
+                  backend=None, progress: bool = False, label: str | None = None,
+                  part: tuple[int, int] = (0, 1)) -> tuple[np.ndarray, bool]:
     """Cleopatra's score on deals ``0 .. deals - 1`` of ``seed`` for each setting ((rules vector,
     (Cleopatra's order, Caesar's)) pairs) in ``level``'s mirror games: an array (deals played, settings), and
     whether a Ctrl-C stopped it (the deals before the first unfinished task are kept).  ``keys``: a stable
@@ -49,10 +50,12 @@ def play_settings(settings, level: str, seed: int, deals: int, *, keys=None, sto
     name = {id(t): f"{digest}-{int(t.first_games[0])}-{int(t.segment_games[0])}" for t in tasks}
     done: dict[int, np.ndarray] = {}
     todo = []
-    for t in tasks:
+    k, n_parts = part
+    for i, t in enumerate(tasks):
         kept = store.get(name[id(t)])
         if kept is None:
-            todo.append(t)
+            if i % n_parts == k:
+                todo.append(t)
         else:
             done[int(t.first_games[0])] = kept["scores"]
 
