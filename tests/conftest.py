@@ -202,7 +202,8 @@ def seat_gaps(monkeypatch):
     def pin(gaps: dict):
         rows = {name: {"name": name, "seat_gap": float(g), "seat_gap_ci95": [g - 0.1, g + 0.1],
                        "gain_cleopatra": max(g, 0.0), "gain_caesar": max(-g, 0.0),
-                       "balanced": abs(g) <= seats.GAP_LIMIT, "deals": 1000} for name, g in gaps.items()}
+                       "balanced": abs(g) <= seats.GAP_LIMIT, "status": seats.BALANCED if abs(g) <= seats.GAP_LIMIT
+                       else seats.LOPSIDED, "deals": 1000} for name, g in gaps.items()}
         rows.setdefault(seats.REFERENCE, seats.reference_row(seats.REFERENCE, 1000))
         monkeypatch.setattr(seats, "certificate", lambda: rows)
     return pin

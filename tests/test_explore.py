@@ -280,9 +280,9 @@ JUDGE = "neural-search"
 
 @pytest.fixture
 def judged(monkeypatch):
-    """The judge shown balanced (its seat measurement may not have landed here), and the judge's store as it
-    was after the test (a confirmation adds to the process's store)."""
-    monkeypatch.setattr("ccsim.explore.judged.search_level", lambda: JUDGE)
+    """The strong level the page shows (the judge, or while no search is balanced the strongest search), and the
+    store as it was after the test (a confirmation adds to the process's store)."""
+    monkeypatch.setattr("ccsim.explore.judged.strong_level", lambda: JUDGE)
     store = judge_store()
     monkeypatch.setattr(store, "_rows", dict(store._rows))
     return store
@@ -302,19 +302,19 @@ def test_every_snapshot_carries_the_judges_figure_predicted_from_the_fast_levels
     assert published["how"] == "measured" and published["deals"] == 10_000
 
 
-def test_a_lopsided_level_predicts_nothing_and_without_a_judge_the_page_says_so(small, client, judged, monkeypatch):
+def test_a_lopsided_level_predicts_nothing_and_without_a_search_the_page_says_so(small, client, judged, monkeypatch):
     j = answer_of(client, "hand_size=4&level=greedy")[-1]["judge"]
     assert j["changed"] is None and j["note"].startswith("greedy is lopsided: no map carries its effects")
-    monkeypatch.setattr("ccsim.explore.judged.search_level", lambda: None)
+    monkeypatch.setattr("ccsim.explore.judged.strong_level", lambda: None)
     j = answer_of(client, "hand_size=4&level=learned")[-1]["judge"]
     assert j["name"] is None and j["changed"] is None
-    assert j["note"].startswith("No judge's figure: no search level is shown balanced (neural-search ")
+    assert j["note"].startswith("No judge's figure: no search level is registered")
     assert client.get("/api/form").json()["judge"]["name"] is None
     r = client.get("/api/confirm?page=c&hand_size=4")
     assert r.status_code == 400
-    assert r.json()["errors"]["level"].startswith("Nothing to confirm with: no search level is shown balanced")
-    # a balanced search level whose games are not the store's: its figures would be another judge's
-    monkeypatch.setattr("ccsim.explore.judged.search_level", lambda: "master")
+    assert r.json()["errors"]["level"].startswith("Nothing to confirm with: no search level is registered")
+    # a search level whose games are not the store's: its figures would be another level's
+    monkeypatch.setattr("ccsim.explore.judged.strong_level", lambda: "master")
     spec = client.get("/api/form").json()["judge"]
     assert spec["name"] is None and "the judge's measurements and map are neural-search's" in spec["note"]
     assert client.get("/api/confirm?page=c&hand_size=4").status_code == 400

@@ -43,8 +43,9 @@ def page(monkeypatch):
     # a smaller cap keeps the machine free after the test; the figures still come chunk by chunk
     plan = compute.Plan(chunk=compute.FAST.chunk, cap=40_000)
     monkeypatch.setattr("ccsim.explore.server.plan_for", lambda level: plan)
-    # the judge shown balanced (its seat measurement may not have landed here); the store as it was after
-    monkeypatch.setattr("ccsim.explore.judged.search_level", lambda: JUDGE)
+    # the strong level the page shows (the judge, or the strongest search while none is balanced); the store
+    # as it was after the test
+    monkeypatch.setattr("ccsim.explore.judged.strong_level", lambda: JUDGE)
     store = judge_store()
     monkeypatch.setattr(store, "_rows", dict(store._rows))
     app = create_app()

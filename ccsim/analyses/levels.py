@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from strategies.registry import available, strategy_id
 
 __all__ = ["FAST_LEVELS", "SEARCH_LEVELS", "Level", "default_levels", "default_level", "search_level",
-           "fast_balanced_levels", "level_caveat", "level_json", "DEFAULT_HELP", "parse_level", "PAIR_MARK", "level_words"]
+           "fast_balanced_levels", "level_caveat", "level_json", "DEFAULT_HELP", "strong_level", "strong_caveat", "parse_level", "PAIR_MARK", "level_words"]
 
 #: The fast levels a door may default to, strongest first (the ladder, results/strength/ladder.json:
 #: ``neural``, then ``learned``, then ``tactician``); only those shown balanced are defaults.  A new
@@ -78,6 +78,28 @@ def default_level() -> str:
 def search_level() -> str | None:
     """The judge: the strongest search level shown balanced (``neural-search``), None if there is none."""
     return next(iter(_balanced(SEARCH_LEVELS)), None)
+
+
+def strong_level() -> str | None:
+    """The level whose figure every door shows beside a fast level's: the judge (``search_level``) when a
+    search is shown balanced, else the strongest search registered (``neural-search``), its status said
+    beside its figures (``strong_caveat``)."""
+    return search_level() or next(iter(_registered(SEARCH_LEVELS)), None)
+
+
+def strong_caveat(name: str | None = None) -> str | None:
+    """Why the strong level's figures are not yet a verdict (it is not shown balanced), None when it judges."""
+    from strategies import seats
+    name = name or strong_level()
+    if name is None or seats.status(name) == seats.BALANCED:
+        return None
+    row = seats.seat_row(name)
+    if row is None:
+        return f"{name}'s seat gap is not measured, so its figures are strong play's, not a verdict"
+    lo, hi = row["seat_gap_ci95"]
+    return (f"{name} {seats.describe(name)} against tactician ({row['seat_gap']:+.1f} [{lo:+.1f}, {hi:+.1f}] points on "
+            f"{row['deals']:,} deals a seat: {seats.status(name)}), so its figures are strong play's, not yet a "
+            f"verdict (results/strength)")
 
 
 def level_caveat(players) -> str | None:

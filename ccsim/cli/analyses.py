@@ -268,4 +268,5 @@ def metrics_cmd(path, as_json, wide):
         click.echo(json.dumps(report | {"level": level_json(players[0]) if len(players) == 1 else None,
                                         "caveat": caveat}))
         return
-    click.echo("\n".join(([caveat] if caveat else []) + [format_metrics(report, width_of(wide))]))
+    from ccsim.present.table_width import paragraph
+    click.echo("\n".join((paragraph(caveat, width_of(wide)) if caveat else []) + [format_metrics(report, width_of(wide))]))

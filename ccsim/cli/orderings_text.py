@@ -36,8 +36,11 @@ def _judge_note(judged) -> list[str]:
     judge = next((r["judge"] for r in judged or () if r.get("judge")), None)
     if judge is None:
         return []
-    return [f"{judge}: the difference with the judge, {judge}, on both sides: measured with {judge} where it "
-            f"played the ordering in both seats, else predicted for {judge} from this level's (results/calibration)"]
+    from ccsim.analyses.levels import strong_caveat
+    said = strong_caveat(judge)
+    return [f"{judge}: the difference with {judge}, the strongest search, on both sides: measured with {judge} where "
+            f"it played the ordering in both seats, else predicted for {judge} from this level's (results/calibration)"
+            + (f". Note: {said}." if said else "")]
 
 
 def compare_text(df, strategy: str, sprt=None, width: int | None = None, judged=None, caveat: str | None = None) -> str:

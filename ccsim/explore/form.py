@@ -91,7 +91,7 @@ def _levels() -> list[dict]:
 def gap_words(name: str) -> str:
     """A level's seat gap as the form shows it beside the name: "plays Cleopatra 10.9 points better than
     Caesar: lopsided"; a level never measured says so (none is called the strongest)."""
-    return level_lean(name, seats.kind(name), seats.describe(name), style="menu")
+    return level_lean(name, seats.status(name), seats.describe(name), style="menu")
 
 
 #: the published answer of ``ccsim balance`` (results/balance/summary.json's ``recommendation``), shipped with

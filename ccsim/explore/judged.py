@@ -1,11 +1,11 @@
 """The judge's figure on the page: Cleopatra's edge with the judge on both sides, beside the level's games.
 
-The judge is the strongest search level shown balanced (``ccsim.analyses.levels.search_level``).  Its
-figure for the form's setting is *measured* when the judge's store holds the setting, else *predicted*
-through the effect map from the fast level's paired difference on the page's own deals
-(``ccsim.analyses.judging.figure``).  A form played at the judge itself (a confirmation) is measured by its
-own games.  While no search level is shown balanced there is no judge, and the page says so rather than
-show a figure from a level that plays one seat better than the other (or whose gap is not known).
+The level shown is the one every door shows (``ccsim.analyses.levels.strong_level``): the judge, the
+strongest search shown balanced, or while none is, the strongest search, its seat gap and status said beside
+its figure as the command line says them.  Its figure for the form's setting is *measured* when its store
+holds the setting, else *predicted* through the effect map from the fast level's paired difference on the
+page's own deals (``ccsim.analyses.judging.figure``).  A form played at that level itself (a confirmation) is
+measured by its own games.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import math
 from ccsim.analyses.judging.effect_map import Z
 from ccsim.analyses.judging.figure import MEASURED, JudgeFigure, judge_figure, judge_figure_of_edge
 from ccsim.analyses.judging.store import fitted_maps, judge_store, setting_key
-from ccsim.analyses.levels import SEARCH_LEVELS, search_level
+from ccsim.analyses.levels import SEARCH_LEVELS, strong_level
 from ccsim.runner.orderings import SHUFFLED
 from ccsim.runner.ruleset import rules_vector
 from ccsim.explore.form import FormError, gap_words, read_question
@@ -24,20 +24,19 @@ __all__ = ["page_judge", "judge_of", "no_judge_note", "no_judge_reason", "store_
 
 
 def page_judge() -> str | None:
-    """The judge whose figure the page shows: the strongest search level shown balanced, None if none is, or if
-    the judge's store and map hold another level's games (they would predict and store that level's figures)."""
-    judge, stored = search_level(), judge_store().judge
+    """The level whose figure the page shows (``strong_level``), None if there is none, or if the store and map
+    hold another level's games (they would predict and store that level's figures)."""
+    judge, stored = strong_level(), judge_store().judge
     return judge if judge is not None and stored in (None, judge) else None
 
 
 def no_judge_reason() -> str:
-    """Why there is no judge: "no search level is shown balanced (neural-search plays …: lopsided)"."""
-    judge, stored = search_level(), judge_store().judge
+    """Why there is no figure: the store holds another level's games, or no search level is registered."""
+    judge, stored = strong_level(), judge_store().judge
     if judge is not None and stored not in (None, judge):
         return (f"the judge's measurements and map are {stored}'s, and {stored} {gap_words(stored)}; {judge}, the "
-                f"strongest search level shown balanced, has none")
-    first = SEARCH_LEVELS[0]
-    return f"no search level is shown balanced ({first} {gap_words(first)})"
+                f"strongest search level, has none")
+    return f"no search level is registered ({', '.join(SEARCH_LEVELS)})"
 
 
 def no_judge_note() -> str:

@@ -51,6 +51,11 @@ def format_summary(d: dict, width: int | None = None) -> str:
     return fit_lines(lines, width)
 
 
+def strong_caveat(name: str) -> str | None:
+    from ccsim.analyses.levels import strong_caveat as caveat
+    return caveat(name)
+
+
 def level_line(level: dict) -> str:
     """"the learned linear player (learned), both seats; balanced: plays Cleopatra 1.8 points better than
     Caesar, +1.8 [+0.9, +2.7]"."""
@@ -69,8 +74,11 @@ def edge_line(d: dict) -> str:
     if j:
         how = (f"measured with {j['judge']} on {j['deals']:,} deals" if j["how"] == "measured"
                else f"predicted for {j['judge']} from {j['predicted_from']}'s edge (results/calibration)")
-        out += (f"; with the judge, {j['judge']} on both sides: {_pts(j['edge'])} [{_pts(j['ci95'][0])}, "
-                f"{_pts(j['ci95'][1])}], {how}")
+        out += (f"; with {j['judge']}, the strongest search, on both sides: {_pts(j['edge'])} "
+                f"[{_pts(j['ci95'][0])}, {_pts(j['ci95'][1])}], {how}")
+        said = strong_caveat(j["judge"])
+        if said:
+            out += f". Note: {said}"
     return out
 
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from ccsim.kernel import rules as R
 from ccsim.analyses.balance.judge import level_lean
-from ccsim.analyses.levels import level_caveat, level_json
+from ccsim.analyses.levels import level_caveat, level_json, strong_caveat
 from ccsim.analyses.question import BASE as BASE_ARM
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS
 from ccsim.analyses.stats import format_percent, json_number as _num
@@ -82,7 +82,7 @@ def judge_line(w: WhatIf, strategy: str, arm: str) -> str | None:
     if arm not in j.index:
         return None
     judge = j.loc[arm, "judge"]
-    out = f"Cleopatra's edge with the judge, {judge} on both sides: {judge_words(j.loc[arm])}"
+    out = f"Cleopatra's edge with {judge}, the strongest search, on both sides: {judge_words(j.loc[arm])}"
     if BASE_ARM in j.index:
         out += f"; under {STANDARD}: {judge_words(j.loc[BASE_ARM])}"
     return out + "."
@@ -123,6 +123,8 @@ def format_whatif(w: WhatIf, all_metrics: bool = False, width: int | None = None
     i = w.info
     names = [m.name for m in METRICS] if all_metrics else list(HEADLINE)
     lines = [c for c in (level_caveat((s,)) for s in i["strategies"]) if c]
+    if w.judge is not None and not w.judge.empty and strong_caveat(w.judge["judge"].iloc[0]):
+        lines.append(f"Note: {strong_caveat(w.judge['judge'].iloc[0])}.")
     lines += [f"what-if: {i['deals']:,} deals per arm (the same deals for every arm: game 0..{i['deals'] - 1} of "
              f"seed {i['seed']}), mirror games at each strategy, orderings {i['orderings'][0]} / "
              f"{i['orderings'][1]}" + ("   (interrupted: partial result)" if i["interrupted"] else "")]
@@ -176,6 +178,7 @@ def whatif_json(w: WhatIf) -> dict:
     if w.judge is not None:
         out["judge"] = [{"strategy": r.strategy, "arm": r.arm, "judge": r.judge, "how": r.how,
                          "label": f"{r.how} with {r.judge}" if r.how == "measured" else f"predicted for {r.judge}",
+                         "status": seats.status(r.judge),
                          "edge": _num(r.edge), "ci95": [_num(r.lo), _num(r.hi)],
                          "deals": None if r.how != "measured" else int(r.deals),
                          "predicted_from": None if r.how == "measured" else r.predicted_from}

@@ -18,7 +18,7 @@ __all__ = ["BALANCED", "LOPSIDED", "UNMEASURED", "NOT_YET_KNOWN", "seat_status",
 
 BALANCED, LOPSIDED, UNMEASURED, NOT_YET_KNOWN = "balanced", "lopsided", "not measured", "not yet known"
 #: how a level that is not balanced is tagged beside its name
-_TAGS = {LOPSIDED: LOPSIDED, NOT_YET_KNOWN: "seat gap not yet known", UNMEASURED: "seat gap not measured"}
+_TAGS = {LOPSIDED: LOPSIDED, NOT_YET_KNOWN: "seat gap not yet known"}
 
 #: how ``level_lean`` says a level with its lean, for a lopsided ``neural`` (and for a level not measured):
 #:   bare      "neural (lopsided)": the name the command line takes, in a table's row
@@ -59,7 +59,7 @@ def level_lean(name: str, kind: str, said: str = "", style: str = "tag") -> str:
         return said if kind == UNMEASURED else f"{said}: {kind}"
     if style not in LEAN_STYLES:
         raise ValueError(f"unknown style {style!r} (known: {', '.join(LEAN_STYLES)})")
-    if kind == BALANCED:
+    if kind in (BALANCED, UNMEASURED):  # a pair level (A+B) is not measured: its seats are two players
         return name if style == "bare" else level_words(name)
     tag = _TAGS[kind]
     if style == "bare":

@@ -41,6 +41,7 @@ def judge_json(r: dict) -> dict | None:
     if not r.get("judge_how"):
         return None
     label = f"measured with {r['judge']}" if r["judge_how"] == "measured" else f"predicted for {r['judge']}"
-    return dict(judge=r["judge"], how=r["judge_how"], label=label, diff=float(r["judge_value"]),
+    from strategies.seats import status
+    return dict(judge=r["judge"], how=r["judge_how"], label=label, status=status(r["judge"]), diff=float(r["judge_value"]),
                 diff_ci95=[float(r["judge_lo"]), float(r["judge_hi"])],
                 deals=None if r["judge_deals"] is None or r["judge_how"] != "measured" else int(r["judge_deals"]))
