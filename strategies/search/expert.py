@@ -123,8 +123,6 @@ DEFAULT_ROLLOUT_ID = style_id(PARAMS_DIR / f"{DEFAULTS['rollout']}.toml",
 _state_nb = stack_array(np.int32, (BASE_SIZE,), zeroed=False)
 _seats_nb = stack_array(np.float64, (2, MAX_PARAMS))
 _streams_nb = stack_array(np.uint64, (N_RNG,))
-_world_nb = stack_array(np.int32, (BASE_SIZE,), zeroed=False)
-_world_streams_nb = stack_array(np.uint64, (N_RNG,), zeroed=False)
 _scores_nb = stack_array(np.float64, (MAX_OPTIONS,), zeroed=False)
 _values_nb = stack_array(np.float64, (MAX_OPTIONS,))
 _values2_nb = stack_array(np.float64, (MAX_OPTIONS,))
@@ -251,35 +249,11 @@ def simulate_nb(root, sim, streams, seats, me, code, world_seed, world, params, 
     """One simulation: world ``world`` sampled for ``me``, option ``code`` taken, then the rollout
     policy to the end (or ``P_DEPTH`` turns, then the leaf value); its value for ``me``: the result
     (win 1, draw 1/2) plus ``P_MARGIN`` x her VP margin (per 10 VP, clipped to +-1)."""
-    deal_world_nb(root, sim, streams, me, world_seed, world, params)
-    return play_world_nb(sim, streams, seats, me, code, params, x)
-
-
-@njit(cache=True)
-def deal_world_nb(root, world_st, world_streams, me, world_seed, world, params):
-    """World ``world`` as ``me`` may imagine it: the state ``root`` with what she does not see
-    sampled (``sample_hidden_nb``, unless the search sees it), and the streams as they then stand."""
     for i in range(BASE_SIZE):
-        world_st[i] = root[i]
-    seed_game_nb(world_streams, world_seed, world)
+        sim[i] = root[i]
+    seed_game_nb(streams, world_seed, world)
     if params[P_SEER] == 0.0:
-        sample_hidden_nb(world_st, me, world_streams, 0)
-
-
-@njit(cache=True)
-def simulate_dealt_nb(world_st, world_streams, sim, streams, seats, me, code, params, x):
-    """``simulate_nb`` in a world already dealt (``deal_world_nb``), left as it is: the same
-    simulation, its world dealt once for all the options played in it."""
-    for i in range(BASE_SIZE):
-        sim[i] = world_st[i]
-    for k in range(N_RNG):
-        streams[k] = world_streams[k]
-    return play_world_nb(sim, streams, seats, me, code, params, x)
-
-
-@njit(cache=True)
-def play_world_nb(sim, streams, seats, me, code, params, x):
-    """The rest of ``simulate_nb`` in the dealt world ``sim`` (played in place)."""
+        sample_hidden_nb(sim, me, streams, 0)
     resolve_nb(sim, streams, code)
     depth = int(params[P_DEPTH])
     if depth > 0:
@@ -406,8 +380,6 @@ def halving_nb(params, root, sim, streams, seats, me, opts, pol, alive, m, world
     of ``alive``)."""
     budget = int(params[P_BUDGET])
     x = _leaf_x_nb()
-    world_st = _world_nb()
-    world_streams = _world_streams_nb()
     rounds = 1
     k = 1
     while k < m:
@@ -419,13 +391,12 @@ def halving_nb(params, root, sim, streams, seats, me, opts, pol, alive, m, world
         per = (budget // rounds) // (m + 1)
         if per < 1:
             per = 1
-        for _ in range(per):  # each world dealt once, then every option played in a copy of it
-            deal_world_nb(root, world_st, world_streams, me, world_seed, world, params)
-            base = simulate_dealt_nb(world_st, world_streams, sim, streams, seats, me, opts[pol], params, x)
+        for _ in range(per):
+            base = simulate_nb(root, sim, streams, seats, me, opts[pol], world_seed, world, params, x)
             used += 1
             for j in range(m):
                 i = alive[j]
-                d = simulate_dealt_nb(world_st, world_streams, sim, streams, seats, me, opts[i], params, x) - base
+                d = simulate_nb(root, sim, streams, seats, me, opts[i], world_seed, world, params, x) - base
                 diff[i] += d
                 diff2[i] += d * d
                 counts[i] += 1
