@@ -6,8 +6,7 @@ Serves the page from this process, opens it with the form in ``--query`` (the pa
 default the published answer of ``ccsim balance``, the change the README gives),
 waits for the answer to finish, opens the sample game at turn ``--turn``, and saves the whole page
 at 1280 and 800 pixels wide as ``explore-1280.png`` and ``explore-800.png``.  The big number is the
-judge's figure when a search level is shown balanced (the page says why when none is: rerun this once one
-is).  It fails, saving nothing more, when the level menu's text does not fit the menu at a width.  Needs the
+strongest search's figure (the judge's when it is shown balanced; its status said beside it otherwise).  It fails, saving nothing more, when the level menu's text does not fit the menu at a width.  Needs the
 explore extra, selenium and Debian's chromium and chromium-driver.
 """
 from __future__ import annotations

@@ -163,10 +163,11 @@ def _judge(driver) -> tuple[str, str, str]:
 
 def test_a_confirmation_runs_to_its_measurement_and_another_is_cancelled(page):
     wait = WebDriverWait(page, 180, poll_frequency=0.1)
+    # settings the store does not hold (its check settings include a group limit of 7): predicted
     group = page.find_element(By.ID, "f-group_limit")
     group.clear()
-    group.send_keys("7")
-    wait.until(lambda d: _judge(d)[0] == "predicted" and "group holds at most 7" in d.find_element(By.ID, "words").text)
+    group.send_keys("9")
+    wait.until(lambda d: _judge(d)[0] == "predicted" and "group holds at most 9" in d.find_element(By.ID, "words").text)
     assert _judge(page)[2].startswith(f"predicted for {JUDGE}: learned's effect on these deals")
     assert page.find_element(By.ID, "confirm").text == f"Confirm at {JUDGE}"
     deals = page.find_element(By.ID, "confirm-deals")
@@ -180,9 +181,10 @@ def test_a_confirmation_runs_to_its_measurement_and_another_is_cancelled(page):
     assert page.find_element(By.ID, "confirm-cancel").get_attribute("hidden") is not None
 
     # another form, a longer confirmation: its progress shows, Cancel stops it and the server's work with it
-    group.clear()
-    group.send_keys("9")
-    wait.until(lambda d: _judge(d)[0] == "predicted" and "group holds at most 9" in d.find_element(By.ID, "words").text)
+    side = page.find_element(By.ID, "f-side_limit")
+    side.clear()
+    side.send_keys("6")
+    wait.until(lambda d: _judge(d)[0] == "predicted" and "side holds at most 6" in d.find_element(By.ID, "words").text)
     deals.clear()
     deals.send_keys("1000")
     page.find_element(By.ID, "confirm").click()

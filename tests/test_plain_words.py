@@ -44,4 +44,4 @@ def test_whatif_names_an_arm_by_its_words_when_its_name_only_spells_its_keys():
 def test_whatif_names_a_lopsided_level_as_lopsided():
     from ccsim.present.whatif import level_head
     assert "(neural; lopsided: it plays Cleopatra" in level_head("neural")
-    assert "lopsided" not in level_head("neural-search") and "lopsided" not in level_head("tactician")
+    assert "lopsided" not in level_head("learned") and "lopsided" not in level_head("tactician")
