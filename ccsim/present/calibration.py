@@ -8,8 +8,9 @@ __all__ = ["calibration_markdown", "calibration_plot"]
 
 
 def _pts(x: float) -> str:
+    """Points with their sign, a figure of zero written 0.0 as the published answer writes it."""
     v = round(100 * x, 1)
-    return f"{v if v != 0 else 0.0:+.1f}"
+    return "0.0" if v == 0 else f"{v:+.1f}"
 
 
 def _ci(v, ci) -> str:

@@ -83,8 +83,9 @@ def edge_line(d: dict) -> str:
 
 
 def _pts(x: float) -> str:
+    """Points with their sign, a figure of zero written 0.0 as the published answer writes it."""
     v = round(100 * x, 1)
-    return f"{v if v != 0 else 0.0:+.1f}"
+    return "0.0" if v == 0 else f"{v:+.1f}"
 
 
 def _games_line(n: int, swapped: bool) -> str:

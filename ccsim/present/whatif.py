@@ -62,7 +62,8 @@ def level_head(name: str) -> str:
 
 
 def _pts(x: float) -> str:
-    return _signed(100 * x, 1)
+    """Points with their sign, a figure of zero written 0.0 as the published answer writes it."""
+    return "0.0" if round(100 * x, 1) == 0 else _signed(100 * x, 1)
 
 
 def judge_words(r) -> str:
