@@ -164,7 +164,7 @@ def _judge(driver) -> tuple[str, str, str]:
 def test_a_confirmation_runs_to_its_measurement_and_another_is_cancelled(page):
     wait = WebDriverWait(page, 180, poll_frequency=0.1)
     # settings the store does not hold (its check settings include a group limit of 7): predicted
-    group = page.find_element(By.ID, "f-group_limit")
+    group = wait.until(lambda d: d.find_element(By.ID, "f-group_limit"))  # the form is built after the page loads
     group.clear()
     group.send_keys("9")
     wait.until(lambda d: _judge(d)[0] == "predicted" and "group holds at most 9" in d.find_element(By.ID, "words").text)

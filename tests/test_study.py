@@ -50,10 +50,10 @@ def test_compare_json_shape_and_canonical_form(capsys):
                              "shuffled", "--games", "300", "--json")
     assert code == 0, err
     d = json.loads(out)
-    assert list(d) == ["orderings"]
+    assert list(d) == ["level", "caveat", "orderings"]   # the level it rests on, and its caveat when not balanced
     assert [r["ordering"] for r in d["orderings"]] == [PRESETS["veto-first"][0], "VAASRCAWSARCV"]
     for r in d["orderings"]:
-        assert set(r) == {"ordering", "games", "win_rate", "ci95", "diff", "diff_ci95"}
+        assert set(r) == {"ordering", "games", "win_rate", "ci95", "diff", "diff_ci95", "judge"}
         assert r["games"] == 300
         assert r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
         assert r["diff_ci95"][0] <= r["diff"] <= r["diff_ci95"][1]
@@ -64,7 +64,7 @@ def test_compare_json_shape_and_canonical_form(capsys):
 def test_compare_text_and_forest_plot(capsys, tmp_path):
     png = tmp_path / "forest.png"
     code, out, err = run_cli(capsys, "orderings", "compare", "balanced", "veto-last", "--games", "200",
-                             "--plot", png)
+                             "--plot", png, "--wide")
     assert code == 0, err
     assert "veto-last" in out and "baseline shuffled" in out
     assert png.stat().st_size > 10_000
