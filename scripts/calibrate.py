@@ -251,7 +251,7 @@ def fit_maps(store: list[dict], effects: dict) -> dict:
     from ccsim.analyses.judging.effect_map import Z, fit_effect_map, interval_se
     out = {}
     for level, eff in effects.items():
-        anchors = [r for r in store[1:]]
+        anchors = store[1:]
         fast = np.array([eff[r["key"]][2] for r in anchors])
         fast_se = np.array([eff[r["key"]][3] for r in anchors])
         judge = np.array([r["effect"] for r in anchors])
@@ -265,7 +265,7 @@ def fit_maps(store: list[dict], effects: dict) -> dict:
 
 def check_rows(judge: str, std: dict, maps: dict, effects: dict) -> list[dict]:
     """Each check setting: its judge measurement (from ``SCORES``), and each fast level's prediction of it."""
-    from ccsim.analyses.judging.effect_map import Z, interval_se
+    from ccsim.analyses.judging.effect_map import EffectMap, Z, interval_se, predict
     data = np.load(SCORES)
     scores, keys = data["scores"].astype(float) / 2, [str(k) for k in data["keys"]]
     std_se = interval_se(*std["ci95"])
@@ -279,14 +279,13 @@ def check_rows(judge: str, std: dict, maps: dict, effects: dict) -> list[dict]:
                                  effect_ci95=[eff - Z * eff_se, eff + Z * eff_se]), predicted={})
         for level, line in maps.items():
             fe, fse = effects[level][key][2:]
-            p = std["edge"] + line["slope"] * fe
-            se = math.sqrt((fe * line["slope_se"]) ** 2 + (line["slope"] * fse) ** 2 + line["model_sd"] ** 2
-                           + std_se ** 2)
+            emap = EffectMap(level, line["slope"], line["slope_se"], line["model_sd"], line["anchors"])
+            pred = predict(emap, j, fe, fse, std["edge"], std_se)
+            (lo, hi), p = pred.interval, pred.edge
             # a measurement on a few thousand deals has its own noise: the interval it should fall in adds it
-            reach = Z * math.hypot(se, edge_se)
-            row["predicted"][level] = dict(fast_effect=fe, fast_effect_se=fse, edge=p, ci95=[p - Z * se, p + Z * se],
-                                           holds=bool(p - Z * se <= edge <= p + Z * se),
-                                           holds_with_noise=bool(abs(edge - p) <= reach))
+            reach = Z * math.hypot(pred.edge_se, edge_se)
+            row["predicted"][level] = dict(fast_effect=fe, fast_effect_se=fse, edge=p, ci95=[lo, hi],
+                                           holds=bool(lo <= edge <= hi), holds_with_noise=bool(abs(edge - p) <= reach))
         out.append(row)
     return out
 
@@ -305,7 +304,8 @@ def summary_of(checks: list[dict], level: str) -> dict:
     """Coverage, RMS error and slope of ``level``'s predictions over the checks."""
     pred = np.array([c["predicted"][level]["edge"] for c in checks])
     meas = np.array([c["measured"]["edge"] for c in checks])
-    noise = np.array([(c["measured"]["ci95"][1] - c["measured"]["ci95"][0]) / (2 * 1.96) for c in checks])
+    from ccsim.analyses.judging.effect_map import interval_se
+    noise = np.array([interval_se(*c["measured"]["ci95"]) for c in checks])
     err = meas - pred
     x, y = pred - pred.mean(), meas - meas.mean()
     return dict(level=level, settings=len(checks), deals=int(checks[0]["deals"]),

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 
-from ccsim.analyses.judging.effect_map import Z
+from ccsim.analyses.judging.effect_map import interval_se
 from ccsim.analyses.judging.figure import MEASURED, JudgeFigure, judge_figure, judge_figure_of_edge
-from ccsim.analyses.judging.store import fitted_maps, judge_store, setting_key
+from ccsim.analyses.judging.store import effect_map_of, fitted_maps, judge_store, setting_key
 from ccsim.analyses.levels import SEARCH_LEVELS, strong_level
 from ccsim.runner.orderings import SHUFFLED
 from ccsim.runner.ruleset import rules_vector
@@ -56,7 +56,7 @@ def _own(judge: str, trio: dict, deals: int) -> JudgeFigure | None:
 
 
 def _se(trio: dict) -> float:
-    return (trio["hi"] - trio["lo"]) / (2 * Z) if trio["lo"] is not None and trio["hi"] is not None else math.nan
+    return interval_se(trio["lo"], trio["hi"]) if trio["lo"] is not None and trio["hi"] is not None else math.nan
 
 
 def _predicted(q, arm, edge: dict, diff: dict | None, paired: bool) -> JudgeFigure | None:
@@ -65,7 +65,7 @@ def _predicted(q, arm, edge: dict, diff: dict | None, paired: bool) -> JudgeFigu
     the arm's edge against the level's own standard edge."""
     if paired and diff is not None and diff.get("value") is not None:
         return judge_figure(arm.rules, arm.orders, q.level, diff["value"], _se(diff))
-    if edge is not None and edge.get("value") is not None and q.level in fitted_maps().get("levels", {}):
+    if edge is not None and edge.get("value") is not None and effect_map_of(q.level) is not None:
         return judge_figure_of_edge(arm.rules, arm.orders, q.level, edge["value"], _se(edge))
     return judge_figure(arm.rules, arm.orders)  # measured, or nothing
 

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ccsim.analyses.stats import format_points as _pts
+
 __all__ = ["calibration_markdown", "calibration_plot"]
-
-
-def _pts(x: float) -> str:
-    """Points with their sign, a figure of zero written 0.0 as the published answer writes it."""
-    v = round(100 * x, 1)
-    return "0.0" if v == 0 else f"{v:+.1f}"
 
 
 def _ci(v, ci) -> str:

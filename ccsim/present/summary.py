@@ -2,7 +2,8 @@
 own result first where two sides met with the seats swapped, fitted to the terminal."""
 from __future__ import annotations
 
-from ccsim.analyses.stats import format_percent as _fp, format_percent_ci
+from ccsim.analyses.levels import strong_caveat
+from ccsim.analyses.stats import format_percent as _fp, format_percent_ci, format_points as _pts
 from ccsim.analyses.summary import SEATS
 from ccsim.runner.parameters import change_words
 from ccsim.present.table_width import Col, fit_lines, paragraph, table
@@ -51,11 +52,6 @@ def format_summary(d: dict, width: int | None = None) -> str:
     return fit_lines(lines, width)
 
 
-def strong_caveat(name: str) -> str | None:
-    from ccsim.analyses.levels import strong_caveat as caveat
-    return caveat(name)
-
-
 def level_line(level: dict) -> str:
     """"the learned linear player (learned), both seats; balanced: plays Cleopatra 1.8 points better than
     Caesar, +1.8 [+0.9, +2.7]"."""
@@ -80,12 +76,6 @@ def edge_line(d: dict) -> str:
         if said:
             out += f". Note: {said}"
     return out
-
-
-def _pts(x: float) -> str:
-    """Points with their sign, a figure of zero written 0.0 as the published answer writes it."""
-    v = round(100 * x, 1)
-    return "0.0" if v == 0 else f"{v:+.1f}"
 
 
 def _games_line(n: int, swapped: bool) -> str:

@@ -15,7 +15,7 @@ from ccsim.analyses.balance.judge import level_lean
 from ccsim.analyses.levels import level_caveat, level_json, strong_caveat
 from ccsim.analyses.question import BASE as BASE_ARM
 from ccsim.analyses.metrics import HEADLINE, INDEX, METRICS
-from ccsim.analyses.stats import format_percent, json_number as _num
+from ccsim.analyses.stats import format_percent, format_points as _pts, json_number as _num
 from ccsim.present.table_width import Col, fit_lines, paragraph, table
 from ccsim.analyses.whatif import WhatIf
 from ccsim.runner.parameters import STANDARD_RULES as STANDARD
@@ -59,11 +59,6 @@ def level_head(name: str) -> str:
     """A level of play as a designer reads it, with how it plays the two seats where that is lopsided
     (its figures then lean its own way: ``strategies.seats``)."""
     return level_lean(name, seats.status(name), seats.describe(name), style="sentence")
-
-
-def _pts(x: float) -> str:
-    """Points with their sign, a figure of zero written 0.0 as the published answer writes it."""
-    return "0.0" if round(100 * x, 1) == 0 else _signed(100 * x, 1)
 
 
 def judge_words(r) -> str:

@@ -11,10 +11,10 @@ Every share is a fraction (0.01 = one point), in ``as_json`` too (as every ``--j
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ccsim.analyses.judging.effect_map import Z
-from ccsim.analyses.judging.store import fitted_maps, judge_store, setting_key
+from ccsim.analyses.judging.effect_map import Z, interval_se, predict
+from ccsim.analyses.judging.store import effect_map_of, fitted_maps, judge_store, setting_key
 from ccsim.runner.orderings import SHUFFLED
 
 __all__ = ["JudgeFigure", "judge_figure", "judge_figure_of_edge", "judge_ordering", "MEASURED", "PREDICTED"]
@@ -59,28 +59,23 @@ def judge_figure(vec, orders=(SHUFFLED, SHUFFLED), level: str | None = None, eff
     row = store.get(setting_key(vec, orders))
     if row is not None:
         return _measured(row, store.judge)
-    line = fitted_maps().get("levels", {}).get(level)
-    standard = store.standard
-    if line is None or standard is None or effect is None or not math.isfinite(effect):
+    fitted, standard = effect_map_of(level), store.standard
+    if fitted is None or standard is None or effect is None or not math.isfinite(effect):
         return None
     se_effect = effect_se if effect_se is not None and math.isfinite(effect_se) else 0.0
-    mapped = line["slope"] * effect
-    std_se = (standard["ci95"][1] - standard["ci95"][0]) / (2 * Z)
-    se = math.sqrt((effect * line["slope_se"]) ** 2 + (line["slope"] * se_effect) ** 2 + line["model_sd"] ** 2
-                   + std_se ** 2)
-    edge = standard["edge"] + mapped
-    return JudgeFigure(store.judge, PREDICTED, edge, edge - Z * se, edge + Z * se, level=level)
+    p = predict(fitted[0], 0, effect, se_effect, standard["edge"], interval_se(*standard["ci95"]))
+    lo, hi = p.interval
+    return JudgeFigure(store.judge, PREDICTED, p.edge, lo, hi, level=level)
 
 
 def judge_figure_of_edge(vec, orders, level: str, edge: float, edge_se: float) -> JudgeFigure | None:
     """The judge's figure from a fast level's *edge* alone (a door that played no paired standard rules): its
     effect is that edge minus the level's own standard edge (measured on many deals, in the map's file)."""
-    line = fitted_maps().get("levels", {}).get(level)
-    if line is None:
+    fitted = effect_map_of(level)
+    if fitted is None:
         return judge_figure(vec, orders)
-    std = line["standard"]
-    std_se = (std["ci95"][1] - std["ci95"][0]) / (2 * Z)
-    return judge_figure(vec, orders, level, edge - std["edge"], math.sqrt(edge_se ** 2 + std_se ** 2))
+    std = fitted[1]
+    return judge_figure(vec, orders, level, edge - std["edge"], math.hypot(edge_se, interval_se(*std["ci95"])))
 
 
 def judge_ordering(vec, order: str, level: str | None, diff: float, diff_se: float,
@@ -96,13 +91,14 @@ def judge_ordering(vec, order: str, level: str | None, diff: float, diff_se: flo
         if a is not None and b is not None and a.get("effect") is not None and b.get("effect") is not None:
             # as Cleopatra she gains her edge's effect; as Caesar she gains minus it: the mean of her two seats
             value = (a["effect"] - b["effect"]) / 2
-            se = math.hypot(*((r["effect_ci95"][1] - r["effect_ci95"][0]) / (2 * Z) for r in (a, b))) / 2
+            se = math.hypot(*(interval_se(*r["effect_ci95"]) for r in (a, b))) / 2
             return JudgeFigure(store.judge, MEASURED, value, value - Z * se, value + Z * se,
                                deals=min(a["deals"], b["deals"]), source=a.get("source"))
-    line = fitted_maps().get("levels", {}).get(level)
-    if line is None or not math.isfinite(diff):
+    fitted = effect_map_of(level)
+    if fitted is None or not math.isfinite(diff):
         return None
-    se = math.sqrt((diff * line["slope_se"]) ** 2 + (line["slope"] * diff_se) ** 2 + line["model_sd"] ** 2 / 2)
-    value = line["slope"] * diff
+    emap = fitted[0]
+    # a mean of two seats' effects: each strays from the line on its own, so their mean strays by 1/sqrt(2)
+    value, se = replace(emap, model_sd=emap.model_sd / math.sqrt(2)).predict(diff, diff_se)
     return JudgeFigure(store.judge or fitted_maps().get("judge"), PREDICTED, value, value - Z * se, value + Z * se,
                        level=level)

@@ -22,7 +22,8 @@ from ccsim.kernel import rules as R
 from ccsim.runner.orderings import SHUFFLED
 from ccsim.runner.ruleset import rules_block
 
-__all__ = ["setting_key", "JudgeStore", "judge_store", "fitted_maps", "STORE_FILE", "MAP_FILE", "STANDARD_KEY"]
+__all__ = ["setting_key", "JudgeStore", "judge_store", "fitted_maps", "effect_map_of", "STORE_FILE", "MAP_FILE",
+           "STANDARD_KEY"]
 
 STORE_FILE = Path(__file__).resolve().parent / "measured.json"
 MAP_FILE = Path(__file__).resolve().parent / "map.json"
@@ -85,3 +86,13 @@ def fitted_maps() -> dict:
     if not MAP_FILE.is_file():
         return {}
     return json.loads(MAP_FILE.read_text(encoding="utf-8"))
+
+
+def effect_map_of(level: str | None):
+    """``level``'s fitted map (``ccsim.analyses.judging.effect_map.EffectMap``) and its own standard edge (its
+    ``map.json`` entry's ``standard``: edge and ci95), or None for a level without a map."""
+    from ccsim.analyses.judging.effect_map import EffectMap
+    line = fitted_maps().get("levels", {}).get(level)
+    if line is None:
+        return None
+    return EffectMap(level, line["slope"], line["slope_se"], line["model_sd"], line["anchors"]), line["standard"]

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np  # noqa: F401  (the doctests' np: they run in this module's names)
 
 # every name below is importable from here, ELO_PER_NAT and the percent format too (not in __all__)
-from ccsim.analyses.stats.formatting import format_percent, format_percent_ci, json_number  # noqa: F401
+from ccsim.analyses.stats.formatting import format_percent, format_percent_ci, format_points, json_number  # noqa: F401
 from ccsim.analyses.stats.intervals import PairedStats, mean_ci, paired_difference, score_rate, wilson_interval
 from ccsim.analyses.stats.ratings import ELO_PER_NAT, bradley_terry, bradley_terry_se, elo_from_score  # noqa: F401
 from ccsim.analyses.stats.ratings import nash_average, rating_intervals, score_from_elo

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["json_number", "format_percent", "format_percent_ci"]
+__all__ = ["json_number", "format_percent", "format_percent_ci", "format_points"]
 
 
 def json_number(x):
@@ -30,3 +30,10 @@ def format_percent(x, width: int = 0) -> str:
 def format_percent_ci(rate, lo, hi) -> str:
     """'rate [lo, hi]' in percent, each as format_percent prints it."""
     return f"{format_percent(rate)} [{format_percent(lo)}, {format_percent(hi)}]"
+
+
+def format_points(x: float) -> str:
+    """A share as signed points, one decimal ("+0.9", "-1.2"), a figure of zero written 0.0, unsigned, as the
+    published answer writes it."""
+    v = round(100 * float(x), 1)
+    return "0.0" if v == 0 else f"{v:+.1f}"
