@@ -291,11 +291,12 @@ def measured_seat_row(name: str, ref: str, mirror: np.ndarray, deals: int, seed:
     as_caesar, _ = cleopatra_points(ref, name, deals, seed)
     m_mean, m_var = float(mirror.mean()), float(mirror.var(ddof=1)) / len(mirror)
     row = {"name": name, "deals": deals, "mirror_deals": len(mirror), "games_per_s": gps}
-    for key, x, shift in (("cleopatra_score", as_cleo, 0.0), ("caesar_score", 1.0 - as_caesar, 0.0),
-                          ("gain_cleopatra", as_cleo, m_mean), ("gain_caesar", 1.0 - as_caesar, 1.0 - m_mean),
-                          ("seat_gap", as_cleo + as_caesar, 2 * m_mean)):
-        k = {"seat_gap": 4.0}.get(key, 0.0 if shift == 0.0 else 1.0)
-        row[key], row[key + "_ci95"] = mean_ci_with(x, shift, k * m_var)
+    # (figure, per-deal values, what is subtracted, how many times the mirror's mean is in it)
+    for key, x, shift, mirrors in (("cleopatra_score", as_cleo, 0.0, 0), ("caesar_score", 1.0 - as_caesar, 0.0, 0),
+                                   ("gain_cleopatra", as_cleo, m_mean, 1),
+                                   ("gain_caesar", 1.0 - as_caesar, 1.0 - m_mean, 1),
+                                   ("seat_gap", as_cleo + as_caesar, 2 * m_mean, 2)):
+        row[key], row[key + "_ci95"] = mean_ci_with(x, shift, mirrors ** 2 * m_var)
     from strategies.seats import status_of
     row["status"] = status_of(row)
     return row
