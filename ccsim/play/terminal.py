@@ -443,7 +443,12 @@ def _rules_in_force(rules_file, change_name, variants) -> tuple[dict, tuple, str
 def _new_game(against, seat, seed, game_index, cleopatra_order, caesar_order, variants, record, rules=None):
     """The game of the flags; an unknown strategy or an unwritable record fails now, before it starts."""
     from ccsim.play.game import Game
+    from strategies.registry import lookup
 
+    try:  # the name first: an unknown one fails before the engine compiles (and says so on stderr)
+        lookup(against)
+    except KeyError as e:
+        raise click.UsageError(e.args[0]) from None
     names = ["human", against] if seat == R.PLAYERS[0] else [against, "human"]
     g = Game(seed=seed, game=game_index, cleopatra_order=cleopatra_order, caesar_order=caesar_order,
              variants=variants, rules=rules, players=names)
