@@ -131,6 +131,8 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
     strategy = strategy or default_level()
     if not (0 < alpha < 0.5 and 0 < beta < 0.5):
         raise click.UsageError(f"--alpha and --beta must be in (0, 0.5), got {alpha}, {beta}")
+    if not 0 < delta < 1:  # before anything compiles: the error is the only line on stderr
+        raise click.UsageError(f"--delta must be in (0, 1), got {delta!r}")
     study.Matchup(strategy, opponent, opponent_order, seed, tuple(variants))  # refuse bad input before a cluster
     df = _on_backend(compare, (backend, scheduler, workers, connect_timeout), list(candidates), baseline=baseline,
                      strategy=strategy, opponent=opponent, opponent_order=opponent_order, games=games, seed=seed,
