@@ -1,2 +1,3 @@
 """One game at a time: ``Game`` (a game driven decision by decision), game records
-(``record``), their story (``narrate``) and play at a terminal (``terminal``)."""
+(``record``), their story (``narrate``), a game told to the person who plays it (``story``) and
+play at a terminal (``terminal``)."""

@@ -3,11 +3,11 @@
 The screen shows only what the human player may see (R8): the table from her
 observation, her hand and her next action cards; what happened since her last
 move is told one event a line, her opponent's hidden cards kept hidden
-(``narrate.as_seen_by``).  The board is redrawn before every prompt in a
+(``story.Story``, which the page's game tells too).  The board is redrawn before every prompt in a
 layout that fits 80x30.  A move is chosen in small steps on top of
 ``Game.legal()`` (which card, then face, then group...), each step showing at
 most a handful of choices under keys fixed per card and per group, so the
-same move has the same key at every prompt; the last step names exactly one
+same move has the same key at every prompt (``story.option_path``); the last step names exactly one
 legal option.  A typed line is read whole or not at all: a key that means nothing
 where it falls refuses the line, with a line saying why.  ``?`` helps, ``u`` undoes, ``l`` shows the story so far;
 ``q``, end of input or Ctrl-C end the game cleanly, and ``--record`` still
@@ -24,13 +24,10 @@ import textwrap
 import click
 
 from ccsim.kernel import rules as R
+from ccsim.play.story import GROUP_KEYS, Story, announced_words, option_path, step_order
 
 _ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
 
-# Keys fixed per card and per group (never positions in a list).
-CARD_KEYS = {"1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "P": "p", "assassination": "a", "spy": "s",
-             "castling": "c", "scout": "r", "wrath": "w", "veto": "v"}
-GROUP_KEYS = {g: "abcde"[i] for i, g in enumerate(R.GROUPS)}
 RESERVED = "?uqlh"  # help, undo, quit, log (h: help too)
 
 HELP = """Keys: each prompt lists its own, and on one prompt a key means one thing.
@@ -48,91 +45,6 @@ face-down on D (censor); the other face refuses the line. A line with a key
 that means nothing where it falls is not read at all, and the prompt says why.
   ?  this help    u  undo (a step, or your last move)    l  the story so far
   q  quit (the record so far is still written with --record)"""
-
-
-def option_words(d: dict) -> str:
-    """An option of ``Game.legal()`` in plain words, for the human player."""
-    k = d["e"]
-    if k == "place":
-        return f"place {d['card']} face-{d['face']} on {d['group']}"
-    if k == "action":
-        if d["card"] == "spy" and "target" in d:
-            return f"take her {d['target']}"
-        target = {"assassination": lambda: f" her {d['target']} at {d['group']}",
-                  "castling": lambda: f" {d['groups'][0]} and {d['groups'][1]}",
-                  "spy": lambda: " (see her hand, take one card)"}.get(d["card"], lambda: f" on {d['group']}")()
-        return f"play {d['card']}{target}"
-    if k == "end":
-        return "end the turn"
-    if k == "turn":
-        return f"{d['mode']} turn"
-    if k == "discard":
-        return "discard " + " ".join(d["cards"]) if d["cards"] else "discard nothing"
-    if k == "draw":
-        return f"draw from the {d['from']} deck"
-    if k == "no_draw":
-        return "draw nothing"
-    if k == "veto":
-        return "veto it"
-    if k == "no_veto":
-        return "let it happen"
-    if k == "split":
-        (g1, a), (g2, b) = d["to"].items()
-        return f"{d['card']}: {a} back on {g1}, {b} on {g2}"
-    if k == "placement":
-        return ", ".join(f"{g} {c}" for g, c in d["placement"].items())
-    return json.dumps(d)
-
-
-def _card_step(c, question, verb=""):
-    return (CARD_KEYS[c], f"{verb}{c}", question)
-
-
-def _group_step(g, question):
-    return (GROUP_KEYS[g], g, question)
-
-
-def option_path(d: dict) -> list[tuple[str, str, str]]:
-    """The small steps that name option ``d``: (key, label, question) each, keys fixed per card/group."""
-    k = d["e"]
-    what = "your move: which card?"
-    if k == "place":
-        return [_card_step(d["card"], what, "place "),
-                ("o" if d["face"] == "up" else "d", f"face-{d['face']}", f"place {d['card']}: face-up or down?"),
-                _group_step(d["group"], f"place {d['card']} face-{d['face']}: on which group?")]
-    if k == "action":
-        c = d["card"]
-        if c == "spy" and "target" in d:
-            return [_card_step(d["target"], "your spy: which of her cards do you take?", "take ")]
-        first = _card_step(c, what, "play ")
-        if c == "assassination":
-            return [first, _group_step(d["group"], "assassinate at which group?"),
-                    _card_step(d["target"], f"assassinate which of her cards at {d['group']}?")]
-        if c == "castling":
-            return [first, _group_step(d["groups"][0], "castling: the first group?"),
-                    _group_step(d["groups"][1], f"castling {d['groups'][0]} with which group?")]
-        if c == "spy":
-            return [first]
-        return [first, _group_step(d["group"], f"{c} on which group?")]
-    if k == "end":
-        return [("e", "end the turn", what)]
-    if k == "turn":
-        return [(d["mode"][0], f"{d['mode']} turn", "active or passive turn?")]
-    if k in ("draw", "no_draw"):
-        q = "draw a card from which deck?"
-        return [("i", "influence deck", q) if d.get("from") == "influence" else
-                ("a", "action deck", q) if k == "draw" else ("n", "no draw", q)]
-    if k in ("veto", "no_veto"):
-        return [("v", "veto it", "veto?") if k == "veto" else ("n", "let it happen", "veto?")]
-    if k == "split":
-        (g1, a), (g2, b) = d["to"].items()
-        return [(str(a), f"{a} back on {g1}, {b} on {g2}", f"castling: how many {d['card']} back on {g1}?")]
-    if k == "discard":
-        q = "discard which cards? (one at a time, n when done)"
-        return [_card_step(c, q, "discard ") for c in d["cards"]] + [("n", "no (more) discards", q)]
-    if k == "placement":
-        return [_card_step(c, f"initial placement: which card on {g}?", "") for g, c in d["placement"].items()]
-    return [("x", option_words(d), "?")]
 
 
 def _cards(cards) -> str:
@@ -186,9 +98,7 @@ def screen_lines(obs: dict) -> list[str]:
     lines += wrap(f"VoC discard: {_cards(obs['voc_discard'])}   box: {_cards(obs['voc_box'])}   "
                   f"deck: {obs['voc_deck_size']} cards")
     if obs.get("announced"):
-        a = obs["announced"]
-        where = " ".join(x for x in (a["target"], "at" if a["target"] else None, a["group"], a["second_group"]) if x)
-        lines += wrap(f"{her} announces {a['card']}" + (f": {where}" if where else ""))
+        lines += wrap(announced_words(obs))
     if obs.get("decision") == "spy_pick" and obs.get("spy_seen"):
         lines += wrap(f"your spy sees {her}'s hand: {_cards(obs['spy_seen']['hand'])}")
     return lines
@@ -220,13 +130,6 @@ def choice_lines(choices: list[tuple[str, str]]) -> list[str]:
         row = [cells[c * rows + r] for c in range(ncol) if c * rows + r < len(cells)]
         out.append(("  " + "".join(x.ljust(cw) for x in row)).rstrip())
     return out
-
-
-def _order(key, label):
-    if label in R.GROUPS:
-        return R.GROUPS.index(label)
-    i = "e0123456789pascrwvoiadn".find(key)
-    return 99 if i < 0 else i
 
 
 class _Quit(Exception):
@@ -310,7 +213,7 @@ def read_keys(paths: list, chosen: list, line: str, legal_count: int) -> tuple[l
                             f"{line[j:]!r} means nothing more")
         if ch not in steps:
             keys = " ".join(k.upper() if lbl in R.GROUPS else k
-                            for k, (lbl, _) in sorted(steps.items(), key=lambda kv: _order(kv[0], kv[1][0])))
+                            for k, (lbl, _) in sorted(steps.items(), key=lambda kv: step_order(kv[0], kv[1][0])))
             if len(line) == 1:
                 return chosen, f"  {ch!r} is not one of the keys here: {keys}"
             where = "here" if len(out) == len(chosen) else "after " + " > ".join(lbl for _, lbl, _ in out)
@@ -340,7 +243,7 @@ def choose(legal: list[dict], draw, story, note: str | None = None) -> int:
         if done is not None:
             return done
         question = next(iter(steps.values()))[1]
-        opts = sorted(steps.items(), key=lambda kv: _order(kv[0], kv[1][0]))
+        opts = sorted(steps.items(), key=lambda kv: step_order(kv[0], kv[1][0]))
         head = (["so far: " + " > ".join(lbl for _, lbl, _ in chosen) + "   (u goes back)"] if chosen else [])
         draw(head + (wrap(note) if note else []) + wrap(question)
              + choice_lines([(k.upper() if lbl in R.GROUPS else k, lbl) for k, (lbl, _) in opts])
@@ -461,52 +364,11 @@ def _new_game(against, seat, seed, game_index, cleopatra_order, caesar_order, va
     return g
 
 
-class _Story:
-    """Every event of the game as the human (``seat``) may see it, a line each: ``lines``; ``told``
-    events of the log told so far, ``fresh`` the first line since her last move, ``spy`` the
-    log index of a spy whose pick is not told yet."""
+class _Story(Story):
+    """The story on the terminal: lines wrapped at its width, and the screen drawn around them."""
 
     def __init__(self, seat: str, rules: str = "the standard rules"):
-        self.seat, self.her = seat, R.PLAYERS[1 - R.PLAYERS.index(seat)]
-        self.rules = rules  # the rules in force, in plain words: the board's first line says them
-        self.told, self.spy, self.lines, self.fresh = 0, None, [], 0
-
-    def _events(self, g, a: int, b: int) -> list:
-        from ccsim.kernel import layout as L
-        from ccsim.play.record import decode_events
-        return decode_events(g.st[L.LOG + a * L.EV_W:L.LOG + b * L.EV_W].reshape(-1, L.EV_W))
-
-    def tell(self, g) -> None:
-        """Add what happened since the last call."""
-        from ccsim.kernel import layout as L
-        from ccsim.play.narrate import as_seen_by, event_text
-        k = int(g.st[L.H_NLOG])
-        if self.spy is not None:  # the spy's pick is written into its event once made
-            e = self._events(g, self.spy, self.spy + 1)[0]
-            if "target" in e:
-                who = "you take" if e["p"] == self.seat else f"{e['p']} takes"
-                self.lines += wrap(f"{who} {e['target']} from "
-                                   f"{'your' if e['p'] != self.seat else self.her + chr(39) + 's'} hand (spy)", "  ")
-                self.spy = None
-        for j, e in enumerate(self._events(g, self.told, k), self.told):
-            if e["e"] == "veto":
-                self.spy = None
-            if e["e"] == "action" and e["card"] == "spy" and "target" not in e:
-                self.spy = j
-            text = event_text(as_seen_by(e, self.seat))
-            if e["e"] == "turn":
-                self.lines.append("")
-            self.lines += wrap(text, "  ")
-        self.told = k
-
-    def note(self, g) -> str | None:
-        """Why the human is asked to draw, where it is not plain."""
-        if g.decision == "veto_draw":
-            return "after your veto you may draw a card (R7.6)"
-        if g.decision == "draw" and self.lines and (f"{self.her} spies on {self.seat}'s hand" in self.lines[-1]
-                                                    or self.lines[-1].endswith("from your hand (spy)")):
-            return "the spy took one of your cards: you draw a replacement (R7.2)"
-        return None
+        super().__init__(seat, rules, wrap)
 
     def draw(self, g, below: list) -> None:
         """The screen: the board, the story since the human's last move (as much as fits), ``below``."""
@@ -517,13 +379,6 @@ class _Story:
         if len(fresh) > room:
             fresh = [f"  ... ({len(fresh) - room + 1} earlier lines: l shows them)"] + fresh[-(room - 1):]
         click.echo("\n".join(board + (["-" * min(width(), 40)] + fresh if fresh else []) + [""] + below))
-
-    def saved(self) -> dict:
-        return {"told": self.told, "spy": self.spy, "story_len": len(self.lines), "fresh": self.fresh}
-
-    def restore(self, saved: dict) -> None:
-        self.told, self.spy, self.fresh = saved["told"], saved["spy"], saved["fresh"]
-        self.lines = self.lines[:saved["story_len"]]
 
 
 def _play(g, against: str, story: _Story):
@@ -547,11 +402,7 @@ def _play(g, against: str, story: _Story):
                 story.lines.append("  (your last move is taken back)")
                 continue
             undo.append((g.copy(), story.saved()))
-            story.fresh = len(story.lines)
-            if g.decision == "spy_pick":
-                seen = g.observation(seat).get("spy_seen")
-                if seen:
-                    story.lines += wrap(f"your spy saw {story.her}'s hand: {_cards(seen['hand'])}", "  ")
+            story.moving(g)
             g.step(i)
     except (_Quit, KeyboardInterrupt):
         return g, True
