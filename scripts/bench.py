@@ -2,8 +2,11 @@
 cold and warm start of `ccsim run --games 1000`, peak memory of long runs; with
 ``--dask``, only the Dask backend against the local one (its own section of the file).
 
-    python scripts/bench.py [--quick] [--markdown results/BENCHMARKS.md]
-    python scripts/bench.py --dask [--markdown results/BENCHMARKS.md]
+    python scripts/bench.py [--quick] [--all-pairings] [--json results/bench/engine.json] [--markdown FILE]
+    python scripts/bench.py --dask [--markdown results/BENCHMARKS-history.md]
+
+--json writes the figures where ``python scripts/bench_table.py`` reads them to write results/BENCHMARKS.md
+(with --all-pairings: results/bench/pairings.json, the table of every pairing).
 
 Timings are medians of repeated runs measured in one process; the machine is
 noisy, so compare ratios measured in the same run.
@@ -34,6 +37,12 @@ def processor() -> str:
     except OSError:
         pass
     return platform.processor() or "unknown processor"
+
+
+def commit() -> str:
+    """The checkout's commit, short (a figure is of the code it ran)."""
+    p = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    return p.stdout.strip() or "unknown"
 
 
 def games_per_s(cleo, caes, games, threads, repeats=3):
@@ -204,6 +213,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run)")
     ap.add_argument("--markdown", help="write the results as Markdown here")
+    ap.add_argument("--json", help="write the results as JSON here (results/bench/, read by bench_table.py)")
     ap.add_argument("--all-pairings", action="store_true", help="also every pairing of registered strategies")
     ap.add_argument("--dask", action="store_true",
                     help="only the Dask backend against the local one (10^6 games; its section of --markdown)")
@@ -220,7 +230,7 @@ def main():
     n = 20_000 if args.quick else 200_000
     res = {"machine": f"{processor()}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
                       f"numba {numba.__version__}", "date": datetime.date.today().isoformat(),
-           "command": "python scripts/bench.py " + " ".join(sys.argv[1:]),
+           "command": "python scripts/bench.py " + " ".join(sys.argv[1:]), "commit": commit(),
            "games_matchup": n, "games_pairing": n // 4, "games_jit_off": 300 if args.quick else 2000,
            "matchups": [], "pairings": []}
     for a, b in (("random", "random"), ("greedy", "greedy"), ("greedy", "random")):
@@ -250,6 +260,9 @@ def main():
     sizes = (10**5, 10**6) if args.quick else (10**5, 10**6, 10**7)
     res["peak_memory_mb"] = {str(s): round(peak_memory_mb(s), 1) for s in sizes}
     print(json.dumps(res, indent=2))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(json.dumps(res, indent=1) + "\n")
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(to_markdown(res))
@@ -294,6 +307,9 @@ def main_game_api(args):
            "cold_start_s": round(statistics.median(cold), 1), "warm_start_s": round(statistics.median(warm), 2),
            "cold_runs": [round(x, 1) for x in cold], "warm_runs": [round(x, 2) for x in warm]}
     print(json.dumps(res, indent=2))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(json.dumps(res, indent=1) + "\n")
     if args.markdown:
         section = "\n".join([
             GAME_API_SECTION, "",

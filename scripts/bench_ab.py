@@ -2,7 +2,7 @@
 
     git worktree add /tmp/old 82d0697
     python scripts/bench_ab.py --old /tmp/old [--rounds 6] [--procs 6] [--pairs random:random:30000,...]
-                               [--markdown results/BENCHMARKS.md]
+                               [--markdown results/BENCHMARKS-history.md]
     python scripts/bench_ab.py --old . --old-env CCSIM_PLAIN_NUMBA=1    # this checkout against plain numba
 
 A speed claim between two commits measured minutes apart on a shared machine
@@ -73,7 +73,7 @@ def compare(old_dir: str, new_dir: str, pairs, rounds: int, procs: int = 6, core
             old_env: dict | None = None) -> list[dict]:
     """Per pairing, ``rounds`` rounds; in each, every worker process of each checkout plays the
     games once, old and new in turn.  Several processes per checkout because a process's speed
-    is drawn at its start (results/BENCHMARKS.md, "How far to trust a ratio"), a difference
+    is drawn at its start (results/BENCHMARKS-history.md, "How far to trust a ratio"), a difference
     that is neither commit's."""
     olds = [spawn(old_dir, core, old_env) for _ in range(procs)]
     news = [spawn(new_dir, core) for _ in range(procs)]

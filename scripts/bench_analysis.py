@@ -1,7 +1,7 @@
 """Speed of the balance analyses: the shipped tournament and what-if, in games per second.
 
     python scripts/bench_analysis.py [--repeats 3] [--tournament-games 10000] [--whatif-games 20000]
-                                     [--markdown results/BENCHMARKS.md]
+                                     [--markdown results/BENCHMARKS-history.md]
 
 Plays what results/tournament/ and results/whatif/ hold — a round robin of
 every heuristic (all strategies but `random`), 10,000 seat-swapped deals per
@@ -94,7 +94,7 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--tournament-games", type=int, default=10_000)
     ap.add_argument("--whatif-games", type=int, default=20_000)
-    ap.add_argument("--markdown", default=os.path.join(ROOT, "results", "BENCHMARKS.md"))
+    ap.add_argument("--markdown", default=os.path.join(ROOT, "results", "BENCHMARKS-history.md"))
     args = ap.parse_args(argv)
     rt = measure(_tournament, args.tournament_games, args.repeats)
     rw = measure(_whatif, args.whatif_games, args.repeats)

@@ -1,11 +1,14 @@
 """The strong players' speed: games/s of `learned`, `neural` and the search players (the targets: `learned` and `neural` at heuristic speed, the searches at many games a second).
 
-    python scripts/bench_strong.py [--markdown results/BENCHMARKS.md] [--repeats 3] [--only A:B,C:D]
+    python scripts/bench_strong.py [--json results/bench/strong.json] [--repeats 3] [--only A:B,C:D]
 
 Each matchup is timed in this process, compiled and warmed first, on 2 threads (and 1 for the
 learned player's mirror), as the median of ``--repeats`` runs of fresh games; a search player's
-matchups play fewer games (it plays a few to a few dozen a second).  Its section of --markdown
-("## The strong players' speed") is replaced, the rest of the file kept.
+matchups play fewer games (it plays a few to a few dozen a second).  --json replaces the rows of the matchups
+it timed (each with its date, processor and command) and keeps the others: ``--only neural-search:neural-search
+--json results/bench/strong.json`` renews the judge's row alone; then ``python scripts/bench_table.py`` writes
+results/BENCHMARKS.md.  --markdown replaces its section ("## The strong players' speed") of a diary such as
+results/BENCHMARKS-history.md, the rest of the file kept.
 """
 from __future__ import annotations
 
@@ -156,9 +159,35 @@ def markdown(rows, meta, cli_rows=(), forward=None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def json_rows(rows, cli_rows, meta) -> list[dict]:
+    """The timed matchups as results/bench/strong.json's rows, each with its date, processor and command."""
+    def row(a, b, n, th, gps, how):
+        return {"cleopatra": a, "caesar": b, "threads": th, "games": n, "games_per_s": round(gps, 1), "how": how,
+                "date": meta["date"], "machine": meta["machine"], "command": meta["command"].strip()}
+    return ([row(a, b, n, th, gps, "in one process") for a, b, n, th, gps in rows]
+            + [row(a, b, n, 2, gps, "ccsim run") for a, b, n, gps in cli_rows])
+
+
+def merged(old: list[dict], new: list[dict]) -> list[dict]:
+    """``old`` with each row of a matchup timed again replaced in its place, new matchups appended."""
+    def key(r):
+        return r["cleopatra"], r["caesar"], r["threads"], r["how"]
+    fresh = {key(r): r for r in new}
+    out = [fresh.pop(key(r), r) for r in old]
+    return out + list(fresh.values())
+
+
+def write_json(path: str, rows: list[dict]) -> None:
+    import json
+    old = json.loads(open(path, encoding="utf-8").read())["rows"] if os.path.exists(path) else []
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps({"rows": merged(old, rows)}, indent=1, ensure_ascii=False) + "\n")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--markdown")
+    ap.add_argument("--markdown", help="a diary whose section of this benchmark is replaced")
+    ap.add_argument("--json", help="results/bench/strong.json: the timed matchups' rows replaced, the others kept")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--only", help="cleopatra:caesar,... : only these matchups (no --markdown then)")
     args = ap.parse_args(argv)
@@ -178,13 +207,15 @@ def main(argv=None):
             continue
         cli_rows.append((a, b, n, cli_games_per_s(a, b, n)))
         print(f"ccsim run {a} vs {b}: {cli_rows[-1][3]:,.1f} games/s", flush=True)
+    meta = {"command": "python scripts/bench_strong.py " + " ".join(argv or sys.argv[1:]),
+            "date": datetime.date.today().isoformat(), "repeats": args.repeats,
+            "machine": f"{processor()}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
+    if args.json:
+        write_json(args.json, json_rows(rows, cli_rows, meta))
     if only:
         return
     forward = {"shipped": forward_rate(False), "subnormal": forward_rate(True)}
     print(f"network forward: {forward}", flush=True)
-    meta = {"command": "python scripts/bench_strong.py " + " ".join(argv or sys.argv[1:]),
-            "date": datetime.date.today().isoformat(), "repeats": args.repeats,
-            "machine": f"{processor()}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
     if args.markdown:
         with open(args.markdown, encoding="utf-8") as f:
             text = f.read()

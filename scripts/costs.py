@@ -5,7 +5,8 @@
 Reads the fair-rules search's ``summary.json`` (its race, re-measure, search level and skill curve, each with
 the games it played and its seconds of play; games a rerun found finished count as played by the first run)
 and the report's kept parts (``parts/*/info.json``: each part's games and its own clock), and prints one
-Markdown table for ``results/BENCHMARKS.md``.
+Markdown table for results/BENCHMARKS-history.md (its rows, copied into results/bench/analyses.json, are
+what results/BENCHMARKS.md shows).
 """
 from __future__ import annotations
 

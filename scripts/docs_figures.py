@@ -1,4 +1,5 @@
-"""Every result-backed figure of README.md and docs/*.md, written from the results files.
+"""Every result-backed figure of the documents (README.md, docs/*.md, results/*/README.md, strategies/README.md),
+written from the results files.
 
 A figure in a document sits between two markers, inline or as a block:
 
@@ -11,7 +12,10 @@ reader meets is typed by hand.
     python scripts/docs_figures.py --check    # exit 1, naming each figure that differs from its results
     python scripts/docs_figures.py --check --no-test-counts   # the same, without collecting the test suite
 
-An unknown marker name is an error (a typo would otherwise leave a figure typed by hand).
+An unknown marker name is an error (a typo would otherwise leave a figure typed by hand). Whole files written
+from the results (``FILES``: the benchmarks' tables, the strength and calibration pages) and the blocks that
+``ccsim balance`` writes into results/balance/README.md are checked the same way. ``unowned`` lists the figures
+of the documents' prose, and of the comments of examples/, that nothing writes: ``figures`` says what a figure is.
 """
 from __future__ import annotations
 
@@ -35,8 +39,10 @@ from ccsim.analyses.levels import level_words  # noqa: E402
 from strategies import seats  # noqa: E402
 
 MARKER = re.compile(r"<!-- fig:(?P<name>[\w-]+) -->(?P<body>.*?)<!-- /fig:(?P=name) -->", re.S)
-#: the documents whose figures this script owns (results/ keeps its own, written by the commands)
-DOCUMENTS = ("README.md", "docs/*.md", "strategies/README.md")
+#: the documents whose figures this script fills between markers, and whose prose holds no other figure
+DOCUMENTS = ("README.md", "docs/*.md", "results/*/README.md", "strategies/README.md")
+#: the examples: their comments are prose a designer reads (their settings are the designer's to change)
+EXAMPLES = ("examples/*.toml", "examples/*.py")
 WIDTH = 110
 
 
@@ -184,9 +190,10 @@ def expert_speed() -> str:
 
 
 def _strong_speed(a: str, b: str) -> float:
-    """games/s of a matchup on 2 threads in results/BENCHMARKS.md's "The strong players' speed"."""
-    row = next(r for r in _bench_table("The strong players' speed") if r[:3] == [f"`{a}`", f"`{b}`", "2"])
-    return float(row[4].replace(",", ""))
+    """games/s of a matchup on 2 threads, timed in one process (results/bench/strong.json)."""
+    rows = _json("results/bench/strong.json")["rows"]
+    return next(r["games_per_s"] for r in rows
+                if (r["cleopatra"], r["caesar"], r["threads"], r["how"]) == (a, b, 2, "in one process"))
 
 
 def master_speed() -> str:
@@ -197,28 +204,30 @@ def neural_speed() -> str:
     return f"{_strong_speed('neural', 'neural'):,.0f}"
 
 
-def _bench_table(heading: str) -> list[list[str]]:
-    """The rows of one table of results/BENCHMARKS.md, by its section heading."""
-    text = (ROOT / "results" / "BENCHMARKS.md").read_text(encoding="utf-8")
-    section = text.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
-    rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("|")]
-    return rows[2:]
-
-
 def _thousands(x: float) -> str:
     return f"{round(x, -3):,.0f}"
 
 
 def bench_random() -> str:
-    row = next(r for r in _bench_table("Games per second") if r[:2] == ["random", "random"])
-    return _thousands(float(row[3].replace(",", "")))
+    """random's mirror on 2 threads (results/bench/engine.json)."""
+    row = next(r for r in _json("results/bench/engine.json")["matchups"] if r["cleopatra"] == r["caesar"] == "random")
+    return _thousands(row["games_per_s_2t"])
 
 
 def bench_heuristics() -> str:
     """The range of games/s between two heuristics (random and greedy left out: they are not heuristics)."""
-    speeds = [float(r[2].replace(",", "")) for r in _bench_table("Every pairing of registered strategies (2 threads)")
-              if "random" not in r[:2] and "greedy" not in r[:2]]
+    speeds = [r["games_per_s_2t"] for r in _json("results/bench/pairings.json")["pairings"]
+              if not {"random", "greedy"} & {r["cleopatra"], r["caesar"]}]
     return f"{_thousands(min(speeds))}–{_thousands(max(speeds))}"
+
+
+def _tests_time(tier: str, field: str) -> Callable[[], str]:
+    """A test tier's time as results/bench/tests.json holds it: a range as "13–20", one figure as "55"."""
+    def figure() -> str:
+        v = _json("results/bench/tests.json")[tier][field]
+        low, high = v if isinstance(v, list) else (v, v)
+        return f"{low:g}" if low == high else f"{low:g}–{high:g}"
+    return figure
 
 
 @lru_cache(maxsize=None)
@@ -266,8 +275,49 @@ def published_json() -> str:
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
+def _script(name: str):
+    """A module of scripts/ (this folder is no package)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def benchmarks() -> str:
+    """results/BENCHMARKS.md from results/bench/*.json (scripts/bench_table.py)."""
+    return _script("bench_table").render(ROOT)
+
+
+def strength_page() -> str:
+    """results/strength/README.md from its parts' JSON files (scripts/strength_report.py, no plot drawn)."""
+    return _script("strength_report").report_text(ROOT / "results" / "strength")
+
+
+def calibration_page() -> str:
+    """results/calibration/README.md from calibration.json (scripts/calibrate.py report)."""
+    from ccsim.present.calibration import calibration_markdown
+    return calibration_markdown(_json("results/calibration/calibration.json"))
+
+
 #: files written whole from the results (the explore page's copy of the answer ships with the package)
-FILES: dict[str, Callable[[], str]] = {"ccsim/explore/static/answer.json": published_json}
+FILES: dict[str, Callable[[], str]] = {
+    "ccsim/explore/static/answer.json": published_json, "results/BENCHMARKS.md": benchmarks,
+    "results/strength/README.md": strength_page, "results/calibration/README.md": calibration_page}
+
+
+def balance_page(text: str) -> str:
+    """results/balance/README.md with the blocks ``ccsim balance`` writes from summary.json and ring/ring.json
+    (the answer, the next ring) written again; the rest of the page is prose."""
+    from ccsim.analyses.balance import publish
+    text = publish._with_answer(text, answer_paragraph(summary()))
+    return publish._between(text, publish.RING_MARKS, publish.ring_markdown(_json("results/balance/ring/ring.json")))
+
+
+#: documents with blocks a command writes between its own markers, each the command's way of writing them
+WRITTEN_BLOCKS: dict[str, tuple[Callable[[str], str], tuple[tuple[str, str], ...]]] = {
+    "results/balance/README.md": (balance_page, (("<!-- answer -->", "<!-- /answer -->"),
+                                                 ("<!-- ring -->", "<!-- /ring -->")))}
 
 def _gap(name: str) -> Callable[[], str]:
     """``name``'s seat gap with its interval and its kind, in points (the certificate's)."""
@@ -306,6 +356,9 @@ FIGURES: dict[str, Callable[[], str]] = {
     "expert-speed": expert_speed, "master-speed": master_speed, "neural-speed": neural_speed,
     "bench-random": bench_random, "bench-heuristics": bench_heuristics,
     "tests-fast": tests_fast, "tests-all": tests_all,
+    **{f"tests-{tier}-{name}": _tests_time(tier, field) for tier, name, field in (
+        ("all", "minutes", "minutes"), ("fast", "minutes", "minutes"), ("fast", "cpu", "cpu_s"),
+        ("fast", "busy", "busy_minutes"), ("plain", "cpu", "cpu_s"))},
     "calibration": calibration, "judge-status": judge_status,
     **{f"gap-{name}": _gap(name) for name in ("neural", "neural-search", "master", "learned")},
 }
@@ -317,6 +370,68 @@ BLOCKS = {"answer", "ladder", "seat-table", "neural-generations"}
 
 def documents(root: Path = ROOT) -> list[Path]:
     return sorted({p for pattern in DOCUMENTS for p in root.glob(pattern)})
+
+
+# --- the figures nothing writes ------------------------------------------------------------------------
+
+_N = r"\d[\d,]*(?:\.\d+)?"
+_BOUND = rf"[+−]?{_N}%?"
+_FIGURE = re.compile("|".join((
+    rf"(?<![\w.±+−]){'[+−]'}{_N}",                                    # signed: +0.9, −2.9, +247 (Elo)
+    r"(?<![\w.])\d+\.\d+%",                                          # a percentage with decimals: 53.2%
+    rf"\[\s*{_BOUND}\s*,\s*{_BOUND}\s*\]",                             # an interval: [+9.9, +10.5]
+    rf"(?<![\w.]){_N}\s+(?:games/s|games a second|games per (?:CPU-)?second|evaluations a second)",  # a speed
+    rf"(?<![\w.])(?<!after )(?<!for )(?<!within )(?<!every ){_N}\s*(?:s|min|minutes?|hours?)\b",  # a run's time
+    r"(?<![\w.×])\d+(?:\.\d+)?×(?!\d)",                                # a ratio: 1.4× (not a shape, 2×5)
+    r"(?<![\w.])\d+(?:\.\d+)?[- ]million",                              # a study's size: 4.2 million games
+    r"(?<![\w.,])\d{1,3}(?:,\d{3})*,(?!000\b)\d{3}\s+(?:games|deals)\b",  # a count played: 4,221,992 games
+)))
+#: what a reader does not read as prose: code blocks, code spans, and what a generator writes between markers
+_NOT_PROSE = (re.compile(r"^\s*```.*?^\s*```[ \t]*$", re.S | re.M), re.compile(r"`[^`\n]*`"), MARKER)
+
+
+def figures(text: str) -> list[str]:
+    """Every figure of a text: a measured result a reader might copy, that drifts when the results change.
+
+    A figure is a signed number (a seat edge or gap +0.9 or −2.9, an effect, an Elo rating +247; "−1", the
+    rules' code for none, is not one), a percentage with decimals (53.2%), an interval of such numbers
+    ([+9.9, +10.5], [52.2%, 54.2%]; one without a sign or a decimal point, [0, 1], is a range of values), a
+    speed (46,075 games/s, games a second), a run's time (41 s, 54 minutes, 2 hours; not a waiting time
+    "after 30 s", "for 30 s", "within 30 minutes", "every 5 s", which is a setting), a ratio (1.4×; not a
+    shape, 2×5), a study's size in millions (4.2 million, a 10-million-game search) or a count of games or deals
+    that is not a round thousand (4,221,992 games: 100,000 deals is a number a command was asked for).
+    Not figures: rule numbers, the rules' card counts, dates, versions, round inputs of commands. The text is
+    prose already (``prose``): code, and what a generator writes, are left out before."""
+    found = (m.group(0) for m in _FIGURE.finditer(text))
+    return [f for f in found if f != "−1" and not (f.startswith("[") and not re.search(r"[+−.]", f))]
+
+
+def prose(text: str, comments: bool = False) -> str:
+    """What a reader reads as prose in a document: its text without code blocks, code spans, figures between
+    markers and the blocks a command writes (``WRITTEN_BLOCKS``); with ``comments``, a file's comments only
+    (an example's ``# ...``: its settings are the designer's to change, not figures)."""
+    if comments:
+        text = "\n".join(line.split("#", 1)[1] for line in text.splitlines() if "#" in line)
+    for marks in (m for _, blocks in WRITTEN_BLOCKS.values() for m in blocks):
+        text = re.sub(re.escape(marks[0]) + ".*?" + re.escape(marks[1]), " ", text, flags=re.S)
+    for pattern in _NOT_PROSE:
+        text = pattern.sub(" ", text)
+    return text
+
+
+def unowned(root: Path = ROOT) -> dict[str, list[str]]:
+    """The figures nothing writes, by file: in the prose of the documents and the comments of the examples.
+    A file written whole from the results (``FILES``) is owned throughout."""
+    out = {}
+    examples = {p for pattern in EXAMPLES for p in root.glob(pattern)}
+    for path in sorted(set(documents(root)) | examples):
+        rel = str(path.relative_to(root))
+        if rel in FILES:
+            continue
+        found = figures(prose(path.read_text(encoding="utf-8"), comments=path in examples))
+        if found:
+            out[rel] = found
+    return out
 
 
 def fill(text: str, skip: frozenset = frozenset()) -> tuple[str, list[str]]:
@@ -354,7 +469,12 @@ def run(check: bool, skip: frozenset = frozenset(), root: Path = ROOT) -> list[s
     for path in documents(root):
         text = path.read_text(encoding="utf-8")
         new, changed = fill(text, skip)
-        drift += [f"{path.relative_to(root)}: {name}" for name in changed]
+        rel = str(path.relative_to(root))
+        if rel in WRITTEN_BLOCKS:
+            written = WRITTEN_BLOCKS[rel][0](new)
+            changed += ["its written blocks"] if written != new else []
+            new = written
+        drift += [f"{rel}: {name}" for name in changed]
         if changed and not check:
             path.write_text(new, encoding="utf-8")
     return drift

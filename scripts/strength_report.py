@@ -248,7 +248,8 @@ def judge_section(ds: list) -> list:
     return lines + [""]
 
 
-def write_report(out: Path) -> None:
+def report_text(out: Path) -> str:
+    """results/strength/README.md from the parts' JSON files of ``out`` (no plot drawn)."""
     lines = ["# Strength certificate", "",
              "How strong each level of play is, measured, never assumed: every player on one Elo scale, the "
              "search players' skill traces, how much the fixed players lose to a best response, and the search's "
@@ -263,9 +264,14 @@ def write_report(out: Path) -> None:
             d = json.loads(f.read_text())
             lines += section(d)
             if name == "ladder.json":
-                frontier(d, out / "frontier.png")
                 lines += ["![strength against speed](frontier.png)", ""]
     judges = [d for f in sorted(out.glob("*.json")) if "mirror_edge" in (d := json.loads(f.read_text()))]
     if judges:
         lines += judge_section(judges)
-    (out / "README.md").write_text("\n".join(lines), encoding="utf-8")
+    return "\n".join(lines)
+
+
+def write_report(out: Path) -> None:
+    if (out / "ladder.json").exists():
+        frontier(json.loads((out / "ladder.json").read_text()), out / "frontier.png")
+    (out / "README.md").write_text(report_text(out), encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Every result-backed figure of README.md and docs/ is written by scripts/docs_figures.py from the results
+"""Every result-backed figure of the documents is written by scripts/docs_figures.py from the results
 files; its check mode fails on a figure that has drifted from them."""
 import importlib.util
 import shutil
@@ -74,3 +74,39 @@ def test_the_answer_is_the_balance_commands_own_paragraph(figures):
     summary = json.loads((ROOT / "results" / "balance" / "summary.json").read_text(encoding="utf-8"))
     flat = " ".join(line[2:] for line in figures.answer().splitlines())
     assert flat == answer_paragraph(summary)
+
+
+def _script(name):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+
+
+def test_the_benchmarks_table_is_its_json_files_and_links_the_history():
+    table = _script("bench_table")
+    assert table.main(["--check"]) == 0
+    text = (ROOT / "results" / "BENCHMARKS.md").read_text(encoding="utf-8")
+    assert "(BENCHMARKS-history.md)" in text and (ROOT / "results" / "BENCHMARKS-history.md").is_file()
+
+
+def test_the_judges_row_is_renewed_by_writing_strong_json(tmp_path):
+    """bench_strong.py --json replaces the rows it timed and keeps the others; the table shows the new figure."""
+    import json
+    table, strong = _script("bench_table"), _script("bench_strong")
+    shutil.copytree(ROOT / "results" / "bench", tmp_path / "results" / "bench")
+    path = tmp_path / "results" / "bench" / "strong.json"
+    before = json.loads(path.read_text(encoding="utf-8"))["rows"]
+    meta = {"date": "2027-01-02", "machine": "a new processor", "command": "python scripts/bench_strong.py --only x"}
+    strong.write_json(str(path), strong.json_rows([("neural-search", "neural-search", 80, 2, 55.64)], [], meta))
+    after = json.loads(path.read_text(encoding="utf-8"))["rows"]
+    assert len(after) == len(before)
+    changed = [r for r in after if r not in before]
+    assert [(r["cleopatra"], r["caesar"], r["how"], r["games_per_s"]) for r in changed] == [
+        ("neural-search", "neural-search", "in one process", 55.6)]
+    text = table.render(tmp_path)
+    assert "| `neural-search` | `neural-search` | 2 | 80 | 55.6 | in one process | 2027-01-02 | a new processor |" in text

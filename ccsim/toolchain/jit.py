@@ -68,7 +68,7 @@ from ccsim.toolchain.cache import cache_dir_for, plain_numba
 
 # The replacements of numba's internals below apply only to the numba releases they were
 # tested on (ccsim.toolchain.cache.TESTED_NUMBA); elsewhere, or with CCSIM_PLAIN_NUMBA=1, numba runs
-# as it is: the same games, slower to compile and to run (results/BENCHMARKS.md).
+# as it is: the same games, slower to compile and to run (results/BENCHMARKS-history.md).
 PLAIN = plain_numba()
 
 
