@@ -189,6 +189,225 @@ def expert_speed() -> str:
     return f"{_json('results/expert/strength.json')['games_per_s']:.0f}"
 
 
+def tactician_standard() -> str:
+    """`tactician`'s edge under the standard rules with its interval, on the fresh deals of the published search
+    (results/balance/remeasured.parquet): "+10.2 [+9.9, +10.5]"."""
+    import pandas as pd
+    r = pd.read_parquet(ROOT / "results" / "balance" / "remeasured.parquet")
+    row = r[(r["setting"] == "RULES.md") & (r["level"] == "tactician")].iloc[0]
+    return f"{points(row['seat_advantage'])} [{points(row['seat_advantage_lo'])}, {points(row['seat_advantage_hi'])}]"
+
+
+def _edge(value: float, lo: float, hi: float) -> str:
+    """An edge with its interval, in points: "+10.2 [+9.9, +10.5]"."""
+    return f"{points(value)} [{points(lo)}, {points(hi)}]"
+
+
+@lru_cache(maxsize=None)
+def _parquet(rel: str):
+    import pandas as pd
+    return pd.read_parquet(ROOT / rel)
+
+
+def _remeasured(level: str, setting: str):
+    """A row of the published search's fresh re-measure (results/balance/remeasured.parquet)."""
+    r = _parquet("results/balance/remeasured.parquet")
+    return r[(r["setting"] == setting) & (r["level"] == level)].iloc[0]
+
+
+def _remeasured_edge(level: str, setting: str) -> Callable[[], str]:
+    def figure() -> str:
+        row = _remeasured(level, setting)
+        return _edge(row["seat_advantage"], row["seat_advantage_lo"], row["seat_advantage_hi"])
+    return figure
+
+
+def _remeasured_effect(level: str, setting: str) -> Callable[[], str]:
+    """A change's effect at a level on the re-measure's deals: its edge minus the standard rules'."""
+    return lambda: points(_remeasured(level, setting)["diff"])
+
+
+def _at_judge(setting: str) -> dict:
+    """A setting as the published search measured it at its search level (summary.json's ``search``)."""
+    return next(s for s in summary()["search"]["settings"] if s["setting"] == setting)["levels"][0]
+
+
+def _judge_edge(setting: str) -> Callable[[], str]:
+    def figure() -> str:
+        x = _at_judge(setting)
+        return _edge(x["seat_advantage"], *x["ci95"])
+    return figure
+
+
+def _judge_effect(setting: str) -> Callable[[], str]:
+    return lambda: points(_at_judge(setting)["diff"])
+
+
+def judge_cleopatra_veto_1() -> str:
+    """Cleopatra's one veto fewer at the judge, the check after the search (results/balance/ring/anchors.json)."""
+    a = next(a for a in _json("results/balance/ring/anchors.json")["anchors"]
+             if a["setting"] == [["action_count.cleopatra.veto", 1]])
+    return _edge(a["seat_advantage"], *a["ci95"])
+
+
+def balance_all_games() -> str:
+    """Every game the published search played: the race, the re-measure, the search level, the skill curve."""
+    s = summary()
+    return f"{s['games'] + s['fresh']['games'] + s['search']['games'] + s['skill']['games']:,}"
+
+
+def centre_prediction() -> str:
+    """Cleopatra's one veto fewer at the judge as the ring's centre rule predicts it from the published tables
+    (``ccsim.analyses.balance.centre``, before the judge measured her): "predicted at +1.1 (95% interval …)"."""
+    import pandas as pd
+    from ccsim.analyses.balance.centre import balanced_fast, centre_ranking, kept_rows
+    from ccsim.analyses.balance.space import load_space
+    from ccsim.analyses.balance.widen import judge_frame
+    folder = ROOT / "results" / "balance"
+    read = {n: pd.read_parquet(folder / f"{n}.parquet") for n in ("candidates", "remeasured", "search", "skill")}
+    judge = summary()["search"]["level"]
+    levels = [lv.name for lv in load_space(folder / "space.toml").levels]
+    ranking = centre_ranking(kept_rows(read["remeasured"], read["candidates"]),
+                             judge_frame((read["search"], read["skill"], read["remeasured"]), judge),
+                             balanced_fast(levels, judge))
+    row = ranking[ranking["setting"] == "action_count.cleopatra.veto 1"].iloc[0]
+    return f"predicted at {points(row['edge'])} (95% interval {points(row['lo'])} to {points(row['hi'])})"
+
+
+def race_rounds() -> str:
+    """The published search's race in one sentence, from its first and last rounds (summary.json's ``rounds``)."""
+    rounds = summary()["rounds"]
+    first, last = rounds[0], rounds[-1]
+    return (f"the first round gave each of the {first['candidates']} candidates {first['deals']:,} deals and put "
+            f"{first['out_unfair']} out as clearly unfair; the {last['candidates']} finalists played "
+            f"{sum(r['deals'] for r in rounds):,} deals each, over {len(rounds)} rounds.")
+
+
+def _level_label(level: str) -> str:
+    """A level as the balance tables name it, with its seat-gap status when it is not balanced."""
+    status = seats.status(level)
+    return f"`{level}`" + ("" if status == "balanced" else f" ({status})")
+
+
+def remeasured_table() -> str:
+    """Every simplest setting on the re-measure's fresh deals at both levels (remeasured.parquet)."""
+    r = _parquet("results/balance/remeasured.parquet")
+    levels = list(dict.fromkeys(r["level"]))
+    rows = ["| setting | changes | " + " | ".join(f"`{lv}`" for lv in levels) + " | verdict |",
+            "|---|---:|" + "---|" * len(levels) + "---|"]
+    for setting, g in r.groupby("setting", sort=False):
+        by = {row["level"]: row for _, row in g.iterrows()}
+        first = g.iloc[0]
+        name = first["words"] + ("" if setting == "RULES.md" else f" (`{setting}`)")
+        fair = [lv for lv in levels if by[lv]["fair"]]
+        verdict = ("fair at every level" if len(fair) == len(levels) else
+                   f"fair at {', '.join(f'`{lv}`' for lv in fair)} only" if fair else "not fair")
+        cells = " | ".join(_edge(by[lv]["seat_advantage"], by[lv]["seat_advantage_lo"], by[lv]["seat_advantage_hi"])
+                           for lv in levels)
+        rows.append(f"| {name} | {first['changes']} | {cells} | {verdict} |")
+    return "\n".join(rows)
+
+
+def search_table() -> str:
+    """The final candidate and the standard rules at the search level, paired (summary.json's ``search``)."""
+    level = summary()["search"]["level"]
+    rows = [f"| setting | `{level}` | against the standard rules, same deals |", "|---|---|---|"]
+    for s in summary()["search"]["settings"]:
+        x = s["levels"][0]
+        diff = "" if s["setting"] == "RULES.md" else _edge(x["diff"], *x["diff_ci95"])
+        rows.append(f"| {s['words']} | {_edge(x['seat_advantage'], *x['ci95'])} | {diff} |")
+    return "\n".join(rows)
+
+
+def skill_table() -> str:
+    """The search's own skill curve for its final candidate (results/balance/skill.parquet), each level at its Elo."""
+    s = _parquet("results/balance/skill.parquet")
+    change = s[s["setting"] != "RULES.md"].iloc[0]["words"].split(" (standard")[0]
+    rows = [f"| level | Elo | deals an arm | the standard rules | {change} |", "|---|---:|---:|---|---|"]
+    for level, g in s.groupby("level", sort=False):
+        std, alt = g[g["setting"] == "RULES.md"].iloc[0], g[g["setting"] != "RULES.md"].iloc[0]
+        elo = "{:+.0f}".format(std["elo"]).replace("-", "−") if round(std["elo"]) else "0"
+        rows.append(f"| {_level_label(level)} | {elo} | {int(std['deals']):,} | "
+                    f"{_edge(std['seat_advantage'], std['seat_advantage_lo'], std['seat_advantage_hi'])} | "
+                    f"{_edge(alt['seat_advantage'], alt['seat_advantage_lo'], alt['seat_advantage_hi'])}"
+                    + (" fair" if alt["fair"] else "") + " |")
+    return "\n".join(rows)
+
+
+def skill_elo_sources() -> str:
+    """Where the skill curve's Elo of the levels off the ladder come from (skill.parquet's ``elo_source``)."""
+    s = _parquet("results/balance/skill.parquet")
+    off = s[s["elo_source"] != "ladder"].drop_duplicates("level")
+    return "; ".join(f"`{r['level']}` from its {r['elo_source']}" for _, r in off.iterrows())
+
+
+def ring_minutes() -> str:
+    """The published search's next ring, screen to confirmation, in minutes (results/balance/ring/ring.json)."""
+    return f"{_json('results/balance/ring/ring.json')['seconds'] / 60:.0f}"
+
+
+def ring_confirm_minutes() -> str:
+    """The minutes of the ring's confirmation of its winner at the judge (results/balance/ring/ring.json)."""
+    return f"{_json('results/balance/ring/ring.json')['confirm']['seconds'] / 60:.0f}"
+
+
+def master_mirror_speed() -> str:
+    """games/s of `master`'s mirror as the published report played it (its part's own clock, info.json)."""
+    info = next((ROOT / "results" / "balance-report" / "parts").glob("mirror_master_*/info.json"))
+    d = json.loads(info.read_text(encoding="utf-8"))
+    return f"{d['games'] / d['seconds']:.0f}"
+
+
+def greedy_elo() -> str:
+    """`greedy`'s rating in the round robin of every strategy (results/strategies.json): "−444"."""
+    r = next(r for r in _json("results/strategies.json")["tournament"]["ratings"] if r["entrant"] == "greedy")
+    return f"{r['elo']:+.0f}".replace("-", "−")
+
+
+def orderings_search_millions() -> str:
+    """The size of the ordering search of results/orderings/search/search.json: "10-million"."""
+    return f"{_json('results/orderings/search/search.json')['games_used'] / 1e6:.0f}-million"
+
+
+def orderings_best_greedy() -> str:
+    """The best ordering's gain over a shuffled deck in that search, `greedy` against `greedy`: "+21.6"."""
+    return points(_json("results/orderings/search/search.json")["orderings"][0]["diff"])
+
+
+def _elo(r: dict) -> str:
+    lo, hi = r["ci95"]
+    return "{:+.0f} Elo [{:+.0f}, {:+.0f}]".format(r["elo"], lo, hi).replace("-", "−")
+
+
+def expert_round_robin() -> str:
+    """`expert` in the round robin of every strategy (results/strategies.json): its rating beside `tactician`'s,
+    its scores against the heuristics (every entrant but `random` and `greedy`) and against `greedy`."""
+    d = _json("results/strategies.json")["tournament"]
+    rating = {r["entrant"]: r for r in d["ratings"]}
+    m = d["matrix"]
+    row = m["entrants"].index("expert")
+    score = {name: (m["score"][row][j], m["ci95_lo"][row][j], m["ci95_hi"][row][j])
+             for j, name in enumerate(m["entrants"]) if j != row}
+    heuristics = [s for name, (s, _, _) in score.items() if name not in ("random", "greedy")]
+    s, lo, hi = score["tactician"]
+    return (f"`expert` rates first, {_elo(rating['expert'])} against `tactician`'s "
+            f"{_elo(rating['tactician']).replace(' Elo', '')}; it scores {100 * min(heuristics):.0f}–"
+            f"{100 * max(heuristics):.0f}% against every heuristic ({s:.1%} [{lo:.1%}, {hi:.1%}] against `tactician`), "
+            f"{score['greedy'][0]:.1%} against `greedy`")
+
+
+def learned_selection() -> str:
+    """The shipped `learned` weights' score against `tactician` on their selection deals: the best round of the
+    training (results/learned/history.json), "53.2% [52.2%, 54.2%]"."""
+    best = max(_json("results/learned/history.json")["rounds"], key=lambda r: r["score"])
+    lo, hi = best["ci95"]
+    return f"{best['score']:.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def learned_speed() -> str:
+    return f"{_strong_speed('learned', 'learned'):,.0f}"
+
+
 def _strong_speed(a: str, b: str) -> float:
     """games/s of a matchup on 2 threads, timed in one process (results/bench/strong.json)."""
     rows = _json("results/bench/strong.json")["rows"]
@@ -202,6 +421,11 @@ def master_speed() -> str:
 
 def neural_speed() -> str:
     return f"{_strong_speed('neural', 'neural'):,.0f}"
+
+
+def warm_start() -> str:
+    """Seconds of a warm start, `ccsim run --games 1000` with the cache filled (results/bench/engine.json)."""
+    return f"{_json('results/bench/engine.json')['warm_start_s']:.1f}"
 
 
 def _thousands(x: float) -> str:
@@ -355,6 +579,20 @@ FIGURES: dict[str, Callable[[], str]] = {
     "report-games": report_games, "report-millions": report_millions,
     "expert-speed": expert_speed, "master-speed": master_speed, "neural-speed": neural_speed,
     "bench-random": bench_random, "bench-heuristics": bench_heuristics,
+    "tactician-standard": tactician_standard, "ring-minutes": ring_minutes,
+    "ring-confirm-minutes": ring_confirm_minutes, "master-mirror-speed": master_mirror_speed,
+    "warm-start": warm_start, "greedy-elo": greedy_elo, "orderings-search-millions": orderings_search_millions,
+    "orderings-best-greedy": orderings_best_greedy, "expert-round-robin": expert_round_robin,
+    "learned-selection": learned_selection, "learned-speed": learned_speed,
+    "edge-neural-standard": _remeasured_edge("neural", "RULES.md"),
+    "effect-neural-caesar-veto-4": _remeasured_effect("neural", "action_count.caesar.veto 4"),
+    "edge-judge-standard": _judge_edge("RULES.md"),
+    "edge-judge-caesar-veto-4": _judge_edge("action_count.caesar.veto 4"),
+    "effect-judge-caesar-veto-4": _judge_effect("action_count.caesar.veto 4"),
+    "edge-judge-cleopatra-veto-1": judge_cleopatra_veto_1, "balance-all-games": balance_all_games,
+    "remeasured-table": remeasured_table, "search-table": search_table, "skill-table": skill_table,
+    "skill-elo-sources": skill_elo_sources, "race-rounds": race_rounds,
+    "centre-prediction": centre_prediction,
     "tests-fast": tests_fast, "tests-all": tests_all,
     **{f"tests-{tier}-{name}": _tests_time(tier, field) for tier, name, field in (
         ("all", "minutes", "minutes"), ("fast", "minutes", "minutes"), ("fast", "cpu", "cpu_s"),
@@ -365,7 +603,7 @@ FIGURES: dict[str, Callable[[], str]] = {
 #: figures that need the test suite collected (seconds, not milliseconds)
 TEST_COUNTS = {"tests-fast", "tests-all"}
 #: figures written as blocks (their own lines between the markers)
-BLOCKS = {"answer", "ladder", "seat-table", "neural-generations"}
+BLOCKS = {"answer", "ladder", "seat-table", "neural-generations", "remeasured-table", "search-table", "skill-table"}
 
 
 def documents(root: Path = ROOT) -> list[Path]:
@@ -380,7 +618,7 @@ _FIGURE = re.compile("|".join((
     rf"(?<![\w.±+−]){'[+−]'}{_N}",                                    # signed: +0.9, −2.9, +247 (Elo)
     r"(?<![\w.])\d+\.\d+%",                                          # a percentage with decimals: 53.2%
     rf"\[\s*{_BOUND}\s*,\s*{_BOUND}\s*\]",                             # an interval: [+9.9, +10.5]
-    rf"(?<![\w.]){_N}\s+(?:games/s|games a second|games per (?:CPU-)?second|evaluations a second)",  # a speed
+    rf"(?<![\w.]){_N}k?\s+(?:games/s|games a second|games per (?:CPU-)?second|evaluations a second)",  # a speed
     rf"(?<![\w.])(?<!after )(?<!for )(?<!within )(?<!every ){_N}\s*(?:s|min|minutes?|hours?)\b",  # a run's time
     r"(?<![\w.×])\d+(?:\.\d+)?×(?!\d)",                                # a ratio: 1.4× (not a shape, 2×5)
     r"(?<![\w.])\d+(?:\.\d+)?[- ]million",                              # a study's size: 4.2 million games
@@ -401,7 +639,8 @@ def figures(text: str) -> list[str]:
     shape, 2×5), a study's size in millions (4.2 million, a 10-million-game search) or a count of games or deals
     that is not a round thousand (4,221,992 games: 100,000 deals is a number a command was asked for).
     Not figures: rule numbers, the rules' card counts, dates, versions, round inputs of commands. The text is
-    prose already (``prose``): code, and what a generator writes, are left out before."""
+    prose already (``prose``): code blocks and spans (a command, or what a command prints, which the tests of
+    the documents run), and what a generator writes, are left out before."""
     found = (m.group(0) for m in _FIGURE.finditer(text))
     return [f for f in found if f != "−1" and not (f.startswith("[") and not re.search(r"[+−.]", f))]
 
