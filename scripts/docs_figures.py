@@ -512,6 +512,112 @@ def positions_table() -> str:
     return "\n".join(rows)
 
 
+def _score(x: dict) -> str:
+    """A score with its interval: "60.2% [59.5%, 60.9%]"."""
+    lo, hi = x["ci95"]
+    return f"{x['score']:.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def _generations(folder: str) -> list[dict]:
+    return [json.loads(f.read_text()) for f in sorted((ROOT / folder).glob("gen*.json"))]
+
+
+def _generation_scores(folder: str) -> Callable[[], str]:
+    """A training run's generations' scores against `tactician` on their tuning deals: "57.4% → 60.9% → 61.6%"."""
+    return lambda: " → ".join(f"{g['score']:.1%}" for g in _generations(folder))
+
+
+def neural_gain() -> str:
+    """What the shipped run's generation 1 gained over its generation 0, in points."""
+    g = _generations("results/neural")
+    return points(g[1]["score"] - g[0]["score"])
+
+
+def neural_minutes() -> str:
+    """The shipped network's training, every generation, in minutes (results/neural/history.json)."""
+    return f"{sum(g['seconds'] for g in _json('results/neural/history.json')['generations']) / 60:.0f}"
+
+
+def _network(a: str, b: str) -> dict:
+    return next(r for r in _json("results/strength/network.json")["rows"] if (r["a"], r["b"]) == (a, b))
+
+
+def network_table() -> str:
+    """The network players on fresh seeds (results/strength/network.json)."""
+    rows = ["| player | against | games | score |", "|---|---|---:|---|"]
+    for r in _json("results/strength/network.json")["rows"]:
+        against = f"`{r['b']}`" + (" (budget 64)" if r["b"] == "expert" else "")
+        rows.append(f"| `{r['a']}` | {against} | {r['games']:,} | {_score(r)} |")
+    return "\n".join(rows)
+
+
+def neural_search_fresh() -> str:
+    """`neural-search` against `master` on fresh seeds, and its speed against `tactician` beside `master`'s."""
+    r = _network("neural-search", "master")
+    speed = _json("results/strength/network.json")["games_per_s"]
+    mine, theirs = speed["neural-search vs tactician"], speed["master vs tactician"]
+    return (f"{_score(r)} against `master` over {r['games']:,} games at {mine / theirs:.1f} times its games/s "
+            f"against `tactician` ({mine:g} and {theirs:g})")
+
+
+def network_neural_search_master() -> str:
+    return _score(_network("neural-search", "master"))
+
+
+_DECISIONS = {"all": "all six (the shipped `neural-search`)", "nodraws": "no draws", "msv": "`mode`, `step`, `veto`"}
+
+
+def retune_table() -> str:
+    """`neural-search` re-tuned: each setting against `master` and its speed beside `master`'s
+    (results/neural-search/retune/results.json)."""
+    d = _json("results/neural-search/retune/results.json")
+    master = d["master_games_per_s_vs_tactician"]
+    rows = ["| budget | depth | decisions searched | score vs `master` | games/s vs `tactician` | × `master`'s |",
+            "|---:|---:|---|---|---:|---:|"]
+    for r in d["tuning"]:
+        budget, depth, decisions = re.fullmatch(r"b(\d+)-d(\d+)-(\w+)", r["setting"]).groups()
+        rows.append(f"| {budget} | {depth} | {_DECISIONS[decisions]} | "
+                    f"{_score(dict(score=r['score_vs_master'], ci95=r['ci95']))} | "
+                    f"{r['games_per_s_vs_tactician']:.1f} | {r['games_per_s_vs_tactician'] / master:.1f} |")
+    rows.append(f"| `master` | | | | {master:.1f} | 1 |")
+    return "\n".join(rows)
+
+
+def retune_fresh() -> str:
+    f = _json("results/neural-search/retune/results.json")["fresh"]
+    return _score(dict(score=f["score_vs_master"], ci95=f["ci95"]))
+
+
+def _target(a: str, b: str) -> Callable[[], str]:
+    """A fresh-seed score of the strength certificate's targets (results/strength/targets.json)."""
+    return lambda: _score(next(r for r in _json("results/strength/targets.json")["rows"] if (r["a"], r["b"]) == (a, b)))
+
+
+def _ladder_elo(name: str) -> Callable[[], str]:
+    """A player's rating on the one Elo scale, with its interval (results/strength/ladder.json)."""
+    def figure() -> str:
+        r = next(r for r in _json("results/strength/ladder.json")["ratings"] if r["entrant"] == name)
+        return "{:+.0f} [{:+.0f}, {:+.0f}]".format(r["elo"], *r["ci95"]).replace("-", "−")
+    return figure
+
+
+def _seat_gains(name: str) -> Callable[[], str]:
+    """A player's gains over `tactician`'s mirror in each seat (strategies/seats.json)."""
+    def figure() -> str:
+        r = seats.seat_row(name)
+        return (f"{points(r['gain_cleopatra'] / 100)} as Cleopatra and {points(r['gain_caesar'] / 100)} as Caesar, "
+                f"on {r['deals']:,} deals a seat")
+    return figure
+
+
+def tactician_speed() -> str:
+    return f"{_strong_speed('tactician', 'tactician'):,.0f}"
+
+
+def expert_b256_speed() -> str:
+    return f"{_strong_speed('expert-b256', 'tactician'):.1f}"
+
+
 def _strong_speed(a: str, b: str) -> float:
     """games/s of a matchup on 2 threads, timed in one process (results/bench/strong.json)."""
     rows = _json("results/bench/strong.json")["rows"]
@@ -697,6 +803,15 @@ FIGURES: dict[str, Callable[[], str]] = {
     "remeasured-table": remeasured_table, "search-table": search_table, "skill-table": skill_table,
     "skill-elo-sources": skill_elo_sources, "race-rounds": race_rounds,
     "centre-prediction": centre_prediction,
+    "neural-generation-scores": _generation_scores("results/neural"),
+    "neural-rerun-scores": _generation_scores("results/neural/rerun"), "neural-gain": neural_gain,
+    "neural-minutes": neural_minutes, "network-table": network_table, "neural-search-fresh": neural_search_fresh,
+    "network-neural-search-master": network_neural_search_master, "retune-table": retune_table,
+    "retune-fresh": retune_fresh, "target-master": _target("master", "expert-b256"),
+    "target-learned": _target("learned", "tactician"), "tactician-speed": tactician_speed,
+    "expert-b256-speed": expert_b256_speed,
+    **{f"elo-{name}": _ladder_elo(name) for name in ("master", "expert-b256", "neural-search", "neural")},
+    **{f"gains-{name}": _seat_gains(name) for name in ("neural", "neural-search", "master")},
     "orderings-search-table": orderings_search_table, "orderings-best-lower-ends": orderings_best_lower_ends,
     "orderings-finalist-deals": orderings_finalist_deals, "orderings-search-time": orderings_search_time,
     "orderings-seed-2-check": orderings_seed_2_check, "positions-size": positions_size,
@@ -718,7 +833,7 @@ FIGURES: dict[str, Callable[[], str]] = {
 TEST_COUNTS = {"tests-fast", "tests-all"}
 #: figures written as blocks (their own lines between the markers)
 BLOCKS = {"answer", "ladder", "seat-table", "neural-generations", "remeasured-table", "search-table", "skill-table",
-          "orderings-search-table", "positions-table"}
+          "orderings-search-table", "positions-table", "network-table", "retune-table"}
 
 
 def documents(root: Path = ROOT) -> list[Path]:
@@ -753,10 +868,11 @@ def figures(text: str) -> list[str]:
     "after 30 s", "for 30 s", "within 30 minutes", "every 5 s", which is a setting), a ratio (1.4×; not a
     shape, 2×5), a study's size in millions (4.2 million, a 10-million-game search) or a count of games or deals
     that is not a round thousand (4,221,992 games: 100,000 deals is a number a command was asked for).
-    Not figures: rule numbers, the rules' card counts, dates, versions, round inputs of commands. The text is
+    Not figures: rule numbers, the rules' card counts, dates, versions, round inputs of commands, targets
+    (≥ 55%, ≤ 30 s: a bound asked for, not a result). The text is
     prose already (``prose``): code blocks and spans (a command, or what a command prints, which the tests of
     the documents run), and what a generator writes, are left out before."""
-    found = (m.group(0) for m in _FIGURE.finditer(text))
+    found = (m.group(0) for m in _FIGURE.finditer(text) if not text[:m.start()].rstrip(" ").endswith(("≥", "≤")))
     return [f for f in found if f != "−1" and not (f.startswith("[") and not re.search(r"[+−.]", f))]
 
 
