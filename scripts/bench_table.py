@@ -136,7 +136,8 @@ def _span(v) -> str:
 def tests_section(tests: dict) -> list[str]:
     """How long the test suite takes: the whole suite (what CI runs), its fast tier, the plain-numba run."""
     fast, plain, whole = tests["fast"], tests["plain"], tests["all"]
-    lines = ["## The test suite", "", *_header(("run", "---"), ("time", "---:"), ("measured how", "---"), ("date", "---"))]
+    lines = ["## The test suite", "",
+             *_header(("run", "---"), ("time", "---:"), ("measured how", "---"), ("date", "---"))]
     lines += [f"| `{whole['command']}` | {_span(whole['minutes'])} min | {whole['how']} | {whole['date']} |",
               f"| `{fast['command']}` | {_span(fast['minutes'])} min | {fast['how']} | {fast['date']} |",
               f"| `{fast['command']}` | {_span(fast['cpu_s'])} s | {fast['cpu_how']} | {fast['cpu_date']} |",

@@ -189,15 +189,6 @@ def expert_speed() -> str:
     return f"{_json('results/expert/strength.json')['games_per_s']:.0f}"
 
 
-def tactician_standard() -> str:
-    """`tactician`'s edge under the standard rules with its interval, on the fresh deals of the published search
-    (results/balance/remeasured.parquet): "+10.2 [+9.9, +10.5]"."""
-    import pandas as pd
-    r = pd.read_parquet(ROOT / "results" / "balance" / "remeasured.parquet")
-    row = r[(r["setting"] == "RULES.md") & (r["level"] == "tactician")].iloc[0]
-    return f"{points(row['seat_advantage'])} [{points(row['seat_advantage_lo'])}, {points(row['seat_advantage_hi'])}]"
-
-
 def _edge(value: float, lo: float, hi: float) -> str:
     """An edge with its interval, in points: "+10.2 [+9.9, +10.5]"."""
     return f"{points(value)} [{points(lo)}, {points(hi)}]"
@@ -638,23 +629,6 @@ def warm_start() -> str:
     return f"{_json('results/bench/engine.json')['warm_start_s']:.1f}"
 
 
-def _thousands(x: float) -> str:
-    return f"{round(x, -3):,.0f}"
-
-
-def bench_random() -> str:
-    """random's mirror on 2 threads (results/bench/engine.json)."""
-    row = next(r for r in _json("results/bench/engine.json")["matchups"] if r["cleopatra"] == r["caesar"] == "random")
-    return _thousands(row["games_per_s_2t"])
-
-
-def bench_heuristics() -> str:
-    """The range of games/s between two heuristics (random and greedy left out: they are not heuristics)."""
-    speeds = [r["games_per_s_2t"] for r in _json("results/bench/pairings.json")["pairings"]
-              if not {"random", "greedy"} & {r["cleopatra"], r["caesar"]}]
-    return f"{_thousands(min(speeds))}–{_thousands(max(speeds))}"
-
-
 def _tests_time(tier: str, field: str) -> Callable[[], str]:
     """A test tier's time as results/bench/tests.json holds it: a range as "13–20", one figure as "55"."""
     def figure() -> str:
@@ -764,7 +738,7 @@ def _gap(name: str) -> Callable[[], str]:
 def judge_status() -> str:
     """Whether a search judges today: the judge (the strongest search shown balanced), or the strongest search's
     own seat gap and status when none is (strategies/seats.json)."""
-    from ccsim.analyses.levels import search_level, strong_caveat, strong_level
+    from ccsim.analyses.levels import search_level, strong_level
     if search_level():
         return f"`{search_level()}` judges: {seats.describe(search_level())}, {_gap(search_level())()}."
     name = strong_level()
@@ -788,8 +762,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "balance-games": balance_games, "balance-millions": balance_millions,
     "report-games": report_games, "report-millions": report_millions,
     "expert-speed": expert_speed, "master-speed": master_speed, "neural-speed": neural_speed,
-    "bench-random": bench_random, "bench-heuristics": bench_heuristics,
-    "tactician-standard": tactician_standard, "ring-minutes": ring_minutes,
+    "tactician-standard": _remeasured_edge("tactician", "RULES.md"), "ring-minutes": ring_minutes,
     "ring-confirm-minutes": ring_confirm_minutes, "master-mirror-speed": master_mirror_speed,
     "warm-start": warm_start, "greedy-elo": greedy_elo, "orderings-search-millions": orderings_search_millions,
     "orderings-best-greedy": orderings_best_greedy, "expert-round-robin": expert_round_robin,

@@ -52,7 +52,8 @@ def test_a_figure_typed_into_a_document_is_counted_and_a_written_one_is_not(figu
     (tmp_path / "docs").mkdir()
     (tmp_path / "examples").mkdir()
     (tmp_path / "README.md").write_text(
-        "Her edge is <!-- fig:balance-games -->+1.0<!-- /fig:balance-games --> ; `ccsim run --games 100000` prints it:\n\n"
+        "Her edge is <!-- fig:balance-games -->+1.0<!-- /fig:balance-games -->; `ccsim run --games 100000`"
+        " prints it:\n\n"
         "```\n+9.4 [+8.7, +10.0]  (a command's output)\n```\n", encoding="utf-8")
     assert figures.unowned(tmp_path) == {}
     doc = tmp_path / "docs" / "designer.md"
