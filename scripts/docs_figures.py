@@ -842,9 +842,9 @@ def figures(text: str) -> list[str]:
     shape, 2×5), a study's size in millions (4.2 million, a 10-million-game search) or a count of games or deals
     that is not a round thousand (4,221,992 games: 100,000 deals is a number a command was asked for).
     Not figures: rule numbers, the rules' card counts, dates, versions, round inputs of commands, targets
-    (≥ 55%, ≤ 30 s: a bound asked for, not a result). The text is
-    prose already (``prose``): code blocks and spans (a command, or what a command prints, which the tests of
-    the documents run), and what a generator writes, are left out before."""
+    (≥ 55%, ≤ 30 s: a bound asked for, not a result). The text is prose already (``prose``): what a generator
+    writes is left out before, and so are code blocks and spans, a command (the documents' tests run them) or a
+    command's printed output quoted as an example of what it prints (no test reprints those yet)."""
     found = (m.group(0) for m in _FIGURE.finditer(text) if not text[:m.start()].rstrip(" ").endswith(("≥", "≤")))
     return [f for f in found if f != "−1" and not (f.startswith("[") and not re.search(r"[+−.]", f))]
 
