@@ -19,7 +19,15 @@ Routes (every ``/api`` route reads the form from its query string, ``ccsim.explo
   events: its progress lines, then its recommended settings (each with the page's query); it is the
   page's one computation too;
 * ``GET /api/sample?game=K&arm=changed|standard&…`` a sample game narrated turn by turn;
-* ``GET /api/change.toml?…`` the change as a ``[[change]]`` file to download.
+* ``GET /api/change.toml?…`` the change as a ``[[change]]`` file to download;
+* ``GET /api/play/new?against=LEVEL&seat=SEAT&deal=N&…`` a game of the form's rules against a level
+  (``ccsim.explore.play``): its board as the seat sees it; no ``deal``, a new one;
+* ``GET /api/play/move?game=ID&at=K&option=I`` the human's option ``I`` of board ``K`` (none: only the
+  opponent's moves), then the opponent's moves as server-sent events (``thinking`` before each decision
+  of a search level, ``moved`` after each), the last ``yours`` or ``over`` with the board; a move on a stale
+  board is refused (HTTP 409, one line and the board as it is); the game's work is one of the ``MAX_PAGES``
+  computing at once, and stops when the page goes away;
+* ``GET /api/play/record?game=ID`` the game as a ``ccsim-game/1`` record, to download.
 """
 from __future__ import annotations
 
@@ -38,10 +46,14 @@ from starlette.routing import Route
 from ccsim.explore.compute import Cancelled, answer, arms_of, plan_for
 from ccsim.explore.confirm import DEALS, MAX_DEALS, check_confirm, confirm, read_deals
 from ccsim.explore.fair import fair_search
-from ccsim.explore.form import FormError, Question, form_spec, gap_words, published_answer, read_question
+from ccsim.errors import UsageError
+from ccsim.explore.form import (FormError, Question, form_spec, gap_words, page_level, published_answer,
+                                read_question)
 from ccsim.explore.judged import no_judge_note, page_judge, published_figures
 from ccsim.explore.keep import TOML_NAME, change_toml, query_of, whatif_line
 from ccsim.explore.memory import Memory
+from ccsim.explore.play import (PLAY_FIELDS, Stale, Tables, human_move, new_table, opponent_moves, read_play,
+                                record_name, view)
 from ccsim.explore.sample import MAX_GAME, sample_game
 from strategies.registry import search_players
 
@@ -49,7 +61,7 @@ __all__ = ["create_app", "Pages", "ASSETS", "MAX_PAGES"]
 
 #: the only files served: name -> media type (they ship in the package, ``ccsim/explore/static``)
 ASSETS = {"index.html": "text/html; charset=utf-8", "explore.css": "text/css; charset=utf-8",
-          "explore.js": "text/javascript; charset=utf-8"}
+          "explore.js": "text/javascript; charset=utf-8", "play.js": "text/javascript; charset=utf-8"}
 MAX_PAGES = 8                       # pages computing at once (their chunks take turns on the cores)
 _PAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _OWN_FIELDS = ("page", "game", "arm", "deals")  # a route's own query fields, not the form's
@@ -93,10 +105,10 @@ def _asset(name: str) -> bytes:
     return resources.files("ccsim.explore").joinpath("static", name).read_bytes()
 
 
-def _form_fields(request: Request) -> dict[str, list[str]]:
-    """The query's form fields (each with all its values), without the route's own."""
+def _form_fields(request: Request, own=_OWN_FIELDS) -> dict[str, list[str]]:
+    """The query's form fields (each with all its values), without the route's ``own``."""
     q = request.query_params
-    return {k: q.getlist(k) for k in q.keys() if k not in _OWN_FIELDS}
+    return {k: q.getlist(k) for k in q.keys() if k not in own}
 
 
 def _refused(e: FormError) -> JSONResponse:
@@ -273,6 +285,102 @@ async def fair_route(request: Request) -> Response:
     return _start(request, q, work)
 
 
+# --- play these rules ---------------------------------------------------------------------------
+
+def _number(request: Request, name: str) -> int | None:
+    """A whole-number field of a move (None when left out), or FormError (one line)."""
+    text = request.query_params.get(name)
+    if text is None:
+        return None
+    if not text.isdigit() or len(text) > 6:
+        raise FormError({name: f"{name}: must be a whole number, got {text!r}"})
+    return int(text)
+
+
+async def play_new(request: Request) -> Response:
+    errors = {}  # every bad field at once, the form's and the game's
+    try:
+        q = read_question(_form_fields(request, PLAY_FIELDS))
+    except FormError as e:
+        errors.update(e.errors)
+    try:
+        own = {k: request.query_params.getlist(k) for k in PLAY_FIELDS if k in request.query_params}
+        against, seat, deal = read_play(own, page_level())
+    except FormError as e:
+        errors.update(e.errors)
+    if errors:
+        return _refused(FormError(errors))
+    try:
+        table = await asyncio.to_thread(new_table, q, query_of(q), against, seat, deal)
+    except UsageError as e:  # a level the engine cannot load: one line
+        return _refused(FormError({"against": str(e).splitlines()[0]}))
+    request.app.state.tables.add(table)
+    return JSONResponse(await asyncio.to_thread(_locked_view, table))
+
+
+def _locked_view(table) -> dict:
+    with table.lock:
+        return view(table)
+
+
+def _busy() -> JSONResponse:
+    return JSONResponse({"errors": {"move": "The opponent is still moving in this game (another tab?): "
+                                            "wait for its move there"}}, status_code=409)
+
+
+async def play_move(request: Request) -> Response:
+    try:
+        table = request.app.state.tables.get(request.query_params.get("game", ""))
+        at, option = _number(request, "at"), _number(request, "option")
+        if at is None and option is not None:
+            raise FormError({"at": "at: a move names the board it was chosen on"})
+    except FormError as e:
+        return _refused(e)
+    if not table.lock.acquire(blocking=False):
+        return _busy()
+    pages, key = request.app.state.pages, f"play-{table.id}"
+    flag = pages.start(key)
+    if flag is None:
+        table.lock.release()
+        return JSONResponse({"errors": {"move": f"{pages.limit} pages are computing: try again soon"}},
+                            status_code=429)
+    try:
+        if option is not None:
+            human_move(table, at, option)
+    except (Stale, FormError) as e:
+        pages.finish(key, flag)
+        board = view(table)
+        table.lock.release()
+        if isinstance(e, FormError):
+            return JSONResponse({"errors": e.errors, "board": board}, status_code=400)
+        return JSONResponse({"errors": {"move": str(e)}, "board": board}, status_code=409)
+
+    def work(put):
+        try:
+            opponent_moves(table, put, flag)
+            put({"state": "over" if table.game.over else "yours", **view(table)})
+        finally:
+            table.lock.release()
+    return _stream(request.app, key, flag, work)
+
+
+async def play_record(request: Request) -> Response:
+    try:
+        table = request.app.state.tables.get(request.query_params.get("game", ""))
+    except FormError as e:
+        return _refused(e)
+    if not table.lock.acquire(blocking=False):
+        return _busy()
+    try:
+        rec = table.game.record()
+    except UsageError as e:  # before both initial placements (R2.5) there is no record
+        return _refused(FormError({"game": str(e)}))
+    finally:
+        table.lock.release()
+    return PlainTextResponse(json.dumps(rec, separators=(",", ":")) + "\n", media_type="application/jsonl",
+                             headers={"Content-Disposition": f'attachment; filename="{record_name(table)}"'})
+
+
 def create_app(pages: Pages | None = None) -> Starlette:
     """The application; ``pages`` (for tests) holds the running computations, its ``Memory`` the
     chunks played for any page (``judged``: the confirmations' games)."""
@@ -280,9 +388,11 @@ def create_app(pages: Pages | None = None) -> Starlette:
     app = Starlette(routes=[
         Route("/", page), Route("/static/{name}", static), Route("/api/form", form), Route("/api/check", check),
         Route("/api/answer", answer_route), Route("/api/confirm", confirm_route), Route("/api/fair", fair_route), Route("/api/sample", sample),
-        Route("/api/change.toml", change_file),
+        Route("/api/change.toml", change_file), Route("/api/play/new", play_new), Route("/api/play/move", play_move),
+        Route("/api/play/record", play_record),
     ])
     app.state.pages = pages
     app.state.memory = Memory()
     app.state.judged = Memory()  # the judge's games apart: the fast levels' many chunks must not push them out
+    app.state.tables = Tables()  # the games played on the page
     return app

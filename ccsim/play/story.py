@@ -14,7 +14,8 @@ import json
 
 from ccsim.kernel import rules as R
 
-__all__ = ["CARD_KEYS", "GROUP_KEYS", "option_words", "option_path", "step_order", "announced_words", "Story"]
+__all__ = ["CARD_KEYS", "GROUP_KEYS", "option_words", "option_path", "step_order", "announced_words", "set_aside",
+           "Story"]
 
 # Keys fixed per card and per group (never positions in a list).
 CARD_KEYS = {"1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "P": "p", "assassination": "a", "spy": "s",
@@ -100,7 +101,7 @@ def option_path(d: dict) -> list[tuple[str, str, str]]:
         (g1, a), (g2, b) = d["to"].items()
         return [(str(a), f"{a} back on {g1}, {b} on {g2}", f"castling: how many {d['card']} back on {g1}?")]
     if k == "discard":
-        q = "discard which cards? (one at a time, n when done)"
+        q = "discard which cards? (one at a time, then no (more) discards)"
         return [_card_step(c, q, "discard ") for c in d["cards"]] + [("n", "no (more) discards", q)]
     if k == "placement":
         return [_card_step(c, f"initial placement: which card on {g}?", "") for g, c in d["placement"].items()]
@@ -123,6 +124,16 @@ def announced_words(obs: dict) -> str | None:
     her = R.PLAYERS[1 - R.PLAYERS.index(obs["player"])]
     where = " ".join(x for x in (a["target"], "at" if a["target"] else None, a["group"], a["second_group"]) if x)
     return f"{her} announces {a['card']}" + (f": {where}" if where else "")
+
+
+def set_aside(obs: dict) -> list[str] | None:
+    """Before play, the set-aside cards the player has still to place, one on each group (R2.5); None
+    once they are placed (her hand is then her hand)."""
+    if obs.get("decision") != "placement" or obs["hand"]:
+        return None
+    me = obs["player"]
+    placed = [c for x in obs["groups"].values() for c in x[me]["up"] + x[me]["down"]]
+    return [c for c in R.INFLUENCE_NAMES[:5] if c not in placed]
 
 
 def _unwrapped(text: str, indent: str = "") -> list[str]:

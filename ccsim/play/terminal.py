@@ -24,7 +24,7 @@ import textwrap
 import click
 
 from ccsim.kernel import rules as R
-from ccsim.play.story import GROUP_KEYS, Story, announced_words, option_path, step_order
+from ccsim.play.story import GROUP_KEYS, Story, announced_words, option_path, set_aside, step_order
 
 _ORDER_HELP = "13 letters A S C R W V top first, a preset, or shuffled"
 
@@ -106,11 +106,9 @@ def screen_lines(obs: dict) -> list[str]:
 
 def _hand_line(obs: dict) -> str:
     """The hand; before play, the set-aside cards still to place, one on each group (R2.5)."""
-    if obs.get("decision") != "placement" or obs["hand"]:
+    left = set_aside(obs)
+    if left is None:
         return f"your hand: {_cards(obs['hand'])}"
-    me = obs["player"]
-    placed = [c for x in obs["groups"].values() for c in x[me]["up"] + x[me]["down"]]
-    left = [c for c in R.INFLUENCE_NAMES[:5] if c not in placed]
     return f"your set-aside cards: {_cards(left)} (one goes on each group, R2.5)"
 
 

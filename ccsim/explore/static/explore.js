@@ -559,9 +559,11 @@ function showTurn() {
 // --- start -------------------------------------------------------------------------------------
 
 async function main() {
+  const start = new URLSearchParams(location.search);  // (asking replaces it with the form's own fields)
   spec = await (await fetch("/api/form")).json();
   buildForm();
-  fill(new URLSearchParams(location.search));
+  fill(start);
+  setupPlay(start);  // the Play these rules panel (play.js)
   $("f-level").dispatchEvent(new Event("change"));  // (its cost line; the form's own listeners come after)
   $("form").addEventListener("input", changed);
   $("form").addEventListener("change", changed);
