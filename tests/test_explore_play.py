@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient  # noqa: E402
 
 from ccsim.explore import compute  # noqa: E402
-from ccsim.explore.play import choice_tree, end_words  # noqa: E402
+from ccsim.explore.play import choice_tree, end_words, since_her_turn  # noqa: E402
 from ccsim.explore.server import create_app  # noqa: E402
 from ccsim.play.game import Game  # noqa: E402
 from ccsim.play.record import replay  # noqa: E402
@@ -67,6 +67,10 @@ def test_a_whole_game_under_a_changed_rule_replays_from_its_record(client):
         assert board["state"] == "yours" and board["choices"]
         board = move(client, board, pick(board["choices"], rnd))[-1]
     r = board["end"]["result"]
+    assert board["scores"] == {"you": {"vp": r["vp"]["caesar"], "patricians": sum(r["patricians"]["caesar"].values()),
+                                       "final": True},
+                               "her": {"vp": r["vp"]["cleopatra"], "final": True,
+                                       "patricians": sum(r["patricians"]["cleopatra"].values())}}
     assert board["end"]["words"].startswith(f"The game ended after {r['turns']} turns: ")
     assert "(R10.5)" in board["end"]["words"]
     got = client.get(f"/api/play/record?game={board['game']}")
@@ -150,6 +154,13 @@ def test_a_bad_new_game_is_one_line_a_field_and_400(client):
     assert errors["seat"] == "Your seat: must be cleopatra or caesar; you asked for 'pharaoh'"
     assert errors["deal"] == "Deal: must be a whole number from 0 to 999,999; you typed '-1'"
     assert all("\n" not in m for m in errors.values())
+
+
+def test_the_story_is_told_from_the_opponents_last_turn():
+    lines = ["", "  turn 1: cleopatra (active)", "  cleopatra places 3 on senator face-up", "",
+             "  turn 2: caesar (passive)", "  caesar discards 1", "", "  turn 3: cleopatra (active)"]
+    assert since_her_turn(lines, "caesar") == 4  # his turn, then hers so far
+    assert since_her_turn(lines[:3], "caesar") == 0  # before he has had a turn: the whole story
 
 
 @pytest.mark.parametrize("result, words", [

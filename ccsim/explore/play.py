@@ -28,7 +28,7 @@ from ccsim.explore.form import FormError, Question, nested_block
 from strategies.registry import search_players, strategy_id
 
 __all__ = ["PLAY_FIELDS", "MAX_DEAL", "MAX_TABLES", "Stale", "Table", "Tables", "read_play", "new_table",
-           "human_move", "opponent_moves", "view", "choice_tree", "scores", "end_words", "link_query",
+           "human_move", "opponent_moves", "view", "choice_tree", "scores", "end_words", "since_her_turn", "link_query",
            "record_name"]
 
 #: the play routes' own query fields (the rest is the form)
@@ -212,7 +212,12 @@ def _choice(legal, paths, label: str, idx: list[int], n: int) -> dict:
 
 def scores(table: Table) -> dict:
     """Victory points as the human may count them now (R10.1–R10.4): hers with her bonus card, the
-    opponent's without his (hidden, R8.2), and the patricians each has won."""
+    opponent's without his (hidden, R8.2), and the patricians each has won; once the game is over, the
+    final score (R10), both bonus cards counted."""
+    if table.game.over:
+        r = table.game.result
+        return {side: {"vp": r["vp"][p], "patricians": sum(r["patricians"][p].values()), "final": True}
+                for side, p in (("you", table.seat), ("her", table.her))}
     st, obs = table.game.st, table.game.observation(table.seat)
     me, her = R.PLAYERS.index(table.seat), 1 - R.PLAYERS.index(table.seat)
     won = {R.PLAYERS[p]: sum(x["won"][R.PLAYERS[p]] for x in obs["groups"].values()) for p in (me, her)}
@@ -238,6 +243,13 @@ def end_words(result: dict, seat: str, variants=()) -> str:
         return f"{ended} {who}, {vp[w]} VP to {vp[loser]}: the most VP wins (R10.5)."
     return (f"{ended} {who}: equal VP ({vp[w]} each), and {pats[w]} patricians to {pats[loser]}; "
             "on equal VP the most patricians wins (R10.5).")
+
+
+def since_her_turn(lines: list[str], her: str) -> int:
+    """Where the story's last turn of the opponent starts (0 before she has had one): the page tells the
+    game from there, her turn and what the human has done since."""
+    starts = [i for i, line in enumerate(lines) if line.startswith("  turn ") and f": {her} (" in line]
+    return starts[-1] if starts else 0
 
 
 def _groups(obs: dict, me: str, her: str) -> list[dict]:
@@ -271,7 +283,7 @@ def view(table: Table) -> dict:
            "scores": scores(table), "announced": announced_words(obs),
            "spy_seen": obs["spy_seen"]["hand"] if obs["decision"] == "spy_pick" and obs["spy_seen"] else None,
            "note": table.story.note(g) if mine else None,
-           "story": table.story.lines, "fresh": table.story.fresh,
+           "story": table.story.lines, "recent": since_her_turn(table.story.lines, table.her),
            "choices": choice_tree(g.legal()) if mine else None,
            "link": "?" + link_query(table), "end": None}
     if g.over:

@@ -10,6 +10,7 @@ let board = null, playing = null, picked = [];  // the board shown, the running 
 
 const INFLUENCE = new Set(["1", "2", "3", "4", "5", "P"]);
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
+const many = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function card(name, how) {
   // one card: an influence card by its value (P the philosopher), an action card by its name
@@ -63,12 +64,12 @@ function drawFacts(b) {
     fact("Your next action card:", ...(b.next_action ? [card(b.next_action), ` (${b.action_left} in your action deck)`]
       : [el("span", {class: "note", text: "none left"})])),
     fact("Your bonus card:", `${b.bonus} · influence deck ${b.decks.you} cards`),
-    fact("Your score now:", `${s.you.vp} VP, ${s.you.patricians} patricians`),
+    fact(s.you.final ? "Your final score:" : "Your score now:", `${s.you.vp} VP, ${many(s.you.patricians, "patrician")}`),
     fact("Your discards:", ...counted(b.discards.you)));
   $("play-theirs").replaceChildren(
-    fact(`${cap(b.her)}:`, `${b.her_hand} cards in hand · influence deck ${b.decks.her} · action deck ${b.decks.her_action}`),
-    fact(`${cap(b.her)}'s score now:`, `${s.her.vp} VP, ${s.her.patricians} patricians`
-      + ` (${b.her}'s bonus card is hidden, R8.2: it may add ${s.her.hidden_bonus} VP)`),
+    fact(`${cap(b.her)}:`, `${many(b.her_hand, "card")} in hand · influence deck ${b.decks.her} · action deck ${b.decks.her_action}`),
+    fact(`${cap(b.her)}'s ${s.her.final ? "final score" : "score now"}:`, `${s.her.vp} VP, ${many(s.her.patricians, "patrician")}`
+      + (s.her.final ? "" : ` (${cap(b.her)}'s bonus card is hidden, R8.2: it may add ${s.her.hidden_bonus} VP)`)),
     fact("Vote-of-confidence deck:", `${b.voc.deck} cards · discard: ${b.voc.discard.join(" ") || "none"}`
       + (b.voc.box.length ? ` · box: ${b.voc.box.join(" ")}` : "")),
     fact(`${cap(b.her)}'s discards:`, ...counted(b.discards.her)),
@@ -113,7 +114,10 @@ function show(b) {
   $("play-title").textContent = `You (${b.seat}) against ${b.against} · deal ${b.deal} of seed ${b.seed} · ${b.rules}`;
   drawTable(b);
   drawFacts(b);
-  $("play-fresh").textContent = b.story.slice(b.fresh).join("\n").replace(/^\n+/, "") || "(nothing yet)";
+  $("play-recent-title").textContent = b.recent ? `Since ${b.her}'s last turn` : "The game so far";
+  $("play-recent").textContent = b.story.slice(b.recent).join("\n").replace(/^\n+/, "")
+    || (b.set_aside || b.decision === "placement" ? "(nothing yet)"
+      : "(no turn yet: each player has placed one card face-down on each group, R2.5)");
   $("play-story").textContent = b.story.join("\n").replace(/^\n+/, "");
   $("play-end").hidden = !b.end;
   if (b.end) {
@@ -184,7 +188,6 @@ async function move(option) {
     // aborted: a new game started
   }
   if (playing === mine) playing = null;
-  if (board) drawChoices(board);
 }
 
 function heard(mine, m) {
