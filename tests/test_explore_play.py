@@ -23,7 +23,7 @@ from ccsim.explore import compute  # noqa: E402
 from ccsim.explore.play import choice_tree, end_words, since_her_turn  # noqa: E402
 from ccsim.explore.server import create_app  # noqa: E402
 from ccsim.play.game import Game  # noqa: E402
-from ccsim.play.record import replay  # noqa: E402
+from ccsim.play.record import read_records, replay  # noqa: E402
 
 FORM = "action_count.cleopatra.veto=1&caesar_order=veto-first&level=learned"
 KINDS = {"placement", "mode", "step", "veto", "veto_draw", "draw", "spy_pick", "castle", "discard"}
@@ -58,7 +58,7 @@ def new_game(client, query=FORM, **play) -> dict:
     return r.json()
 
 
-def test_a_whole_game_under_a_changed_rule_replays_from_its_record(client):
+def test_a_whole_game_under_a_changed_rule_replays_from_its_record(client, tmp_path):
     board = new_game(client, against="greedy", seat="caesar", deal=3)
     assert board["rules"].startswith("Cleopatra has 1 veto card") and not board["yours"]  # Cleopatra places first
     rnd = random.Random(3)
@@ -75,7 +75,9 @@ def test_a_whole_game_under_a_changed_rule_replays_from_its_record(client):
     assert "(R10.5)" in board["end"]["words"]
     got = client.get(f"/api/play/record?game={board['game']}")
     assert got.status_code == 200 and "attachment" in got.headers["content-disposition"]
-    rec = json.loads(got.text)
+    path = tmp_path / "game.jsonl"
+    path.write_text(got.text)
+    rec, = read_records(path)  # the record format's own reader takes it
     assert rec["format"] == "ccsim-game/1" and rec["rules"] == {"action_count": {"cleopatra": {"veto": 1}}}
     assert rec["players"]["caesar"] == {"strategy": "human", "ordering": "VVASCRAWASCRA"}
     assert rec["players"]["cleopatra"]["strategy"] == "greedy" and rec["result"] == r
