@@ -63,7 +63,7 @@ function drawFacts(b) {
       : fact("Your hand:", ...cards(b.hand)),
     fact("Your next action card:", ...(b.next_action ? [card(b.next_action), ` (${b.action_left} in your action deck)`]
       : [el("span", {class: "note", text: "none left"})])),
-    fact("Your bonus card:", `${b.bonus} · influence deck ${b.decks.you} cards`),
+    fact("Your bonus card:", `${b.bonus} (framed in green) · influence deck ${many(b.decks.you, "card")}`),
     fact(s.you.final ? "Your final score:" : "Your score now:", `${s.you.vp} VP, ${many(s.you.patricians, "patrician")}`),
     fact("Your discards:", ...counted(b.discards.you)));
   $("play-theirs").replaceChildren(
