@@ -32,7 +32,7 @@ __all__ = ["PLAY_FIELDS", "MAX_DEAL", "MAX_TABLES", "Stale", "Table", "Tables", 
            "record_name"]
 
 #: the play routes' own query fields (the rest is the form)
-PLAY_FIELDS = ("page", "against", "seat", "deal", "game", "at", "option")
+PLAY_FIELDS = ("against", "seat", "deal", "game", "at", "option")
 MAX_DEAL = 999_999        # deals 0 .. MAX_DEAL of the form's seed; a new deal is one of them at random
 MAX_TABLES = 32           # games the server keeps at once: the least recently played goes first
 

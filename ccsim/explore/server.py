@@ -314,13 +314,9 @@ async def play_new(request: Request) -> Response:
         table = await asyncio.to_thread(new_table, q, query_of(q), against, seat, deal)
     except UsageError as e:  # a level the engine cannot load: one line
         return _refused(FormError({"against": str(e).splitlines()[0]}))
+    board = await asyncio.to_thread(view, table)  # (before the game is the server's: no move can come yet)
     request.app.state.tables.add(table)
-    return JSONResponse(await asyncio.to_thread(_locked_view, table))
-
-
-def _locked_view(table) -> dict:
-    with table.lock:
-        return view(table)
+    return JSONResponse(board)
 
 
 def _busy() -> JSONResponse:
@@ -347,10 +343,12 @@ async def play_move(request: Request) -> Response:
     try:
         if option is not None:
             human_move(table, at, option)
-    except (Stale, FormError) as e:
+    except BaseException as e:  # refused or failed: the game is free again, and nothing computes for it
         pages.finish(key, flag)
-        board = view(table)
+        board = view(table) if isinstance(e, (Stale, FormError)) else None
         table.lock.release()
+        if board is None:
+            raise
         if isinstance(e, FormError):
             return JSONResponse({"errors": e.errors, "board": board}, status_code=400)
         return JSONResponse({"errors": {"move": str(e)}, "board": board}, status_code=409)
