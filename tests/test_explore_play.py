@@ -205,22 +205,21 @@ def test_a_closed_stream_stops_the_opponent_between_two_decisions(monkeypatch):
         board = move_over_http(httpx, url, board, None)  # Cleopatra places: Caesar's move
         asked, thinking = Game.ask, threading.Event()
 
-        def ask(self, strategy):  # the opponent's second decision of the turn thinks until the test lets it go on
-            if self.to_move == "cleopatra" and table.at > board["at"] + 1:
+        def ask(self, strategy):  # the opponent's first decision after Caesar's move thinks until the test says
+            if self.to_move == "cleopatra" and table.at == board["at"] + 1:
                 thinking.wait(30)
             return asked(self, strategy)
         monkeypatch.setattr(Game, "ask", ask)
         table = app.state.tables.get(board["game"])
         option = pick(board["choices"], random.Random(5))
         with httpx.stream("GET", f"{url}api/play/move?game={board['game']}&at={board['at']}&option={option}") as r:
-            for line in r.iter_lines():
-                if line.startswith("data:"):
-                    break  # the page goes away (the tab closes) after the opponent's first decision
+            assert r.status_code == 200  # the page goes away (the tab closes) while the opponent thinks
         until(lambda: not app.state.pages._running)  # the server saw it go: the game's work is told to stop
         thinking.set()
         until(lambda: not [t for t in threading.enumerate() if t.name.startswith("ccsim-explore-play")])
-        # it stopped between two decisions: the human's move and the opponent's two, not the rest of its turn
-        assert table.at == board["at"] + 3 and table.game.to_move == "cleopatra"
+        # it stopped between two decisions: Caesar's move and the decision the opponent was thinking about,
+        # not the rest of its turn
+        assert table.at == board["at"] + 2 and table.game.to_move == "cleopatra"
         # the page's next request goes on from there
         assert move_over_http(httpx, url, {"game": board["game"], "at": table.at}, None)["yours"]
     finally:
