@@ -99,31 +99,42 @@ def _one(fields: dict, name: str, default: str | None) -> str:
     return values[0].strip()
 
 
+def _against(fields: dict, default_level: str) -> str:
+    name = _one(fields, "against", default_level)
+    try:
+        strategy_id(name)
+    except KeyError as e:
+        raise FormError({"against": f"Opponent: {e.args[0]}"}) from None
+    return name
+
+
+def _seat(fields: dict) -> str:
+    seat = _one(fields, "seat", R.PLAYERS[0])
+    if seat not in R.PLAYERS:
+        raise FormError({"seat": f"Your seat: must be {' or '.join(R.PLAYERS)}; you asked for {seat!r}"})
+    return seat
+
+
+def _deal(fields: dict) -> int:
+    """The deal asked for; none: a new one, drawn at random."""
+    deal = _one(fields, "deal", str(secrets.randbelow(MAX_DEAL + 1)))
+    if not deal.isdigit() or len(deal) > 7 or int(deal) > MAX_DEAL:
+        raise FormError({"deal": f"Deal: must be a whole number from 0 to {MAX_DEAL:,}; you typed {deal!r}"})
+    return int(deal)
+
+
 def read_play(fields: dict[str, list[str]], default_level: str) -> tuple[str, str, int]:
     """(opponent's level, the human's seat, the deal) of a new game's fields; FormError with every bad
-    field's one line.  No deal given: a new one, drawn at random."""
-    errors, out = {}, {}
-    try:
-        out["against"] = _one(fields, "against", default_level)
-        strategy_id(out["against"])
-    except KeyError as e:
-        errors["against"] = f"Opponent: {e.args[0]}"
-    except FormError as e:
-        errors.update(e.errors)
-    try:
-        out["seat"] = _one(fields, "seat", R.PLAYERS[0])
-        if out["seat"] not in R.PLAYERS:
-            errors["seat"] = f"Your seat: must be {' or '.join(R.PLAYERS)}; you asked for {out['seat']!r}"
-        deal = _one(fields, "deal", str(secrets.randbelow(MAX_DEAL + 1)))
-        if not deal.isdigit() or len(deal) > 7 or int(deal) > MAX_DEAL:
-            errors["deal"] = f"Deal: must be a whole number from 0 to {MAX_DEAL:,}; you typed {deal!r}"
-        else:
-            out["deal"] = int(deal)
-    except FormError as e:
-        errors.update(e.errors)
+    field's one line."""
+    errors, out = {}, []
+    for read in (lambda f: _against(f, default_level), _seat, _deal):
+        try:
+            out.append(read(fields))
+        except FormError as e:
+            errors.update(e.errors)
     if errors:
         raise FormError(errors)
-    return out["against"], out["seat"], out["deal"]
+    return tuple(out)
 
 
 def new_table(q: Question, query: str, against: str, seat: str, deal: int) -> Table:
