@@ -55,6 +55,8 @@ def import_graph(mods: dict) -> dict:
 
 
 def room_of(module: str) -> str | None:
+    if module.endswith(".__main__"):  # ``python -m PACKAGE``: a command line, a door of the cli's room
+        return "ccsim.cli"
     rooms = [r for r in WINGS + FLOORS if module == r or module.startswith(r + ".")]
     return rooms[0] if rooms else None
 

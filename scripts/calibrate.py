@@ -80,7 +80,7 @@ def check_settings():
 
 
 def play(args) -> None:
-    from ccsim.analyses.balance.folder import TaskStore
+    from ccsim.analyses.balance.publish.folder import TaskStore
     from ccsim.analyses.judging.play import play_settings
     from ccsim.analyses.judging.store import setting_key
     judge = judge_of(args)

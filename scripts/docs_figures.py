@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere: the repository's
     sys.path.insert(0, str(ROOT))
 
 from ccsim.analyses.balance.judge import level_lean  # noqa: E402
-from ccsim.analyses.balance.verdict import answer_paragraph, points  # noqa: E402
+from ccsim.analyses.balance.search.verdict import answer_paragraph, points  # noqa: E402
 from ccsim.analyses.levels import level_words  # noqa: E402
 from strategies import seats  # noqa: E402
 
@@ -251,9 +251,9 @@ def centre_prediction() -> str:
     """Cleopatra's one veto fewer at the judge as the ring's centre rule predicts it from the published tables
     (``ccsim.analyses.balance.centre``, before the judge measured her): "predicted at +1.1 (95% interval …)"."""
     import pandas as pd
-    from ccsim.analyses.balance.centre import balanced_fast, centre_ranking, kept_rows
+    from ccsim.analyses.balance.ring.centre import balanced_fast, centre_ranking, kept_rows
     from ccsim.analyses.balance.space import load_space
-    from ccsim.analyses.balance.widen import judge_frame
+    from ccsim.analyses.balance.ring.widen import judge_frame
     folder = ROOT / "results" / "balance"
     read = {n: pd.read_parquet(folder / f"{n}.parquet") for n in ("candidates", "remeasured", "search", "skill")}
     judge = summary()["search"]["level"]
@@ -717,7 +717,7 @@ FILES: dict[str, Callable[[], str]] = {
 def balance_page(text: str) -> str:
     """results/balance/README.md with the blocks ``ccsim balance`` writes from summary.json and ring/ring.json
     (the answer, the next ring) written again; the rest of the page is prose."""
-    from ccsim.analyses.balance import publish
+    from ccsim.analyses.balance.publish import answer as publish
     text = publish._with_answer(text, answer_paragraph(summary()))
     return publish._between(text, publish.RING_MARKS, publish.ring_markdown(_json("results/balance/ring/ring.json")))
 

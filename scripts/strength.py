@@ -235,7 +235,7 @@ def two_seats(args) -> None:
     (seats swapped), and Cleopatra's edge in its mirror beside the strongest balanced search's on the same
     deals (results/balance/summary.json's standard rules at its judge: a fast judge should see the game
     as the search sees it)."""
-    from ccsim.analyses.balance.verdict import points
+    from ccsim.analyses.balance.search.verdict import points
     name = args.player
     m = match(name, "tactician", args.tactician_deals, args.seed)
     print(f"{name} vs tactician: {m['score']:.1%} [{m['ci95'][0]:.1%}, {m['ci95'][1]:.1%}]", file=sys.stderr)

@@ -220,8 +220,8 @@ def _marker_outline(ax, marks, radius_pt: float = 4.0) -> list:
 
 def _name_searches(ax, named, marks) -> None:
     """Each search's name beside its own marker, where it overlaps no name and no other marker or interval
-    (``ccsim.analyses.balance.plot.place_labels``: right first, then left, above, below...)."""
-    from ccsim.analyses.balance.plot import place_labels
+    (``ccsim.present.balance_plot.place_labels``: right first, then left, above, below...)."""
+    from ccsim.present.balance_plot import place_labels
     place_labels(ax, sorted(named, key=lambda n: -n[1]), avoid=_marker_outline(ax, marks))
 
 

@@ -13,11 +13,11 @@ from ccsim.cli import main
 from conftest import Counting, run_cli
 from ccsim.analyses.balance import balance
 from ccsim.present.balance import write_balance
-from ccsim.analyses.balance.final import final_candidates, rank_finals, remeasure_groups
-from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, interval_verdict, with_elo
-from ccsim.analyses.balance.verdict import points
-from ccsim.analyses.balance.estimates import deal_columns, level_estimate
-from ccsim.analyses.balance.race import (FINALIST, OUT_HALVED, OUT_UNFAIR, RacePlan, RoundResult, pareto_layers,
+from ccsim.analyses.balance.search.final import final_candidates, rank_finals, remeasure_groups
+from ccsim.analyses.balance.publish.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, interval_verdict, with_elo
+from ccsim.analyses.balance.search.verdict import points
+from ccsim.analyses.balance.search.estimates import deal_columns, level_estimate
+from ccsim.analyses.balance.search.race import (FINALIST, OUT_HALVED, OUT_UNFAIR, RacePlan, RoundResult, pareto_layers,
                                          race)
 from ccsim.analyses.balance.space import BalanceError, candidates, load_space, space_from_data, with_overrides
 from ccsim.analyses.levels import FAST_LEVELS, default_level, default_levels, level_words, search_level, strong_level
@@ -386,7 +386,7 @@ def _est(level, a, half, deals=10_000, seats=None, standard=None):
 
 
 def test_an_unpaired_confirmation_says_the_standard_figure_is_from_other_deals():
-    from ccsim.analyses.balance.verdict import answer_paragraph
+    from ccsim.analyses.balance.search.verdict import answer_paragraph
     std = _est("neural-search", 0.144, 0.009)
     alone = {k: v for k, v in _est("neural-search", 0.009, 0.0095, standard=std).items() if not k.startswith("diff")}
     text = answer_paragraph({"recommendation": _answer(_setting("Cleopatra has 1 veto card", 1, neural_search=alone))})
@@ -438,7 +438,7 @@ def test_the_judge_is_the_strongest_balanced_level_and_a_lopsided_one_never_deci
 
 def test_the_recommendation_is_the_fewest_change_setting_fair_at_the_judge(seat_gaps):
     seat_gaps({"neural": 10.9, "master": -3.4, "neural-search": -0.1})  # the issue's gaps, pinned
-    from ccsim.analyses.balance.verdict import choose, strong_levels
+    from ccsim.analyses.balance.search.verdict import choose, strong_levels
     strong = strong_levels(["neural-search", "master", "neural", "tactician"], "neural-search", ELOS)
     assert strong == ["neural-search", "tactician"]   # master and neural are lopsided: they never decide
     # fair with the lopsided neural, five points off at the judge: not the answer
@@ -457,13 +457,13 @@ def test_the_recommendation_is_the_fewest_change_setting_fair_at_the_judge(seat_
 
 
 def _answer(best, others=()):
-    from ccsim.analyses.balance.verdict import answer_of, strong_levels
+    from ccsim.analyses.balance.search.verdict import answer_of, strong_levels
     names = sorted({n for s in (best, *others) for n in s["levels"]})
     return answer_of(best, "neural-search", 0.01, strong_levels(names, "neural-search", ELOS), ELOS, [best, *others])
 
 
 def test_the_answer_is_one_paragraph_with_every_level_and_where_it_stops():
-    from ccsim.analyses.balance.verdict import answer_paragraph
+    from ccsim.analyses.balance.search.verdict import answer_paragraph
     std = _est("neural-search", 0.144, 0.009)
     best = _setting("Cleopatra has 1 veto card (standard: 2); hand size 6", 2,
                     neural_search=_est("neural-search", 0.004, 0.005, 40_000, standard=std),
@@ -508,14 +508,14 @@ def test_level_estimate_reads_the_paired_columns():
 
 @pytest.fixture(autouse=True)
 def small_tasks(monkeypatch):
-    monkeypatch.setattr("ccsim.analyses.balance.play.TASK_GAMES", 4_000)  # a few tasks a round
+    monkeypatch.setattr("ccsim.analyses.balance.search.play.TASK_GAMES", 4_000)  # a few tasks a round
 
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory, compiled):
     """The small space searched once without a folder: the reference for the resumed runs."""
     mp = pytest.MonkeyPatch()
-    mp.setattr("ccsim.analyses.balance.play.TASK_GAMES", 4_000)
+    mp.setattr("ccsim.analyses.balance.search.play.TASK_GAMES", 4_000)
     path = tmp_path_factory.mktemp("space") / "small.toml"
     path.write_text(SMALL)
     be = Counting()
@@ -530,7 +530,8 @@ def test_a_small_real_search_finds_a_fair_setting_and_writes_its_folder(small, t
     fair = b.recommended[(b.recommended["candidate"] != 0) & b.recommended["fair"]]
     assert not fair.empty and (fair["deals"] == 4_000).all()
     assert "action_count.caesar.veto 3" in set(b.recommended["setting"])
-    assert b.figure is not None
+    from ccsim.present.balance_plot import balance_plot
+    assert balance_plot(b).axes  # the search's tables draw balance.png
 
 
 def test_a_rerun_resumes_without_replaying_finished_tasks(small, tmp_path):
@@ -662,3 +663,4 @@ def test_the_final_candidates_go_to_the_search_level_and_the_skill_curve(tmp_pat
     assert json.loads((out / "summary.json").read_text())["recommendation"]["text"] == rec["text"]
     changes, _ = load_changes(out / "recommended.toml")
     assert changes[0].name == rec["setting"]
+

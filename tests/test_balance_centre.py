@@ -1,4 +1,4 @@
-"""The next ring's centre, chosen from what the search knows of every setting it kept (ccsim.analyses.balance.centre).
+"""The next ring's centre, chosen from what the search knows of every setting it kept (ccsim.analyses.balance.ring.centre).
 
 Read from the published folder's own tables (results/balance/: the race, the fresh re-measure, the search level,
 the ring's anchors and ring.json), without a game: the rule the pipeline now follows centres the ring where the
@@ -10,10 +10,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ccsim.analyses.balance.centre import (MEASURED, PREDICTED, balanced_fast, centre_plan, centre_ranking,
+from ccsim.analyses.balance.ring.centre import (MEASURED, PREDICTED, balanced_fast, centre_plan, centre_ranking,
                                            kept_rows)
 from ccsim.analyses.balance.space import load_space
-from ccsim.analyses.balance.widen import judge_frame
+from ccsim.analyses.balance.ring.widen import judge_frame
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "results" / "balance"
 JUDGE = "neural-search"
@@ -103,7 +103,7 @@ def test_the_prediction_maps_the_fast_effect_through_the_settings_measured_at_bo
     slope = at.loc[at["candidate"] == 31, "diff"].iloc[0] / fx(31)
     assert cleo["edge"] == pytest.approx(at.loc[at["candidate"] == 0, "seat_advantage"].iloc[0] + slope * fx(15))
     assert cleo["lo"] < cleo["edge"] < cleo["hi"]
-    from ccsim.analyses.balance.verdict import points  # docs/balance.md quotes this prediction: from these tables
+    from ccsim.analyses.balance.search.verdict import points  # docs/balance.md quotes this prediction: from these tables
     doc = " ".join((PUBLISHED.parents[1] / "docs" / "balance.md").read_text().split())
     assert f"predicted at {points(cleo['edge'])} (95% interval {points(cleo['lo'])} to {points(cleo['hi'])})" in doc
     # the lopsided neural decides nothing: with no balanced fast level the ranking holds the measured alone
@@ -121,9 +121,9 @@ def test_the_ring_around_that_centre_is_the_published_rings_settings_and_anchors
     """With the centre and its check as anchors (``widen.judge_anchors``), the ring the pipeline plays holds the
     published ring's candidates in its order (the standard rules, the two anchors, the 32 ring settings): its
     screen plays the published screen's games (same seed, same deals)."""
-    from ccsim.analyses.balance.ring_run import _candidates
+    from ccsim.analyses.balance.ring.run import _candidates
     from ccsim.analyses.balance.space import candidates
-    from ccsim.analyses.balance.widen import judge_anchors
+    from ccsim.analyses.balance.ring.widen import judge_anchors
     at, sp = folder["at"], folder["space"]
     cands, _ = candidates(sp)
     check = _check_rows(folder, "action_count.cleopatra.veto 1").iloc[0]
@@ -140,7 +140,7 @@ def test_a_published_answer_names_the_tables_of_its_own_folder(tmp_path):
     """A designer's own ``ccsim balance --out FOLDER`` publishes figures whose sources are FOLDER's tables, not
     the repository's results/balance."""
     import shutil
-    from ccsim.analyses.balance.publish import published_settings
+    from ccsim.analyses.balance.publish.answer import published_settings
     copy = tmp_path / "my-search"
     shutil.copytree(PUBLISHED, copy)
     sources = {est["source"] for s in published_settings(copy, 0.01) for est in s["levels"].values()

@@ -1,11 +1,11 @@
-"""The next ring, screened at the fast levels and raced at the judge (ccsim.analyses.balance.ring), on
+"""The next ring, screened at the fast levels and raced at the judge (ccsim.analyses.balance.ring.stages), on
 synthetic data: the map from fast-level effects to judge-level effects, the shortlist, the race."""
 import math
 
 import numpy as np
 import pytest
 
-from ccsim.analyses.balance.ring import combined, judge_race, race_games, ring, ring_plan
+from ccsim.analyses.balance.ring.stages import combined, judge_race, race_games, ring, ring_plan
 from ccsim.analyses.judging.effect_map import fit_effect_map
 from ccsim.analyses.balance.space import load_space
 
@@ -93,7 +93,7 @@ def test_the_ring_plays_screen_race_and_confirmation_and_resumes(tmp_path):
     """A tiny ring on real games (greedy screens, tactician judges): every stage in ring.json, and a rerun
     plays nothing again."""
     import json
-    from ccsim.analyses.balance.ring_run import run_ring
+    from ccsim.analyses.balance.ring.run import run_ring
     anchors = tmp_path / "anchors.json"
     anchors.write_text(json.dumps({"level": "tactician", "standard": {"seat_advantage": 0.10, "ci95": [0.09, 0.11],
                                                                       "deals": 1000},
@@ -114,14 +114,14 @@ def test_the_ring_plays_screen_race_and_confirmation_and_resumes(tmp_path):
                      **{k: v for k, v in kw.items() if k != "log"})
     assert again["race"] == out["race"] and again["confirm"]["setting"] == out["confirm"]["setting"]
     assert (again["screen"]["games"], again["confirm"]["seconds"]) == (30 * 34, 0.0)  # all of it resumed
-    from ccsim.analyses.balance.ring_run import run_curve
+    from ccsim.analyses.balance.ring.run import run_curve
     curve = run_curve(tmp_path / "ring", ["greedy"], 20, progress=False, log=lines.append)
     assert curve["levels"]["greedy"]["setting"]["deals"] == 20 and curve["levels"]["greedy"]["standard"]["diff"] == 0
     assert json.loads((tmp_path / "ring" / "curve.json").read_text()) == curve
 
 
 def test_the_confirmed_survivor_follows_the_answers_rule():
-    from ccsim.analyses.balance.ring import pick_winner
+    from ccsim.analyses.balance.ring.stages import pick_winner
     # two survivors as close to even at the judge; the one closer to even at tactician is confirmed, not the
     # race's first; fewer changes first whatever the spread
     est = {23: [(-0.001, -0.029, 0.027), (-0.037, -0.046, -0.028)], 29: [(-0.002, -0.030, 0.026), (-0.019, -0.028, -0.009)],

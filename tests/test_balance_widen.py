@@ -122,9 +122,9 @@ def test_nothing_fair_at_the_judge_the_ring_runs_inside_balance_and_the_answer_i
 
 @pytest.mark.slow
 def test_the_ring_in_balance_plays_the_games_ring_run_plays(widened, tmp_path):
-    """`python -m ccsim.analyses.balance.ring_run` with the same anchors and around plays the same games (the
+    """`python -m ccsim.analyses.balance.ring.run` with the same anchors and around plays the same games (the
     same seeds per stage): its screen, race and confirmation are the ring's inside `ccsim balance`."""
-    from ccsim.analyses.balance.ring_run import run_ring
+    from ccsim.analyses.balance.ring.run import run_ring
     path, out = widened
     data = json.loads((out / "ring" / "ring.json").read_text())
     anchors = tmp_path / "anchors.json"
@@ -154,7 +154,7 @@ def test_an_interrupted_ring_resumes_without_replaying_a_task(tmp_path, capsys, 
     """--no-ring stops after the search; then the centre's check, cut before its first task; the check and the
     ring, cut after two tasks, and a rerun that plays only the remaining tasks; a last rerun plays nothing."""
     from ccsim.analyses.balance import balance
-    monkeypatch.setattr("ccsim.analyses.balance.play.TASK_GAMES", 4_000)  # several tasks a stage
+    monkeypatch.setattr("ccsim.analyses.balance.search.play.TASK_GAMES", 4_000)  # several tasks a stage
     path, out = _space(tmp_path, 1), tmp_path / "out"
     d, _ = _json(capsys, path, out, "--no-ring")
     assert d["ring"]["ran"] is False and d["ring"]["reason"] == "off" and not (out / "ring").exists()
@@ -163,7 +163,7 @@ def test_an_interrupted_ring_resumes_without_replaying_a_task(tmp_path, capsys, 
     cut = Counting(stop_after=0)  # Ctrl-C in the centre's check at the judge, before the ring
     b = balance(path, out=out, backend=cut, log=None)
     assert cut.played == 0 and b.info["interrupted"] and b.ring["interrupted"] and b.ring["reason"] == "interrupted"
-    from ccsim.analyses.balance.widen import ring_paragraphs
+    from ccsim.analyses.balance.ring.widen import ring_paragraphs
     assert "run the same command again to resume it" in " ".join(ring_paragraphs(b.ring))
     assert not (out / "ring").exists()
     cut = Counting(stop_after=2)
@@ -223,7 +223,7 @@ def _ring_json(**extra):
 
 
 def test_the_rings_outcome_is_the_fair_setting_it_measured_else_the_closest():
-    from ccsim.analyses.balance.widen import ring_outcome, ring_paragraphs
+    from ccsim.analyses.balance.ring.widen import ring_outcome, ring_paragraphs
     start = dict(setting="a 1", words="A", deals=500, seat_advantage=0.03, ci95=[-0.01, 0.07])
     out = ring_outcome(_ring_json(), 0.01, start)
     # the screen at the judge is a measurement there: its fair two-change setting beats the race's closer estimate

@@ -17,7 +17,7 @@ import pytest
 from conftest import Counting
 
 from ccsim.analyses.balance import balance
-from ccsim.analyses.balance.folder import TaskStore
+from ccsim.analyses.balance.publish.folder import TaskStore
 from ccsim.cli import main
 from ccsim.report import run_study
 from ccsim.report.parts import Part, PartStore
@@ -164,7 +164,7 @@ values = [5, 6]
 
 @pytest.mark.slow
 def test_a_search_resumes_past_a_truncated_task_file(tmp_path, monkeypatch):
-    monkeypatch.setattr("ccsim.analyses.balance.play.TASK_GAMES", 1_000)  # six tasks a round
+    monkeypatch.setattr("ccsim.analyses.balance.search.play.TASK_GAMES", 1_000)  # six tasks a round
     (tmp_path / "space.toml").write_text(SPACE)
     out = tmp_path / "out"
     ref = balance(tmp_path / "space.toml", out=out, log=None)

@@ -70,7 +70,7 @@ def test_an_unknown_figure_is_refused(figures):
 
 def test_the_answer_is_the_balance_commands_own_paragraph(figures):
     import json
-    from ccsim.analyses.balance.verdict import answer_paragraph
+    from ccsim.analyses.balance.search.verdict import answer_paragraph
     summary = json.loads((ROOT / "results" / "balance" / "summary.json").read_text(encoding="utf-8"))
     flat = " ".join(line[2:] for line in figures.answer().splitlines())
     assert flat == answer_paragraph(summary)

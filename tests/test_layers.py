@@ -28,7 +28,15 @@ def _modules():
             yield ".".join(parts[:-1] if parts[-1] == "__init__" else parts), path
 
 
+def _command(module: str) -> bool:
+    """A package's ``__main__`` (``python -m ccsim.analyses.balance.publish``): a command line, so a door
+    standing with ccsim.cli, whichever folder holds it."""
+    return module.endswith(".__main__")
+
+
 def _layer(module: str):
+    if _command(module):
+        module = "ccsim.cli"
     found = [i for i, lay in enumerate(LAYERS) if module == lay or module.startswith(lay + ".")]
     return found[0] if found else None
 
@@ -282,7 +290,7 @@ def _in(module: str, rooms) -> bool:
 
 def _presentation_users(graph: dict) -> list:
     return sorted(f"{m} -> {t}" for m, targets in graph.items() for t in targets
-                  if _in(t, ("ccsim.present",)) and not _in(m, DOORS))
+                  if _in(t, ("ccsim.present",)) and not _in(m, DOORS) and not _command(m))
 
 
 def test_presentation_is_imported_by_the_doors_only():
@@ -290,8 +298,37 @@ def test_presentation_is_imported_by_the_doors_only():
 
 
 def test_the_presentation_check_sees_an_analysis_drawing():
-    graph = {"ccsim.analyses.tournament": {"ccsim.present.heatmap"}, "ccsim.cli.analyses": {"ccsim.present.files"}}
+    graph = {"ccsim.analyses.tournament": {"ccsim.present.heatmap"}, "ccsim.cli.analyses": {"ccsim.present.files"},
+             "ccsim.analyses.balance.publish.__main__": {"ccsim.present.balance_plot"}}
     assert _presentation_users(graph) == ["ccsim.analyses.tournament -> ccsim.present.heatmap"]
+
+
+# where figures are drawn: the presentation room draws what the commands show; the report's figures and the
+# page's plots keep their own rooms (they draw nothing a command draws: docs/architecture.md); the training's
+# learning curves are still drawn inside its loop, as each generation ends (the one exception left)
+DRAWING_ROOMS = ("ccsim.present", "ccsim.report", "ccsim.explore", "ccsim.training.plots")
+
+
+def _drawers(sources: dict) -> list:
+    """The modules that import matplotlib (``sources``: module -> its text) outside the drawing rooms."""
+    return sorted(m for m, text in sources.items()
+                  if not _in(m, DRAWING_ROOMS) and any(_imports_matplotlib(n) for n in ast.walk(ast.parse(text))))
+
+
+def _imports_matplotlib(node) -> bool:
+    if isinstance(node, ast.Import):
+        return any(a.name.split(".")[0] == "matplotlib" for a in node.names)
+    return isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "matplotlib"
+
+
+def test_no_matplotlib_outside_the_drawing_rooms():
+    assert _drawers({m: p.read_text(encoding="utf-8") for m, p in _modules()}) == []
+
+
+def test_the_drawing_check_sees_an_analysis_that_draws():
+    sources = {"ccsim.analyses.whatif": "def f():\n    import matplotlib.pyplot as plt\n",
+               "ccsim.present.whatif": "import matplotlib\n", "ccsim.analyses.run": "x = 'matplotlib'\n"}
+    assert _drawers(sources) == ["ccsim.analyses.whatif"]
 
 
 def _family_imports(graph: dict) -> list:

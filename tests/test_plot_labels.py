@@ -11,7 +11,7 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 
 from ccsim.analyses.balance import Balance  # noqa: E402
-from ccsim.analyses.balance.plot import LABEL, balance_plot, label_overlaps, place_labels, skill_plot  # noqa: E402
+from ccsim.present.balance_plot import LABEL, balance_plot, label_overlaps, place_labels, skill_plot  # noqa: E402
 from ccsim.analyses.balance.space import load_space  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "balance"
@@ -74,9 +74,10 @@ def _level_names_read_across_each_at_its_own_line(fig, levels):
 
 @pytest.mark.parametrize("curve", ["the search's (skill.parquet)", "the published answer's (summary.json)"])
 def test_skill_png_names_each_level_across_at_its_line_master_and_neural_search_apart(published, curve):
-    from ccsim.analyses.balance.plot import _curve_x
-    from ccsim.analyses.balance.publish import answer_curve_frame, answer_skill_figure
-    from ccsim.analyses.balance.skill import level_elos
+    from ccsim.present.balance_plot import _curve_x
+    from ccsim.analyses.balance.publish.answer import answer_curve_frame
+    from ccsim.present.balance_plot import answer_skill_figure
+    from ccsim.analyses.balance.publish.skill import level_elos
     if curve.startswith("the search's"):
         frame, fig = published.skill, skill_plot(published.skill, published.space.tolerance)
     else:

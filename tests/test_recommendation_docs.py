@@ -1,5 +1,5 @@
 """One recommendation for a designer: the fair-rules search's answer, said once in plain words
-(``ccsim.analyses.balance.verdict.answer_paragraph``), is quoted wherever a designer meets it -- the README, the
+(``ccsim.analyses.balance.search.verdict.answer_paragraph``), is quoted wherever a designer meets it -- the README, the
 designer's guide, the balance results' README and pareto.md, the report's summary -- exactly once, whole, as a
 paragraph of its own: never duplicated, never cut, never glued to another sentence."""
 import json
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ccsim.analyses.balance.verdict import answer_paragraph
+from ccsim.analyses.balance.search.verdict import answer_paragraph
 
 ROOT = Path(__file__).resolve().parents[1]
 SUMMARY = ROOT / "results" / "balance" / "summary.json"

@@ -129,7 +129,7 @@ def test_replication_agreement_and_seeds():
 
 
 def test_heatmap_text_is_readable_on_every_cell():
-    from ccsim.analyses.plots import text_color
+    from ccsim.present.figures import text_color
     assert text_color((1, 1, 1, 1)) == "black" and text_color((0.02, 0.19, 0.38, 1)) == "white"
     assert text_color((0.4, 0, 0.05, 1)) == "white" and text_color((0.97, 0.97, 0.97, 1), muted=True) == "0.4"
 

@@ -48,7 +48,7 @@ def test_frontier_png_names_each_search_clear_of_every_other_marker(report):
     """Drawn from the stored ladder (no game): no name runs into another player's marker or interval, nor into
     another name (expert-b256's ran into master's marker)."""
     from matplotlib.text import Text
-    from ccsim.analyses.balance.plot import LABEL, label_overlaps
+    from ccsim.present.balance_plot import LABEL, label_overlaps
     d = json.loads((ROOT / "results" / "strength" / "ladder.json").read_text())
     fig = report.frontier_figure(d)
     assert label_overlaps(fig) == []

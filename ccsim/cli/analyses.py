@@ -221,8 +221,11 @@ def _with_ring(out, b, balance_json) -> dict:
     """The summary with the next ring's outcome (``ring``); when the ring ran to its end, the answer published
     from every setting measured at the judge, the ring's among them (``publish``, no game), in the folder too."""
     if b.ring and b.ring["ran"] and not b.ring["interrupted"]:
-        from ccsim.analyses.balance.publish import publish
+        from ccsim.analyses.balance.publish.answer import publish
+        from ccsim.analyses.balance.publish.skill import level_elos
+        from ccsim.present.balance_plot import write_answer_skill
         b.recommendation = publish(out) | dict(seed=b.info["fresh_seed"])  # (the search's fresh deals, as before)
+        write_answer_skill(out, b.recommendation, level_elos(), b.space.tolerance)
     d = dict(balance_json(b), ring=b.ring)
     (Path(out) / "summary.json").write_text(json.dumps(d, indent=2) + "\n")
     return d
@@ -231,7 +234,7 @@ def _with_ring(out, b, balance_json) -> dict:
 def _ring_text(text: str, ring, width) -> str:
     """The printed summary with the next ring's paragraphs before the answer (after it when it has none)."""
     import textwrap
-    from ccsim.analyses.balance.widen import ring_paragraphs
+    from ccsim.analyses.balance.ring.widen import ring_paragraphs
     lines = [x for para in ring_paragraphs(ring) for x in [""] + textwrap.wrap(para, width or 100)]
     if not lines:
         return text

@@ -138,7 +138,7 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
                      strategy=strategy, opponent=opponent, opponent_order=opponent_order, games=games, seed=seed,
                      until_decided=until_decided, delta=delta, alpha=alpha, beta=beta, variants=variants)
     if plot_path:
-        from ccsim.analyses.plots import forest_plot
+        from ccsim.present.orderings import forest_plot
         forest_plot(df, plot_path)
     judged = judge_columns(df.to_dict("records"), strategy, opponent, opponent_order, baseline, variants)
     if as_json:
@@ -172,7 +172,7 @@ def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, wide
     """Find strong orderings among all 16,216,200 within a budget of games."""
     import pandas as pd
     strategy = strategy or default_level()
-    from ccsim.analyses.plots import search_progress
+    from ccsim.present.orderings import search_progress
     from ccsim.analyses.orderings.study import search, search_args
 
     search_args(strategy, opponent, opponent_order, budget, seed, top, variants)
@@ -225,7 +225,7 @@ def _search_rec(r) -> dict:
 def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, wide, backend, scheduler, workers,
                   connect_timeout, games, deals_per_ordering, out, quiet):
     """What each card type is worth at each depth of the deck (regression over random orderings)."""
-    from ccsim.analyses.plots import positions_heatmap
+    from ccsim.present.orderings import positions_heatmap
     strategy = strategy or default_level()
     from ccsim.analyses.orderings.study import Matchup, positions, positions_size
 

@@ -1,7 +1,7 @@
 """What ``ccsim balance`` shows and writes: the printed tables, ``--json``'s summary, the Pareto set
 in Markdown, the recommended settings as ``[[change]]`` tables, and the output folder's files (written by
 the door, ``write_balance``; the search itself keeps only what makes it resumable there,
-``ccsim.analyses.balance.folder``)."""
+``ccsim.analyses.balance.publish.folder``)."""
 from __future__ import annotations
 
 import json
@@ -322,7 +322,7 @@ def recommended_toml(b: Balance) -> str:
 
 def write_balance(folder, b: Balance) -> None:
     """Every file of the output folder but the space and the tasks, which the search writes as it goes
-    (``ccsim.analyses.balance.folder``)."""
+    (``ccsim.analyses.balance.publish.folder``)."""
     folder = Path(folder)
     write_parquet(b.candidates, folder / "candidates.parquet")
     write_parquet(b.pareto, folder / "pareto.parquet")
@@ -334,7 +334,16 @@ def write_balance(folder, b: Balance) -> None:
     for name, df in (("remeasured", b.remeasured), ("search", b.search), ("skill", b.skill)):
         if not df.empty:
             write_parquet(df, folder / f"{name}.parquet")
-    if b.figure is not None and not b.candidates.empty:  # (no figure of nothing measured)
-        b.figure.savefig(folder / "balance.png", dpi=120, bbox_inches="tight")
-    if b.skill_figure is not None:
-        b.skill_figure.savefig(folder / "skill.png", dpi=120, bbox_inches="tight")
+    _write_figures(folder, b)
+
+
+def _write_figures(folder: Path, b: Balance) -> None:
+    """balance.png (none of nothing measured) and skill.png (when the skill curve was measured)."""
+    import matplotlib.pyplot as plt  # (here: the page imports this module and starts sooner without matplotlib)
+    from ccsim.present.balance_plot import balance_plot, skill_plot
+    figures = {"balance.png": balance_plot(b) if not b.candidates.empty else None,
+               "skill.png": skill_plot(b.skill, b.space.tolerance) if not b.skill.empty else None}
+    for name, fig in figures.items():
+        if fig is not None:
+            fig.savefig(folder / name, dpi=120, bbox_inches="tight")
+            plt.close(fig)

@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ccsim.analyses.plots import text_color  # noqa: E402
+from ccsim.present.figures import text_color  # noqa: E402
 
 
 def draw_scores(ax, labels, score, lo, hi, vmin: float = 0, vmax: float = 100, cell=None, fontsize: float = 9,

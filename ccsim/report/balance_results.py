@@ -10,7 +10,7 @@ The folder's contract:
   search, and ``recommendation`` (the search's one answer for a designer, its ``text`` quoted in the
   report's summary word for word); other keys are ignored;
 * ``pareto.parquet`` (optional): the search's Pareto set, shown as a table as it is;
-* ``skill.parquet`` (optional): the skill curve (``ccsim.analyses.balance.skill``), drawn in the report.
+* ``skill.parquet`` (optional): the skill curve (``ccsim.analyses.balance.publish.skill``), drawn in the report.
 
 A folder that does not exist is no error: the section waits (``found`` false) until the search
 has run, and the report says so.

@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
-from ccsim.analyses.plots import signed, text_color  # noqa: E402
+from ccsim.present.figures import signed, text_color  # noqa: E402
 from ccsim.present.heatmap import draw_scores  # noqa: E402
 
 __all__ = ["level_forest", "stacked_shares", "payoff_heatmap", "ratings_plot", "length_boxes", "skill_panels"]

@@ -4,7 +4,7 @@ Cleopatra's edge in a player's mirror games is the rules' edge only if the playe
 Caesar's cards as with Cleopatra's.  The seat certificate (``strategies/seats.py``: each player's gain
 over ``tactician``'s mirror in each seat, and their gap) marks a player *balanced* when its gap is known to
 ±1 point and within ±3, *lopsided* beyond ±3, and *not yet known* until then.  The judge is the strongest balanced level the search measures (by the ladder's Elo,
-``ccsim.analyses.balance.skill.level_elos``), or a level the space names; a lopsided level may be
+``ccsim.analyses.balance.publish.skill.level_elos``), or a level the space names; a lopsided level may be
 measured and drawn on the skill curve, named as lopsided (or not yet known), but never decides.
 """
 from __future__ import annotations
@@ -89,7 +89,7 @@ def judge_level(names, judge: str = "balanced", elos: dict | None = None) -> str
     if judge != "balanced":
         return judge
     if elos is None:
-        from ccsim.analyses.balance.skill import level_elos
+        from ccsim.analyses.balance.publish.skill import level_elos
         elos = level_elos()
     names = list(dict.fromkeys(names))
     ok = [n for n in names if seat_status(n) == BALANCED]

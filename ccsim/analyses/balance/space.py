@@ -67,7 +67,7 @@ RACE_RULES = ("every", "first")
 JUDGE_BALANCED = "balanced"
 DEFAULT_SKILL_DEALS = 1_000
 DEFAULT_REMEASURE = 100_000
-#: the next ring (ccsim.analyses.balance.ring): the screen's deals per fast level, the judge's race (its first
+#: the next ring (ccsim.analyses.balance.ring.stages): the screen's deals per fast level, the judge's race (its first
 #: round's deals and at most), and how many ring settings the judge races at most
 DEFAULT_RING_SCREEN = 10_000
 DEFAULT_RING_RACE = (400, 3_000)

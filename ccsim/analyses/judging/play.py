@@ -15,7 +15,7 @@ from ccsim.kernel.engine.episode import R_WINNER
 from ccsim.runner.backends import LocalBackend, search_aware
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
-from ccsim.analyses.balance.folder import TaskStore, members_digest
+from ccsim.analyses.balance.publish.folder import TaskStore, members_digest
 
 __all__ = ["play_settings", "TASK_GAMES"]
 

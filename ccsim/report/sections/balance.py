@@ -66,7 +66,7 @@ def build_balance(st: Study, res: dict) -> Section:
     if s["pareto"]:
         sec.tables["pareto"] = pd.read_parquet(s["pareto"])
     if s.get("skill"):  # the search's skill curve (its fairness across levels of play): one plot, the balance results' and the report's
-        from ccsim.analyses.balance.plot import skill_plot
+        from ccsim.present.balance_plot import skill_plot
         sec.figures["skill"] = skill_plot(pd.read_parquet(s["skill"]), s["tolerance"])
     seat = _seat_rows(met)
     sec.claims += [_change_claim(st, seat, c) for c in s["change"]]

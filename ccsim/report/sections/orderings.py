@@ -165,7 +165,7 @@ def build_orderings(st: Study, res: dict) -> Section:
         legend="played by (vs opponent)")
     pos = res[f"orderings:positions:{lv}"].tables["positions"]
     sec.tables["positions"] = pos
-    from ccsim.analyses.plots import positions_heatmap
+    from ccsim.present.orderings import positions_heatmap
     pos_df = pos.copy()
     pos_df.attrs.update(res[f"orderings:positions:{lv}"].info)
     sec.figures["positions"] = positions_heatmap(pos_df, None, f"Value of a card by depth with {lv} on both sides "

@@ -20,7 +20,7 @@ round before, or more.  The race ends after the round played by ``finalists`` ca
 fewer, which takes all the budget left.
 
 The core is pure: ``race`` gets a ``measure`` function that plays a round and returns the moments
-of each member's per-deal columns (``ccsim.analyses.balance.estimates``), so tests drive it with
+of each member's per-deal columns (``ccsim.analyses.balance.search.estimates``), so tests drive it with
 synthetic games.
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Callable
 
 import numpy as np
 
-from ccsim.analyses.balance.estimates import DRAW, DRAW_BASE, TURNS, TURNS_BASE, seat_advantage_bounds, worst_level
+from ccsim.analyses.balance.search.estimates import DRAW, DRAW_BASE, TURNS, TURNS_BASE, seat_advantage_bounds, worst_level
 from ccsim.analyses.stats import Moments, ratio_interval
 
 __all__ = ["RacePlan", "Round", "RoundResult", "Entry", "RaceResult", "race", "pareto_layers", "RACING", "FINALIST",

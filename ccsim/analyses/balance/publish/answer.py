@@ -1,7 +1,7 @@
 """The published answer from what a balance folder already holds: the search's measurements and the next
 ring's (``ring/ring.json``), judged at the balanced judge, without playing a game.
 
-``python -m ccsim.analyses.balance.publish results/balance`` rewrites ``summary.json``'s ``recommendation``
+``python -m ccsim.analyses.balance.publish results/balance`` (``__main__``) rewrites ``summary.json``'s ``recommendation``
 (every other key as the search left it), the answer of ``pareto.md`` and of ``README.md`` (between its
 ``<!-- answer -->`` marks), and ``recommended.toml`` (the recommended setting first).  Every setting measured
 at the judge competes: the search's final candidates (``search.parquet``), the checks measured there
@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pandas as pd
 
 from ccsim.analyses.balance.judge import judge_level
-from ccsim.analyses.balance.skill import level_elos
+from ccsim.analyses.balance.publish.skill import level_elos
 from ccsim.analyses.balance.space import Param, load_space, setting_of, toml_key, toml_value
-from ccsim.analyses.balance.verdict import answer_of, answer_paragraph, choose, estimate, points, strong_levels
+from ccsim.analyses.balance.search.verdict import answer_of, answer_paragraph, choose, estimate, points, strong_levels
 
 __all__ = ["published_settings", "publish"]
 
@@ -194,7 +193,6 @@ def publish(folder) -> dict:
                 doc = _between(doc, RING_MARKS, ring_markdown(json.loads((folder / "ring" / "ring.json").read_text())))
             path.write_text(doc, encoding="utf-8")
     _recommended_toml(folder, rec, settings, judge, tol)
-    _skill_png(folder, rec, elos, tol)
     return rec
 
 
@@ -212,28 +210,6 @@ def answer_curve_frame(rec: dict, elos: dict) -> pd.DataFrame:
                                  seat_advantage=e["seat_advantage"], seat_advantage_lo=e["ci95"][0],
                                  seat_advantage_hi=e["ci95"][1]))
     return pd.DataFrame(rows)
-
-
-def _skill_png(folder: Path, rec: dict, elos: dict, tol: float) -> None:
-    """skill.png redrawn for the published answer: its curve beside the standard rules'."""
-    import matplotlib.pyplot as plt
-    fig = answer_skill_figure(rec, elos, tol)
-    fig.savefig(folder / "skill.png", dpi=120, bbox_inches="tight")
-    plt.close(fig)
-
-
-def answer_skill_figure(rec: dict, elos: dict, tol: float):
-    """The figure of skill.png: the published answer's curve beside the standard rules', every level named."""
-    from ccsim.analyses.balance.plot import skill_plot
-    fig = skill_plot(answer_curve_frame(rec, elos), tol)
-    ax = fig.axes[0]
-    ax.title.set_text("Cleopatra's edge as the players get stronger: the standard rules and the published "
-                      "answer")  # (its place and size are skill_plot's: above the levels' names)
-    lopsided = [c["level"] for c in rec["curve"] if c.get("seats") == "lopsided"]
-    if lopsided:  # named in words below the axis: a lopsided level is drawn, never decides
-        ax.set_xlabel(ax.get_xlabel() + f"\nlopsided, so never the judge: {', '.join(lopsided)}")
-        ax.get_legend().set_bbox_to_anchor((0.5, -0.19))  # below the second line
-    return fig
 
 
 def _with_answer(doc: str, text: str) -> str:
@@ -323,7 +299,3 @@ def _recommended_toml(folder: Path, rec: dict, settings: list[dict], judge: str,
             lines.append(f"variants = {toml_value(s['variants'])}")
     (folder / "recommended.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
-
-if __name__ == "__main__":
-    rec = publish(sys.argv[1] if len(sys.argv) > 1 else "results/balance")
-    print(rec["text"])

@@ -1,4 +1,5 @@
-"""Plots of the ordering studies (ccsim.analyses.orderings.study): PNG files via matplotlib's Agg backend.
+"""Plots of the ordering studies (ccsim.analyses.orderings.study draws nothing: these draw its tables),
+PNG files via matplotlib's Agg backend.
 
 * ``forest_plot(compare_df, path)``: each compared ordering's win rate and its
   difference to the baseline, with 95% interval bars.
@@ -20,34 +21,9 @@ import pandas as pd  # noqa: E402
 
 from ccsim.runner.orderings import LENGTH, LETTERS  # noqa: E402
 from ccsim.kernel import rules as R  # noqa: E402
+from ccsim.present.figures import save_png, signed, text_color  # noqa: E402
 
-__all__ = ["forest_plot", "positions_heatmap", "search_progress", "text_color", "signed"]
-
-
-def text_color(rgba, muted: bool = False) -> str:
-    """Black on a light cell, white on a dark one, by the cell's relative luminance (WCAG): below 0.179
-    white text has the better contrast.  ``muted`` (a figure not significant): a grey on the same side."""
-    r, g, b = ((c / 12.92) if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgba[:3])
-    dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.179
-    if muted:
-        return "0.8" if dark else "0.4"
-    return "white" if dark else "black"
-
-
-def signed(v: float, decimals: int = 1) -> str:
-    """A signed figure with the minus sign U+2212, as the report prints it (``+1.2``, ``−0.4``)."""
-    return f"{v:+.{decimals}f}".replace("-", "\u2212")
-
-
-def _save(fig, path):
-    """Save ``fig`` as PNG at ``path`` and close it (returns the path); with no path, return the open figure."""
-    if path is None:
-        return fig
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    return path
+__all__ = ["forest_plot", "positions_heatmap", "search_progress"]
 
 
 def _mono(ax, labels):
@@ -87,7 +63,7 @@ def forest_plot(df: pd.DataFrame, path=None, title: str | None = None):
         a2.annotate(f"{g:,} games {dec}", (1.01, y[i]), xycoords=("axes fraction", "data"), va="center",
                     fontsize=8, color="0.3")
     fig.suptitle(title or f"orderings vs baseline — {df.attrs.get('matchup', '')}", fontsize=10)
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def positions_heatmap(df: pd.DataFrame, path=None, title: str | None = None):
@@ -140,7 +116,7 @@ def positions_heatmap(df: pd.DataFrame, path=None, title: str | None = None):
     fig.suptitle(title or (f"value of a card by depth — {a.get('matchup', '')}; {a.get('orderings', 0):,} random "
                            f"orderings, {a.get('games', 0):,} games, R² {a.get('r2', float('nan')):.3f}"),
                  fontsize=10)
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 _STAGE_COLORS = {"halving": "C0", "local": "C1", "semifinal": "C4", "confirm": "C2"}
@@ -196,4 +172,4 @@ def search_progress(df: pd.DataFrame, path=None, title: str | None = None):
     a = df.attrs
     fig.suptitle(title or (f"ordering search — {a.get('matchup', '')}; {a.get('games_used', 0):,} games in "
                            f"{a.get('seconds', 0):.0f} s"), fontsize=10)
-    return _save(fig, path)
+    return save_png(fig, path)

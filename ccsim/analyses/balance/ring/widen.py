@@ -2,8 +2,8 @@
 
 After the final candidates are measured at the judge (the strongest balanced level measured), a setting is
 *fair* there when the whole 95% interval of its edge lies within ±tolerance.  When none is, the search goes on
-to the next ring (``ccsim.analyses.balance.ring``) around the setting closest to even at the judge (its
-*centre*, ``ccsim.analyses.balance.centre``: every setting the search kept, measured at the judge or predicted
+to the next ring (``ccsim.analyses.balance.ring.stages``) around the setting closest to even at the judge (its
+*centre*, ``ccsim.analyses.balance.ring.centre``: every setting the search kept, measured at the judge or predicted
 there from the balanced fast levels; a setting predicted closest is measured at the judge first, on fresh deals
 of seed + 5): the ring's settings screened at the fast levels (the space's levels but the judge; the judge itself
 in a space of that level alone), their effects mapped to the judge's, the few that could be fair raced at the
@@ -13,7 +13,7 @@ measured there (the final candidates and the centre's checks), each beside the s
 
 The ring plays through the folder's own task store, its tasks named by stage and level, so Ctrl-C keeps what
 finished and a rerun of the same command plays nothing finished again (the centre's checks too); its seeds are
-the search's seed + 2 (screen), + 3 (race), + 4 (confirmation), as ``python -m ccsim.analyses.balance.ring_run``'s.
+the search's seed + 2 (screen), + 3 (race), + 4 (confirmation), as ``python -m ccsim.analyses.balance.ring.run``'s.
 Everything it
 measured is ``ring/ring.json`` in the folder, which ``ccsim.analyses.balance.publish`` reads beside the
 search's tables to choose the answer among every setting measured at the judge.
@@ -25,12 +25,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from ccsim.analyses.balance.centre import CHECK_OFFSET, balanced_fast, centre_plan
-from ccsim.analyses.balance.final import setting_rows
-from ccsim.analyses.balance.play import Scheduler
-from ccsim.analyses.balance.ring_run import play_ring
-from ccsim.analyses.balance.skill import FAIR, interval_verdict
-from ccsim.analyses.balance.verdict import points
+from ccsim.analyses.balance.ring.centre import CHECK_OFFSET, balanced_fast, centre_plan
+from ccsim.analyses.balance.search.final import setting_rows
+from ccsim.analyses.balance.search.play import Scheduler
+from ccsim.analyses.balance.ring.run import play_ring
+from ccsim.analyses.balance.publish.skill import FAIR, interval_verdict
+from ccsim.analyses.balance.search.verdict import points
 
 __all__ = ["RING_FOLDER", "judge_frame", "judge_anchors", "next_ring", "ring_outcome",
            "ring_paragraphs"]

@@ -1,4 +1,4 @@
-"""The figure of ``ccsim balance``: seat advantage against size of change, one colour per level.
+"""The figures of ``ccsim balance`` (the search returns their tables; these draw them). balance.png: seat advantage against size of change, one colour per level.
 
 Left, every candidate as the race measured it (faint; the Pareto set with its 95% intervals);
 right, zoomed on the tolerance band: the Pareto set near it and the recommended settings
@@ -7,14 +7,17 @@ shape is the number of parameters changed.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ccsim.analyses.balance.publish.answer import answer_curve_frame
+
 if TYPE_CHECKING:
     from ccsim.analyses.balance import Balance
 
-__all__ = ["balance_plot", "skill_plot"]
+__all__ = ["balance_plot", "skill_plot", "answer_skill_figure", "write_answer_skill"]
 
 _SHAPES = {0: "D", 1: "o", 2: "s", 3: "^"}
 
@@ -280,3 +283,24 @@ def name_levels(ax, levels, fontsize: float = 7, max_rows: int = 4) -> int:
         ax.annotate("", (x, 1), xycoords=where, xytext=(0, 3.5), textcoords="offset points", annotation_clip=False,
                     arrowprops=dict(arrowstyle="-", color="0.55", lw=0.6, shrinkA=0, shrinkB=0))
     return used
+
+
+def write_answer_skill(folder, rec: dict, elos: dict, tol: float) -> None:
+    """skill.png redrawn for the published answer: its curve beside the standard rules'."""
+    import matplotlib.pyplot as plt
+    fig = answer_skill_figure(rec, elos, tol)
+    fig.savefig(Path(folder) / "skill.png", dpi=120, bbox_inches="tight")
+    plt.close(fig)
+
+
+def answer_skill_figure(rec: dict, elos: dict, tol: float):
+    """The figure of skill.png: the published answer's curve beside the standard rules', every level named."""
+    fig = skill_plot(answer_curve_frame(rec, elos), tol)
+    ax = fig.axes[0]
+    ax.title.set_text("Cleopatra's edge as the players get stronger: the standard rules and the published "
+                      "answer")  # (its place and size are skill_plot's: above the levels' names)
+    lopsided = [c["level"] for c in rec["curve"] if c.get("seats") == "lopsided"]
+    if lopsided:  # named in words below the axis: a lopsided level is drawn, never decides
+        ax.set_xlabel(ax.get_xlabel() + f"\nlopsided, so never the judge: {', '.join(lopsided)}")
+        ax.get_legend().set_bbox_to_anchor((0.5, -0.19))  # below the second line
+    return fig

@@ -25,7 +25,7 @@ thousands of its games per setting; the judge instead plays only what the fast l
 
 ``ring_plan`` (1-3) and ``judge_race`` (4) are pure: they take measurements, never play, and are tested
 on synthetic data (tests/test_balance_ring.py); ``run_ring`` plays them through the balance search's
-resumable ``Scheduler`` (``python -m ccsim.analyses.balance.ring --out DIR``).
+resumable ``Scheduler`` (``python -m ccsim.analyses.balance.ring.stages --out DIR``).
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from typing import Callable
 
 import numpy as np
 
-from ccsim.analyses.balance.skill import NOT_FAIR, interval_verdict
+from ccsim.analyses.balance.publish.skill import NOT_FAIR, interval_verdict
 from ccsim.analyses.judging.effect_map import (MODEL_SD, Z, EffectMap, Prediction, fit_effect_map, predict)
 from ccsim.analyses.balance.space import Candidate, Param, Space, setting_of
 

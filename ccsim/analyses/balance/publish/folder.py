@@ -26,7 +26,7 @@ from ccsim.runner.damaged import read_errors, reason, set_aside
 __all__ = ["TaskStore", "open_folder", "members_digest", "read_task", "TASK_ARRAYS"]
 
 MANIFEST = "balance.json"
-#: the arrays of a task file: its deals and the moments of its columns (``ccsim.analyses.balance.play``)
+#: the arrays of a task file: its deals and the moments of its columns (``ccsim.analyses.balance.search.play``)
 TASK_ARRAYS = ("n", "sum", "cross")
 
 

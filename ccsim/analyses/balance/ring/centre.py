@@ -4,7 +4,7 @@ When nothing is fair at the judge, the next ring widens around one setting, and 
 few (the search's final candidates, chosen at the fast levels).  The search knows more than that: every setting
 it *kept* (the race's Pareto set and finalists, re-measured on fresh deals where the re-measure took them) has
 its effect at the fast levels, paired with the standard rules on the same deals; and a change's effect carries
-from one level to another (``ccsim.analyses.balance.ring``'s map), so the settings measured at both a fast level
+from one level to another (``ccsim.analyses.balance.ring.stages``'s map), so the settings measured at both a fast level
 and the judge (the *anchors*) map every kept setting's fast effect to a predicted edge at the judge.
 
 The centre is chosen from the best figure the search has of each kept setting at the judge: its measurement
@@ -15,7 +15,7 @@ not a measurement: when the first is predicted, the judge measures it (``next_ch
 fresh deals, paired with the standard rules) and the ranking is made again with it as one more anchor, at most
 ``MAX_CHECKS`` times; the centre is then the closest setting *measured* at the judge.
 
-Everything here is pure (tables in, tables out): ``ccsim.analyses.balance.widen`` plays the checks, and
+Everything here is pure (tables in, tables out): ``ccsim.analyses.balance.ring.widen`` plays the checks, and
 tests/test_balance_centre.py reads the published folder's tables to show the choice without a game.
 """
 from __future__ import annotations

@@ -19,7 +19,7 @@ import pandas as pd
 __all__ = ["STRENGTH_DIR", "level_elos", "with_elo", "interval_verdict", "FAIR", "UNCLEAR", "NOT_FAIR"]
 
 #: the strength certificate of the repository (absent from an installed package: no Elo then)
-STRENGTH_DIR = Path(__file__).resolve().parents[3] / "results" / "strength"
+STRENGTH_DIR = Path(__file__).resolve().parents[4] / "results" / "strength"
 
 FAIR, UNCLEAR, NOT_FAIR = "fair", "unclear", "not fair"
 

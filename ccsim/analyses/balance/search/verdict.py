@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from ccsim.analyses.balance.judge import BALANCED, LOPSIDED, judge_level, level_lean, seat_status
-from ccsim.analyses.balance.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, interval_verdict
+from ccsim.analyses.balance.publish.skill import FAIR, NOT_FAIR, UNCLEAR, level_elos, interval_verdict
 from ccsim.analyses.levels import level_words
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ task holding those deals for *every* candidate of the block, the standard rules 
 seating: each task's games pair deal by deal (common random numbers) on their own.  The tasks go
 through the one driver loop (``ccsim.runner.driver.drive``: any backend, the progress bar,
 Ctrl-C between tasks), and each finished task is kept in the ``TaskStore`` as the moments of its
-per-deal columns (``ccsim.analyses.balance.estimates``), so a rerun loads it instead of playing it.
+per-deal columns (``ccsim.analyses.balance.search.estimates``), so a rerun loads it instead of playing it.
 """
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from ccsim.runner.backends import search_aware
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import GridBuilder, GridTask, play_task, warm_task
 from ccsim.runner.orderings import SHUFFLED
-from ccsim.analyses.balance.estimates import COLUMNS, deal_columns
-from ccsim.analyses.balance.folder import TaskStore, members_digest
-from ccsim.analyses.balance.race import RoundResult
+from ccsim.analyses.balance.search.estimates import COLUMNS, deal_columns
+from ccsim.analyses.balance.publish.folder import TaskStore, members_digest
+from ccsim.analyses.balance.search.race import RoundResult
 from ccsim.analyses.stats import Moments
 
 __all__ = ["Scheduler", "deal_values"]

@@ -12,15 +12,15 @@
    strongest level measured: the search level when it was played, else the first level, size).
 
 The rows are pandas frames, one per setting and level, with the estimates of
-``ccsim.analyses.balance.estimates.level_estimate`` and ``fair``.
+``ccsim.analyses.balance.search.estimates.level_estimate`` and ``fair``.
 """
 from __future__ import annotations
 
 import pandas as pd
 
-from ccsim.analyses.balance.estimates import level_estimate
-from ccsim.analyses.balance.race import FINALIST
-from ccsim.analyses.balance.skill import FAIR, interval_verdict
+from ccsim.analyses.balance.search.estimates import level_estimate
+from ccsim.analyses.balance.search.race import FINALIST
+from ccsim.analyses.balance.publish.skill import FAIR, interval_verdict
 
 __all__ = ["remeasure_groups", "setting_rows", "final_candidates", "rank_finals"]
 

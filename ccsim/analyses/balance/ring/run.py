@@ -1,13 +1,13 @@
-"""Playing the next ring (``ccsim.analyses.balance.ring``): screen, map, race at the judge, confirm.
+"""Playing the next ring (``ccsim.analyses.balance.ring.stages``): screen, map, race at the judge, confirm.
 
-``python -m ccsim.analyses.balance.ring_run --out DIR --around action_count.cleopatra.veto=1 --anchors FILE``
+``python -m ccsim.analyses.balance.ring.run --out DIR --around action_count.cleopatra.veto=1 --anchors FILE``
 
 Every stage plays through the balance search's ``Scheduler`` with the folder's ``tasks/`` store, so a rerun
 with the same folder plays no finished task again (Ctrl-C keeps what finished).  The seeds are the
 search's seed plus an offset per stage, none of them the race's (1) or the fresh re-measure's (2):
 the screen at the fast levels takes seed + 2, the judge's race seed + 3, the confirmation seed + 4.
 
-``ccsim balance`` runs the same stages itself (``play_ring``, through ``ccsim.analyses.balance.widen``) when
+``ccsim balance`` runs the same stages itself (``play_ring``, through ``ccsim.analyses.balance.ring.widen``) when
 nothing of its space is fair at the judge, with its own measurements at the judge as the anchors and its own
 folder's task store; this command stays for a ring around a setting named by hand.
 
@@ -26,17 +26,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ccsim.analyses.balance.estimates import level_estimate
-from ccsim.analyses.balance.folder import TaskStore
-from ccsim.analyses.balance.play import Scheduler
+from ccsim.analyses.balance.search.estimates import level_estimate
+from ccsim.analyses.balance.publish.folder import TaskStore
+from ccsim.analyses.balance.search.play import Scheduler
 from ccsim.analyses.balance.judge import BALANCED, seat_status
 from ccsim.analyses.judging.effect_map import interval_se
-from ccsim.analyses.balance.ring import (RingPlan, judge_race, pick_winner, race_games, ring,
+from ccsim.analyses.balance.ring.stages import (RingPlan, judge_race, pick_winner, race_games, ring,
                                          ring_plan, verdict_of)
 from ccsim.analyses.balance.space import Param, Space, load_space, setting_of
 from ccsim.analyses.levels import Level, parse_level
 from ccsim.analyses.stats import Moments
-from ccsim.analyses.balance.estimates import COLUMNS
+from ccsim.analyses.balance.search.estimates import COLUMNS
 from ccsim.runner.backends import LocalBackend
 
 __all__ = ["run_ring", "play_ring", "RingError", "SCREEN_OFFSET", "RACE_OFFSET", "CONFIRM_OFFSET", "main"]
@@ -94,7 +94,7 @@ class _Ring:
         return {i: c.changes for i, c in enumerate(self.cands)}
 
 
-#: the tasks' names of ``python -m ccsim.analyses.balance.ring_run`` (a folder of its own)
+#: the tasks' names of ``python -m ccsim.analyses.balance.ring.run`` (a folder of its own)
 STAGE_TAGS = dict(screen="screen", race="race", confirm="confirm")
 
 
@@ -386,7 +386,7 @@ def _write(folder: Path, data: dict) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m ccsim.analyses.balance.ring_run", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m ccsim.analyses.balance.ring.run", description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--around", action="append", default=[], help="name=value of the closest setting, repeatable")
     ap.add_argument("--anchors", default=None, help="the judge anchors (JSON)")
