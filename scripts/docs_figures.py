@@ -355,14 +355,19 @@ def greedy_elo() -> str:
     return f"{r['elo']:+.0f}".replace("-", "−")
 
 
+#: the ordering studies at the default balanced level, and the earlier ones that rest on `greedy` alone
+ORDERINGS = "results/orderings"
+ORDERINGS_GREEDY = "results/orderings-greedy"
+
+
 def orderings_search_millions() -> str:
-    """The size of the ordering search of results/orderings/search/search.json: "10-million"."""
-    return f"{_json('results/orderings/search/search.json')['games_used'] / 1e6:.0f}-million"
+    """The size of the ordering search with `greedy` (results/orderings-greedy/search/search.json): "10-million"."""
+    return f"{_json(f'{ORDERINGS_GREEDY}/search/search.json')['games_used'] / 1e6:.0f}-million"
 
 
 def orderings_best_greedy() -> str:
     """The best ordering's gain over a shuffled deck in that search, `greedy` against `greedy`: "+21.6"."""
-    return points(_json("results/orderings/search/search.json")["orderings"][0]["diff"])
+    return points(_json(f"{ORDERINGS_GREEDY}/search/search.json")["orderings"][0]["diff"])
 
 
 def _elo(r: dict) -> str:
@@ -400,7 +405,7 @@ def learned_speed() -> str:
 
 
 def _search() -> dict:
-    return _json("results/orderings/search/search.json")
+    return _json(f"{ORDERINGS}/search/search.json")
 
 
 def _win(x: dict, ci: str = "ci95") -> str:
@@ -413,12 +418,48 @@ def orderings_search_table() -> str:
     """The ordering search's confirmed top, `shuffled` and the first round's worst, on fresh deals (search.json)."""
     d = _search()
     top = d["orderings"]
-    rows = [f"| # | ordering | win rate, {top[0]['games']:,} fresh games [95%] | vs `shuffled`, points [95%] |",
+    rows = [f"| # | ordering | score, {top[0]['games']:,} fresh games [95%] | vs `shuffled`, points [95%] |",
             "| --- | --- | --- | --- |"]
     rows += [f"| {o['rank']} | `{o['ordering']}` | {_win(o)} | {_edge(o['diff'], *o['diff_ci95'])} |" for o in top]
     rows.append(f"| – | `{d['baseline']['ordering']}` | {_win(d['baseline'])} | 0 |")
     w = d["worst"]
     rows.append(f"| worst of the first round | `{w['ordering']}` | {_win(w)} | {_edge(w['diff'], *w['diff_ci95'])} |")
+    return "\n".join(rows)
+
+
+def orderings_judge_table() -> str:
+    """The search's best orderings played again by the strongest search on fresh deals
+    (results/orderings/confirm/judge.json), beside the search's own figure and its prediction for that search."""
+    found = {o["ordering"]: o for o in _search()["orderings"]}
+    confirm = _json(f"{ORDERINGS}/confirm/judge.json")
+    judge = confirm["level"]["name"]
+    rows = [f"| ordering | `{_search()['level']['name']}`, vs `shuffled` | predicted for `{judge}` "
+            f"| measured with `{judge}` | held |", "| --- | --- | --- | --- | --- |"]
+    for o in confirm["orderings"]:
+        fast = found[o["ordering"]]
+        pred = fast["judge"]
+        lo, hi = pred["diff_ci95"]
+        held = "yes" if lo <= o["diff"] <= hi else "no"
+        rows.append(f"| `{o['ordering']}` | {_edge(fast['diff'], *fast['diff_ci95'])} | {_edge(pred['diff'], lo, hi)} "
+                    f"| {_edge(o['diff'], *o['diff_ci95'])} on {o['games']:,} games | {held} |")
+    return "\n".join(rows)
+
+
+def judge_settings_table() -> str:
+    """The cheaper settings of the judge tried (results/strength/judge-settings/settings.json): each one's speed
+    against the judge's in the same run, its score against the judge, and its seat gap against `tactician`."""
+    d = _json("results/strength/judge-settings/settings.json")
+    rows = [f"| setting | games/s in its mirror (×`{d['judge']}`'s) | score against `{d['judge']}` [95%] "
+            "| seat gap against `tactician` [95%] |", "| --- | --- | --- | --- |"]
+    for r in d["settings"]:
+        vs, seats = r["against_judge"], r["seats"]
+        score = (f"{vs['score']:.1f}% [{vs['ci95'][0]:.1f}%, {vs['ci95'][1]:.1f}%] on {vs['games']:,} games"
+                 if vs else "not played")
+        gap = (f"{_edge(seats['seat_gap'] / 100, *(x / 100 for x in seats['seat_gap_ci95']))} on "
+               f"{seats['deals_a_seat']:,} deals a seat" if seats else "not played")
+        rows.append(f"| `{r['name']}` | {r['mirror_games_per_s']:.0f} ({r['speed_ratio']:.1f}×) | {score} | {gap} |")
+    rows.append(f"| `{d['judge']}` (today's judge) | {d['judge_mirror_games_per_s']:.1f} (1×) | – | "
+                f"{_gap(d['judge'])()} |")
     return "\n".join(rows)
 
 
@@ -445,18 +486,19 @@ def orderings_search_time() -> str:
 def _compared() -> dict[str, str]:
     """Each ordering's score in results/orderings/compare/presets.txt (the presets and the search's two best
     against `shuffled`, seed 2), as the command printed it: "71.9% [71.5, 72.4]"."""
-    text = (ROOT / "results" / "orderings" / "compare" / "presets.txt").read_text(encoding="utf-8")
+    text = (ROOT / ORDERINGS / "compare" / "presets.txt").read_text(encoding="utf-8")
     out = {}
     for m in re.finditer(r"^([A-Z]{13})(?:\s+([\w-]+))?\s+[\d,]+\s+([\d.]+)%\s*\[\s*([\d.]+)%,\s*([\d.]+)%\]",
                          text, re.M):
-        score = f"{m.group(3)}% [{m.group(4)}, {m.group(5)}]"
-        out[m.group(2) or m.group(1)] = score
+        out[m.group(1)] = f"{m.group(3)}% [{m.group(4)}, {m.group(5)}]"
     return out
 
 
 def _preset_score(name: str) -> Callable[[], str]:
-    """A preset's score against `shuffled` with `greedy` on both sides (its win rate alone: "50.3%")."""
-    return lambda: _compared()[name].split(" ")[0]
+    """A preset's score against `shuffled`, the same level on both sides (its score alone: "50.3%"); found by
+    its letters, which the file prints whether or not its name column fits."""
+    from ccsim.runner.orderings import PRESETS
+    return lambda: _compared()[PRESETS[name][0]].split(" ")[0]
 
 
 def orderings_seed_2_check() -> str:
@@ -467,7 +509,7 @@ def orderings_seed_2_check() -> str:
 
 
 def _positions() -> dict:
-    return _json("results/orderings/positions/positions.json")
+    return _json(f"{ORDERINGS}/positions/positions.json")
 
 
 def _effect(card: str, kind: str, region: str) -> dict:
@@ -785,16 +827,17 @@ FIGURES: dict[str, Callable[[], str]] = {
     "expert-b256-speed": expert_b256_speed,
     **{f"elo-{name}": _ladder_elo(name) for name in ("master", "expert-b256", "neural-search", "neural")},
     **{f"gains-{name}": _seat_gains(name) for name in ("neural", "neural-search", "master")},
-    "orderings-search-table": orderings_search_table, "orderings-best-lower-ends": orderings_best_lower_ends,
+    "orderings-search-table": orderings_search_table, "orderings-judge-table": orderings_judge_table,
+    "judge-settings-table": judge_settings_table,
+    "orderings-best-lower-ends": orderings_best_lower_ends,
     "orderings-finalist-deals": orderings_finalist_deals, "orderings-search-time": orderings_search_time,
     "orderings-seed-2-check": orderings_seed_2_check, "positions-size": positions_size,
     "positions-table": positions_table,
     **{f"preset-{name}": _preset_score(name) for name in (
         "balanced", "veto-first", "veto-last", "assassins-first", "spy-first", "wrath-last", "rules-example")},
     **{f"position-{card}-{where.replace(' ', '-')}": _position_effect(card, kind, where) for card, kind, where in (
-        ("castling", "region", "top 3"), ("castling", "region", "bottom 3"), ("castling", "position", "1"),
-        ("assassination", "position", "1"), ("spy", "position", "1"), ("wrath", "position", "1"),
-        ("wrath", "position", "2"))},
+        ("veto", "region", "top 3"), ("spy", "region", "bottom 3"), ("veto", "position", "1"),
+        ("scout", "position", "2"), ("spy", "position", "1"), ("wrath", "position", "13"))},
     "tests-fast": tests_fast, "tests-all": tests_all,
     **{f"tests-{tier}-{name}": _tests_time(tier, field) for tier, name, field in (
         ("all", "minutes", "minutes"), ("fast", "minutes", "minutes"), ("fast", "cpu", "cpu_s"),
@@ -806,7 +849,7 @@ FIGURES: dict[str, Callable[[], str]] = {
 TEST_COUNTS = {"tests-fast", "tests-all"}
 #: figures written as blocks (their own lines between the markers)
 BLOCKS = {"answer", "ladder", "seat-table", "neural-generations", "remeasured-table", "search-table", "skill-table",
-          "orderings-search-table", "positions-table", "network-table", "retune-table"}
+          "orderings-search-table", "orderings-judge-table", "judge-settings-table", "positions-table", "network-table", "retune-table"}
 
 
 def documents(root: Path = ROOT) -> list[Path]:
