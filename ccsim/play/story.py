@@ -137,6 +137,7 @@ def set_aside(obs: dict) -> list[str] | None:
 
 
 def _unwrapped(text: str, indent: str = "") -> list[str]:
+    """A line as it is: the page wraps its own (the terminal passes ``terminal.wrap``, at its width)."""
     return [indent + text]
 
 
@@ -165,8 +166,8 @@ class Story:
             e = self._events(g, self.spy, self.spy + 1)[0]
             if "target" in e:
                 who = "you take" if e["p"] == self.seat else f"{e['p']} takes"
-                self.lines += self.wrap(f"{who} {e['target']} from "
-                                   f"{'your' if e['p'] != self.seat else self.her + chr(39) + 's'} hand (spy)", "  ")
+                whose = "your" if e["p"] != self.seat else f"{self.her}'s"
+                self.lines += self.wrap(f"{who} {e['target']} from {whose} hand (spy)", "  ")
                 self.spy = None
         for j, e in enumerate(self._events(g, self.told, k), self.told):
             if e["e"] == "veto":
