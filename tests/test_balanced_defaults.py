@@ -116,3 +116,14 @@ def test_every_level_not_shown_balanced_has_a_caveat_naming_its_status(statuses)
         assert (said is None) == (status == seats.BALANCED), name
         if said:
             assert words[status] in said and "no verdict of fair" in said, name
+
+
+def test_the_orderings_python_studies_default_to_the_balanced_level(statuses):
+    """A notebook's study plays what the commands play: no strategy given is the default balanced level."""
+    from ccsim.analyses.levels import default_level
+    from ccsim.analyses.orderings.matchup import Matchup
+    from ccsim.analyses.orderings import positions, search, study
+    import inspect
+    assert Matchup().strategy == default_level() and statuses[default_level()] == seats.BALANCED
+    for fn in (study.compare, search.search, search.search_args, positions.positions):
+        assert inspect.signature(fn).parameters["strategy"].default is None, fn.__name__

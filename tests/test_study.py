@@ -21,25 +21,25 @@ WRONG_COUNTS = "AAAAASCCRRWVV"  # five assassinations, one spy
 
 @pytest.fixture(scope="module")
 def tiny_search():
-    return study.search(budget=30_000, seed=3)
+    return study.search(strategy="greedy", budget=30_000, seed=3)
 
 
 # --- compare ----------------------------------------------------------------------
 
 @pytest.mark.slow  # plays a study's games
 def test_self_comparison_is_exactly_zero():
-    df = study.compare(["balanced", "veto-first", "shuffled"], baseline="balanced", games=400, seed=5)
+    df = study.compare(["balanced", "veto-first", "shuffled"], baseline="balanced", strategy="greedy", games=400, seed=5)
     me = df.set_index("label").loc["balanced"]
     assert me["diff"] == 0.0 and me["diff_lo"] == 0.0 and me["diff_hi"] == 0.0
     assert me["win_rate"] == df.attrs["baseline"]["win_rate"]
     assert set(df["games"]) == {400}
-    sh = study.compare(["shuffled"], baseline="shuffled", games=200)
+    sh = study.compare(["shuffled"], baseline="shuffled", strategy="greedy", games=200)
     assert sh["diff"][0] == 0.0 and (sh["diff_lo"][0], sh["diff_hi"][0]) == (0.0, 0.0)
 
 
 @pytest.mark.slow  # plays a study's games
 def test_self_comparison_until_decided_says_no_difference():
-    df = study.compare(["veto-first"], baseline="veto-first", games=4000, until_decided=True)
+    df = study.compare(["veto-first"], baseline="veto-first", strategy="greedy", games=4000, until_decided=True)
     assert df["decision"][0] == "no_difference"
     assert df["diff"][0] == 0.0 and df["games"][0] < 4000
 
@@ -124,9 +124,10 @@ def test_tiny_search_returns_ten_valid_distinct_orderings(tiny_search):
 def test_best_and_worst_differ_and_sequential_test_decides_sooner(tiny_search):
     best = tiny_search["ordering"][0]
     worst = tiny_search.attrs["worst"]["ordering"]
-    fixed = study.compare([best], baseline=worst, games=4000, seed=11)  # fresh deals: another seed
+    fixed = study.compare([best], baseline=worst, strategy="greedy", games=4000, seed=11)  # fresh deals: another seed
     assert fixed["diff_lo"][0] > 0.05
-    seq = study.compare([best], baseline=worst, games=4000, seed=11, until_decided=True)
+    seq = study.compare([best], baseline=worst, strategy="greedy", games=4000, seed=11,
+                        until_decided=True)
     assert seq["decision"][0] == "better"
     assert seq["games"][0] <= fixed["games"][0] // 4
 

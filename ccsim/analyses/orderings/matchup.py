@@ -66,7 +66,7 @@ class Matchup:
     raises KeyboardInterrupt, as does any call a study makes.  ``games`` counts
     every game played so far.
     """
-    strategy: str = "greedy"
+    strategy: str | None = None   # None: the default balanced level (ccsim.analyses.levels.default_level)
     opponent: str | None = None
     opponent_order: str = SHUFFLED
     seed: int = 1
@@ -75,6 +75,9 @@ class Matchup:
     backend: object = None
 
     def __post_init__(self):
+        if self.strategy is None:  # a notebook's study plays the level every command defaults to
+            from ccsim.analyses.levels import default_level
+            self.strategy = default_level()
         if self.opponent is None:
             self.opponent = self.strategy
         _strategy(self.strategy, "--strategy")

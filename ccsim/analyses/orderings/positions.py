@@ -113,7 +113,7 @@ def positions_size(games, deals_per_ordering=1) -> tuple[int, int]:
     return n_ord, per
 
 
-def positions(strategy: str = "greedy", opponent: str | None = None, opponent_order: str = SHUFFLED,
+def positions(strategy: str | None = None, opponent: str | None = None, opponent_order: str = SHUFFLED,
               games: int = 1_000_000, seed: int = 1, deals_per_ordering: int = 1, variants=(),
               confidence: float = 0.95, log=None, backend=None) -> pd.DataFrame:
     """What each card type is worth at each depth of the deck.

@@ -212,7 +212,7 @@ class _Search:
         return pd.DataFrame(recs)
 
 
-def search_args(strategy="greedy", opponent=None, opponent_order=SHUFFLED, budget=1_000_000, seed=1, top=10,
+def search_args(strategy=None, opponent=None, opponent_order=SHUFFLED, budget=1_000_000, seed=1, top=10,
                 variants=(), backend=None):
     """(Matchup, budget, top) of a search, validated; OrderingStudyError names the problem."""
     budget = positive_count(budget, "--budget", 2_000)
@@ -222,7 +222,7 @@ def search_args(strategy="greedy", opponent=None, opponent_order=SHUFFLED, budge
     return Matchup(strategy, opponent, opponent_order, seed, tuple(variants), backend=backend), budget, top
 
 
-def search(strategy: str = "greedy", opponent: str | None = None, opponent_order: str = SHUFFLED,
+def search(strategy: str | None = None, opponent: str | None = None, opponent_order: str = SHUFFLED,
            budget: int = 1_000_000, seed: int = 1, top: int = 10, variants=(), confidence: float = 0.95,
            log=None, backend=None) -> pd.DataFrame:
     """Find strong orderings within a budget of ``budget`` games (all stages together).

@@ -131,7 +131,7 @@ class _Race:
         return df
 
 
-def compare(orderings, baseline: str = SHUFFLED, strategy: str = "greedy", opponent: str | None = None,
+def compare(orderings, baseline: str = SHUFFLED, strategy: str | None = None, opponent: str | None = None,
             opponent_order: str = SHUFFLED, games: int = 20_000, seed: int = 1, until_decided: bool = False,
             delta: float = 0.02, alpha: float = 0.05, beta: float = 0.05, chunk: int | None = None,
             variants=(), confidence: float = 0.95, backend=None) -> pd.DataFrame:
