@@ -99,7 +99,7 @@ def whatif(strategies=None, games: int = 20_000, seed: int = 1, variants=None, c
     door: its arguments become one ``WhatIfQuestion`` (``ccsim.analyses.question.ask_whatif``, every one
     checked before a game), which ``answer_whatif`` plays.
 
-    ``strategies``: the levels of play, each in mirror games (None: the strongest fast level registered,
+    ``strategies``: the levels of play, each in mirror games (None: the strongest fast level shown balanced,
     ``ccsim.analyses.levels.default_level``).
     ``variants``: R11 variants to compare (None: all four; ``()``: none); ``changes``: ``Change``
     objects, or ``rules_file`` a TOML file of ``[[change]]`` tables.  ``record``: a JSONL path for
