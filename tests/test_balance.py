@@ -664,3 +664,21 @@ def test_the_final_candidates_go_to_the_search_level_and_the_skill_curve(tmp_pat
     changes, _ = load_changes(out / "recommended.toml")
     assert changes[0].name == rec["setting"]
 
+
+def test_the_python_balance_returns_the_answer_the_command_prints(tmp_path, capsys, compiled):
+    """``balance(...)`` is the command's analysis whole: its answer (the ring's outcome among it) is what
+    ``ccsim balance`` prints and writes, the command only lays it out (here resumed: no game played again)."""
+    from ccsim.present.balance import balance_json, format_balance
+    path, out = tmp_path / "small.toml", tmp_path / "out"
+    path.write_text(SMALL)
+    b = balance(path, out=out, log=None)
+    write_balance(out, b)
+    code, text, _ = run_cli(capsys, "balance", path, "--out", out, "--no-progress")
+    mine = format_balance(b, 100)
+    assert code == 0 and "The answer, judged with" in text
+    assert text[text.index("Pareto set"):] == mine[mine.index("Pareto set"):] + "\n"  # (the headline's clock aside)
+    code, js, _ = run_cli(capsys, "balance", path, "--out", out, "--no-progress", "--json")
+    said = json.loads(js)
+    assert said["recommendation"] == json.loads(json.dumps(b.recommendation)) and said["ring"] == b.ring
+    assert json.loads((out / "summary.json").read_text())["recommendation"] == said["recommendation"]
+    assert balance_json(b)["ring"] == b.ring

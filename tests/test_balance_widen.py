@@ -118,6 +118,12 @@ def test_nothing_fair_at_the_judge_the_ring_runs_inside_balance_and_the_answer_i
     assert said.index("Where to widen") < said.index("The next ring:")
     assert f"The closest setting the ring measured with learned on both sides: {c['words']}" in said
     assert said.index("The next ring") < said.index("The answer, judged with learned")
+    from ccsim.analyses.balance import balance  # the Python door: the same published answer, the ring's among it
+    from ccsim.present.balance import format_balance
+    b = balance(path, out=out, log=None)
+    assert json.loads(json.dumps(b.recommendation)) == rec and b.ring == ring
+    mine = format_balance(b, 100)
+    assert mine[mine.index("Pareto set"):] + "\n" == text[text.index("Pareto set"):]  # (the headline's clock aside)
 
 
 @pytest.mark.slow

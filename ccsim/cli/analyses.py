@@ -211,35 +211,9 @@ def balance_cmd(space, out, levels, judge, race, budget, seed, tolerance, remeas
     finally:
         be.close()
     write_balance(out, b)
-    d = _with_ring(out, b, balance_json)
-    click.echo(json.dumps(d) if as_json else _ring_text(format_balance(b, width_of(wide)), b.ring, width_of(wide)))
+    click.echo(json.dumps(balance_json(b)) if as_json else format_balance(b, width_of(wide)))
     if b.info["interrupted"]:
         sys.exit(130)
-
-
-def _with_ring(out, b, balance_json) -> dict:
-    """The summary with the next ring's outcome (``ring``); when the ring ran to its end, the answer published
-    from every setting measured at the judge, the ring's among them (``publish``, no game), in the folder too."""
-    if b.ring and b.ring["ran"] and not b.ring["interrupted"]:
-        from ccsim.analyses.balance.publish.answer import publish
-        from ccsim.analyses.balance.publish.skill import level_elos
-        from ccsim.present.balance_plot import write_answer_skill
-        b.recommendation = publish(out) | dict(seed=b.info["fresh_seed"])  # (the search's fresh deals, as before)
-        write_answer_skill(out, b.recommendation, level_elos(), b.space.tolerance)
-    d = dict(balance_json(b), ring=b.ring)
-    (Path(out) / "summary.json").write_text(json.dumps(d, indent=2) + "\n")
-    return d
-
-
-def _ring_text(text: str, ring, width) -> str:
-    """The printed summary with the next ring's paragraphs before the answer (after it when it has none)."""
-    import textwrap
-    from ccsim.analyses.balance.ring.widen import ring_paragraphs
-    lines = [x for para in ring_paragraphs(ring) for x in [""] + textwrap.wrap(para, width or 100)]
-    if not lines:
-        return text
-    head, mark, tail = text.partition("\nThe answer, judged with")
-    return "\n".join([head.rstrip("\n"), *lines, ""]) + mark + tail if mark else "\n".join([text, *lines])
 
 
 @click.command("metrics")

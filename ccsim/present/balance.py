@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from ccsim.analyses.balance.judge import level_lean, seat_status
+from ccsim.analyses.balance.ring.widen import ring_paragraphs, ring_published
 from ccsim.analyses.balance.space import toml_key, toml_value
 from ccsim.analyses.stats import format_percent, json_number as _num
 from ccsim.present.table_width import Col, fit_lines, table
@@ -210,6 +211,7 @@ def format_balance(b: Balance, width: int | None = None) -> str:
         lines += ["", "the skill curve: Cleopatra's edge at every level (Elo from results/strength/), points [95%]"]
         header, rows = _skill_rows(b, words=True)
         lines += table([Col(h, wrap=k >= 3) for k, h in enumerate(header)], rows, width)
+    lines += [x for para in ring_paragraphs(b.ring) for x in [""] + _wrap(para, width)]  # before the answer
     if b.recommendation:
         lines += ["", f"The answer, judged with {b.recommendation['judge']} on both sides (the strongest level "
                       "measured that plays both seats alike):"] + _wrap(b.recommendation["text"], width)
@@ -268,6 +270,7 @@ def balance_json(b: Balance) -> dict:
                   for first, at in _by_candidate(b.skill)])
     out["recommendation"] = b.recommendation or None
     out["interrupted"] = bool(i["interrupted"])
+    out["ring"] = b.ring
     return out
 
 
@@ -335,6 +338,16 @@ def write_balance(folder, b: Balance) -> None:
         if not df.empty:
             write_parquet(df, folder / f"{name}.parquet")
     _write_figures(folder, b)
+    if ring_published(b.ring):  # the published answer's files, and skill.png of its curve
+        _write_published(folder, b)
+
+
+def _write_published(folder: Path, b: Balance) -> None:
+    from ccsim.analyses.balance.publish.answer import write_answer
+    from ccsim.analyses.balance.publish.skill import level_elos
+    from ccsim.present.balance_plot import write_answer_skill
+    write_answer(folder, b.recommendation)
+    write_answer_skill(folder, b.recommendation, level_elos(), b.space.tolerance)
 
 
 def _write_figures(folder: Path, b: Balance) -> None:

@@ -19,7 +19,8 @@ from ccsim.analyses.balance.search.race import OUT_BOUND, RacePlan, pareto_layer
 from ccsim.analyses.balance.search.race import race as run_race
 from ccsim.analyses.balance.publish.skill import level_elos, with_elo
 from ccsim.analyses.balance.search.verdict import recommendation
-from ccsim.analyses.balance.ring.widen import next_ring
+from ccsim.analyses.balance.publish.answer import published_answer
+from ccsim.analyses.balance.ring.widen import next_ring, ring_published
 from ccsim.runner.parameters import STANDARD_RULES
 from ccsim.analyses.balance.space import BalanceError, Space, ask_balance, candidates
 from strategies.registry import search_players
@@ -66,8 +67,9 @@ def balance(space=None, out=None, backend=None, log=_stderr, progress: bool = Fa
     """Search ``space`` (a TOML path, a ``Space``, or None for the default space) for fair rules.
 
     ``out``: a folder that makes the search resumable (a rerun with the same folder and space plays no
-    finished task again); the tables, figures and summary of ``ccsim balance --out`` are written there by
-    the door, ``ccsim.present.balance.write_balance(out, b)``; ``levels``, ``budget``, ``seed``, ``tolerance``,
+    finished task again, and the next ring runs there when nothing is fair at the judge: ``recommendation`` is
+    then the answer published with the ring's settings, what ``ccsim balance`` prints); the tables, figures and
+    summary of ``ccsim balance --out`` are written there by ``ccsim.present.balance.write_balance(out, b)``; ``levels``, ``budget``, ``seed``, ``tolerance``,
     ``remeasure_games``, ``search_level``, ``search_deals``, ``skill_levels``, ``skill_deals``, ``ring`` override
     the space's own.  ``log``: a function given one line per step
     (default: stderr; ``None`` for silence).  Ctrl-C ends it early: ``info['interrupted']``.
@@ -115,6 +117,9 @@ def answer_balance(sp: Space, out=None, backend=None, log=_stderr, progress: boo
         b.ring = next_ring(sp, cands, b.recommendation, (search, skill, fresh), folder, store, backend, progress,
                            log, kept=kept_rows(fresh, frame), search_seed=info["fresh_seed"])
         b.info["interrupted"] = bool(b.ring and b.ring.get("interrupted"))
+        if ring_published(b.ring):  # every setting measured at the judge competes, the ring's among them
+            tables = dict(remeasured=b.remeasured, skill=b.skill, search=b.search)
+            b.recommendation = published_answer(out, tables) | dict(seed=info["fresh_seed"])
     return b
 
 

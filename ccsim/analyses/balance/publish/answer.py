@@ -45,14 +45,16 @@ def _key_of(rules_key: str) -> dict:
     return json.loads(rules_key)
 
 
-def published_settings(folder: Path, tol: float) -> list[dict]:
+def published_settings(folder: Path, tol: float, tables: dict | None = None) -> list[dict]:
     """Every setting of the folder with its figures by level, each paired with the standard rules' on the same
-    deals where it was (``standard``), and its source."""
+    deals where it was (``standard``), and its source.  ``tables``: the search's tables by name, as the search
+    holds them before they are written (default: read from the folder's files)."""
     ring = _json_file(folder / "ring" / "ring.json")
     # the anchors file of a ring run by hand, else the anchors ``ccsim balance``'s own ring kept (its centre's checks)
     anchors = _json_file(folder / "ring" / "anchors.json") or ring.get("judge_anchors") or {}
-    figures = [f for name in SEARCH_TABLES if (folder / f"{name}.parquet").is_file()
-               for f in _table_figures(folder / f"{name}.parquet", pd.read_parquet(folder / f"{name}.parquet"), tol)]
+    tables = _written_tables(folder) if tables is None else {k: v for k, v in tables.items() if not v.empty}
+    figures = [f for name in SEARCH_TABLES if name in tables
+               for f in _table_figures(folder / f"{name}.parquet", tables[name], tol)]
     figures += _anchor_figures(anchors, ring, tol)
     if ring:
         figures += [*_screen_figures(ring, tol), *_race_figures(ring, tol), *_confirm_figures(ring, anchors, tol),
@@ -62,6 +64,12 @@ def published_settings(folder: Path, tol: float) -> list[dict]:
 
 #: the search's tables whose settings the answer weighs, in the order they are read
 SEARCH_TABLES = ("remeasured", "skill", "search")
+
+
+def _written_tables(folder: Path) -> dict:
+    """The search's tables the folder holds, by name."""
+    return {name: pd.read_parquet(folder / f"{name}.parquet") for name in SEARCH_TABLES
+            if (folder / f"{name}.parquet").is_file()}
 
 
 def _json_file(path: Path) -> dict:
@@ -172,19 +180,39 @@ def _same(key: str, setting) -> bool:
 def publish(folder) -> dict:
     """Rewrite the folder's answer (module docstring); returns the recommendation."""
     folder = Path(folder)
+    rec = published_answer(folder)
     summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    summary["recommendation"] = rec
+    (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    write_answer(folder, rec)
+    return rec
+
+
+def published_answer(folder, tables: dict | None = None) -> dict:
+    """The answer judged from every setting the folder's search and ring measured at the judge (no game, no
+    file written); ``tables`` as ``published_settings``'s."""
+    folder = Path(folder)
     sp = load_space(folder / "space.toml")
-    tol = sp.tolerance
-    settings = published_settings(folder, tol)
+    settings = published_settings(folder, sp.tolerance, tables)
+    judge, strong, elos = _judge(settings, sp)
+    return answer_of(choose(settings, judge, sp.tolerance, strong), judge, sp.tolerance, strong, elos, settings)
+
+
+def _judge(settings: list[dict], sp) -> tuple[str, list, dict]:
+    """The judge among the levels the settings were measured at, the strong levels beside it, and the Elos."""
     elos = level_elos()
     names = sorted({n for s in settings for n in s["levels"]})
     judge = judge_level(names, sp.judge, elos)
-    strong = strong_levels(names, judge, elos)
-    best = choose(settings, judge, tol, strong)
-    rec = answer_of(best, judge, tol, strong, elos, settings)
-    summary["recommendation"] = rec
-    (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    text = answer_paragraph(summary)
+    return judge, strong_levels(names, judge, elos), elos
+
+
+def write_answer(folder, rec: dict) -> None:
+    """The published answer into the folder's files: the answer of ``pareto.md`` and ``README.md`` (the ring's
+    stages too), and ``recommended.toml`` (summary.json is its writer's)."""
+    folder = Path(folder)
+    sp = load_space(folder / "space.toml")
+    settings = published_settings(folder, sp.tolerance)
+    text = answer_paragraph({"recommendation": rec})
     for name in ("README.md", "pareto.md"):
         path = folder / name
         if path.is_file():
@@ -192,8 +220,7 @@ def publish(folder) -> dict:
             if name == "README.md" and (folder / "ring" / "ring.json").is_file():
                 doc = _between(doc, RING_MARKS, ring_markdown(json.loads((folder / "ring" / "ring.json").read_text())))
             path.write_text(doc, encoding="utf-8")
-    _recommended_toml(folder, rec, settings, judge, tol)
-    return rec
+    _recommended_toml(folder, rec, settings, rec["judge"], sp.tolerance)
 
 
 def answer_curve_frame(rec: dict, elos: dict) -> pd.DataFrame:

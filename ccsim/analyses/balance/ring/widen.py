@@ -270,6 +270,12 @@ def _centre_paragraphs(ring: dict) -> list[str]:
             f"(fresh deals, seed {centre['seed']}, paired with the standard rules): {said}."]
 
 
+def ring_published(ring: dict | None) -> bool:
+    """Whether the answer is published with the ring: it ran to its end, so its settings measured at the judge
+    compete with the search's (an interrupted ring resumes first)."""
+    return bool(ring and ring["ran"] and not ring["interrupted"])
+
+
 def ring_paragraphs(ring: dict | None) -> list[str]:
     """The ring's outcome in plain words, a paragraph each (none when the ring was not needed)."""
     if not ring:
