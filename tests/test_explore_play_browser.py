@@ -117,6 +117,7 @@ def _seen_thinking(driver) -> list:
     return [text for text, cls in driver.execute_script("return window.seen") if "thinking" in cls]
 
 
+@pytest.mark.slow  # the judge loads its network (compiled on first use in a fresh cache)
 def test_a_turn_against_the_judge_shows_its_thinking(browser):
     open_play(browser, "", JUDGE, "cleopatra")
     browser.execute_script(WATCH)
