@@ -8,7 +8,8 @@ waits for the answer to finish, opens the sample game at turn ``--turn``, and sa
 at 1280 and 800 pixels wide as ``explore-1280.png`` and ``explore-800.png``.  The big number is the
 strongest search's figure (the judge's when it is shown balanced; its status said beside it otherwise).  It fails, saving nothing more, when the level menu's text does not fit the menu at a width.  Then the
 "Play these rules" panel: deal ``--deal`` of the form's rules against ``learned``, clicked by a simple
-player (a card placed when it may, else a choice at random, seeded), its board saved at the start (after
+player (an active turn, a card placed face-up, a draw from the influence deck when it may, else a choice at
+random, seeded), its board saved at the start (after
 the initial placements), in the middle (a move half chosen) and at the end as ``explore-play-start.png``,
 ``explore-play-middle.png`` and ``explore-play-end.png``.  Needs the explore extra, selenium and Debian's
 chromium and chromium-driver.
@@ -80,11 +81,12 @@ def _choices(driver):
 
 
 def _click(driver, rnd: random.Random) -> None:
-    """One click of a simple player: an active turn and a card placed when it may, else any choice."""
+    """One click of a simple player: an active turn, a card placed, face-up, a draw from the influence deck when
+    it may, else any choice."""
     wait = WebDriverWait(driver, 120, 0.05)
     buttons = wait.until(_choices)
     labels = [b.text for b in buttons]
-    liked = [b for b, t in zip(buttons, labels) if t.startswith(("active", "place"))]
+    liked = [b for b, t in zip(buttons, labels) if t.startswith(("active", "place", "face-up", "influence deck"))]
     rnd.choice(liked or buttons).click()
     wait.until(lambda d: _choices(d) or d.find_element(By.ID, "play-end").is_displayed())
 
