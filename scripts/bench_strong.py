@@ -78,7 +78,7 @@ def forward_rate(subnormal: bool, rows: int = 4000, repeats: int = 5) -> float:
     price for subnormal products, measured in one process."""
     import numpy as np
     from numba import njit
-    from ccsim.training.dmc import play_task
+    from ccsim.training.branches import play_task
     from ccsim.training.neural_train import game_setup, task_of
     from strategies.neural import shipped_weights
     from strategies.neural.model import H1, H2, N_HEADS, N_W1, N_B1, obs_layer_nb, option_value_nb

@@ -81,7 +81,7 @@ def test_every_compiled_function_caches_in_its_own_kind_of_folder():
 def test_a_training_kernel_is_keyed_by_the_players_it_inlines(tmp_path):
     """The branched self-play compiles the network player into its own kernel: editing the
     network's inputs must not leave that kernel cached with the old ones."""
-    assert _cache.folder_for("ccsim.training.dmc") == _cache.strategies_folder()
+    assert _cache.folder_for("ccsim.training.branches") == _cache.strategies_folder()
     assert _cache.folder_for("ccsim.kernel.simulate") == _cache.engine_folder()
 
 

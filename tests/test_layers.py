@@ -239,6 +239,24 @@ def test_no_folder_of_more_than_15_modules():
     assert {f: len(m) for f, m in folders.items() if len(m) > MAX_FOLDER_MODULES} == {}
 
 
+# a package's face says what the package is and what it offers; its body lives in its modules
+MAX_FACE_LINES = 100
+
+
+def _long_faces(paths) -> dict:
+    return {str(p): n for p in paths if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_FACE_LINES}
+
+
+def test_no_package_face_over_100_lines():
+    assert _long_faces(p for top in ("ccsim", "strategies") for p in (ROOT / top).rglob("__init__.py")) == {}
+
+
+def test_the_face_check_sees_a_long_face(tmp_path):
+    face = tmp_path / "__init__.py"
+    face.write_text("x = 1\n" * (MAX_FACE_LINES + 1))
+    assert list(_long_faces([face]).values()) == [MAX_FACE_LINES + 1]
+
+
 # No file or function too long to read at once, outside tests/.
 MAX_FILE_LINES = 600
 MAX_FUNCTION_LINES = 80
@@ -344,7 +362,7 @@ def test_no_module_outside_strategies_imports_a_family_by_name():
 
 def test_the_family_check_sees_a_family_import():
     graph = {"ccsim.runner.config": {"strategies.registry", "strategies.search.expert"},
-             "strategies.registry": {"strategies.heuristics.weighted"}, "ccsim.training.dmc": {"strategies.learned"}}
+             "strategies.registry": {"strategies.heuristics.weighted"}, "ccsim.training.branches": {"strategies.learned"}}
     assert _family_imports(graph) == ["ccsim.runner.config -> strategies.search.expert"]
 
 

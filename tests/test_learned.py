@@ -1,4 +1,4 @@
-"""The learned player (strategies/learned/__init__.py) and its training (ccsim.training).
+"""The learned player (strategies/learned/) and its training (ccsim.training).
 
 The perturbation tests of every strategy (hidden information changes nothing) run on it in
 tests/test_strategies.py, as on any registered strategy; here: its inference against a plain
@@ -12,6 +12,7 @@ from ccsim.kernel import layout as L
 from ccsim.kernel.decisions import MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW
 from ccsim.kernel.engine.dispatch import choose_with_nb
 from strategies import learned
+from strategies.heuristics.scoring import must_be_active
 from strategies.registry import LEARNED, ParamFileError, load_params, resolve
 
 MODELLED = (MODE, STEP, VETO, SPY_PICK, DRAW, VETO_DRAW)
@@ -53,7 +54,7 @@ def test_inference_is_the_dot_product_of_its_features(decisions):
     gen = np.random.default_rng(3)
     checked = 0
     for st, rng, p, kind, n in decisions:
-        if kind not in MODELLED or (kind == MODE and learned.must_be_active(st[L.PUB:L.PUB + L.PUB_SIZE], p)):
+        if kind not in MODELLED or (kind == MODE and must_be_active(st[L.PUB:L.PUB + L.PUB_SIZE], p)):
             continue
         theta = learned.tactician_clone()
         theta[1:learned.N_PARAMS] = gen.normal(size=learned.N_PARAMS - 1)

@@ -1,4 +1,4 @@
-"""The value network (strategies/neural*.py), its training (ccsim.training.dmc, net_fit, neural_train)
+"""The value network (strategies/neural*.py), its training (ccsim.training.branches, net_fit, neural_train)
 and its players (`neural`, `neural-search`)."""
 import json
 
@@ -9,6 +9,7 @@ from ccsim.kernel import layout as L
 from ccsim.runner.config import RunConfig
 from ccsim.kernel.decisions import STEP
 from strategies import learned, neural
+from strategies.neural import choice as neural_choice
 from strategies.neural.inputs import (N_OBS, N_OPT, N_OPTION_FEATURES, OBS_TABLE, OPT_TABLE, encode_obs_nb,
                                       Y_KIND, STATE_KIND)
 from strategies.neural.model import (H1, H2, N_WEIGHTS, forward_numpy, initial_weights, obs_layer_nb,
@@ -68,9 +69,9 @@ def test_the_observation_encoding_reads_nothing_hidden(compiled):
 def test_candidates_are_the_tacticians_best_and_ending_the_turn():
     F = np.zeros((L.MAX_OPTIONS, learned.MAX_FEATURES))
     n = 12
-    F[:n, neural.F_SCORE] = np.arange(n)           # option 11 scores best
-    F[3, neural.F_END] = 1.0                        # option 3 ends the turn
-    F[11, neural.F_BLOCKED] = 1.0                   # ... but 11 is ruled out
+    F[:n, neural_choice.F_SCORE] = np.arange(n)           # option 11 scores best
+    F[3, neural_choice.F_END] = 1.0                        # option 3 ends the turn
+    F[11, neural_choice.F_BLOCKED] = 1.0                   # ... but 11 is ruled out
     alive = np.zeros(L.MAX_OPTIONS, np.int64)
     m = neural.candidates_nb(STEP, F, n, alive)
     assert list(alive[:m]) == [3, 10, 9, 8, 7, 6, 5]
@@ -172,7 +173,7 @@ def test_no_activation_is_subnormal_in_play(compiled):
     """The shipped network on the decisions of real games (the network's own mirror and against
     `tactician`, both options of every branched decision): no value of its forward is subnormal."""
     from ccsim.training.neural_train import task_of, game_setup
-    from ccsim.training.dmc import play_task
+    from ccsim.training.branches import play_task
     rules, orders = game_setup()
     pool = [neural.shipped_weights()]
     rows = [play_task(task_of(31, 0, 40, pair, pool, rules, orders, 0.5)) for pair in ((0, 0), (0, "tactician"))]

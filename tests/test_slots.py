@@ -13,7 +13,7 @@ import pytest
 from ccsim.kernel import slots
 from ccsim.kernel import layout, rules
 from ccsim.kernel.engine import episode
-from strategies import learned
+from strategies.learned import features as learned_features
 from strategies.heuristics import layouts
 from strategies.search import expert
 from strategies.neural import inputs, model
@@ -27,8 +27,8 @@ LAYOUTS = [  # (module, table name, {name: offset})
     (layouts, "scalars", layouts.SCALAR_SLOTS),
     (layouts, "memory", layouts.MEMORY_SLOTS),
     (expert, "search", expert.SEARCH_SLOTS),
-    (learned, "model", learned.MODEL_SLOTS),
-    *((learned, f"{kind} features", getattr(learned, f"{kind.upper()}_COLUMNS"))
+    (learned_features, "model", learned_features.MODEL_SLOTS),
+    *((learned_features, f"{kind} features", getattr(learned_features, f"{kind.upper()}_COLUMNS"))
       for kind in ("step", "mode", "veto", "draw")),
     (inputs, "obs", inputs.OBS_SLOTS),
     (inputs, "option", inputs.OPT_SLOTS),

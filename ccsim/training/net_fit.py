@@ -2,7 +2,7 @@
 
 The network is small (``strategies.neural.model``: ~25,000 weights), so three matrix products a
 layer on BLAS are all a step costs; no deep-learning library (and none of its gigabytes) is
-needed.  Each kept decision (``ccsim.training.dmc``) teaches two things: the difference of two
+needed.  Each kept decision (``ccsim.training.branches``) teaches two things: the difference of two
 options' ratings, against the difference of the outcomes they led to in the same deal with the
 same luck (squared error; the margin head alike, weighted ``margin_weight``), and the value of the
 position itself (the ``state`` option) against the game's outcome (cross-entropy), which the
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ccsim.training.dmc import V_ALT, V_ALT_MARGIN, V_OWN, V_OWN_MARGIN
+from ccsim.training.branches import V_ALT, V_ALT_MARGIN, V_OWN, V_OWN_MARGIN
 from strategies.neural.inputs import N_OPT, OBS_SCALE, Y_KIND, STATE_KIND
 from strategies.neural.model import N_WEIGHTS, flush_tiny, unpack
 

@@ -1,7 +1,7 @@
 """Training the value network by generations of self-play (``ccsim train-neural``).
 
 Generation 0 learns from games of `tactician` against itself and the other heuristics
-(``ccsim.training.dmc``: branched decisions, outcomes as labels); generation g from games of
+(``ccsim.training.branches``: branched decisions, outcomes as labels); generation g from games of
 generation g - 1 against itself and, in a share of its games, against the pool (the heuristics
 and earlier generations), warm-started from g - 1's weights.  Each generation is scored against
 `tactician` on deals of its own (seats swapped, a draw counting half) and the best becomes the
@@ -24,7 +24,7 @@ import numpy as np
 from ccsim.errors import UsageError
 from ccsim.runner.backends import LocalBackend
 from ccsim.runner.config import RunConfig
-from ccsim.training.dmc import DmcTask, Samples, play_task, scores
+from ccsim.training.branches import BranchTask, Samples, play_task, scores
 from ccsim.training.net_fit import FitConfig, fit, held_out
 from ccsim.kernel.layout import MAX_PARAMS
 from strategies.neural import read_weights, write_weights
@@ -97,8 +97,8 @@ def seat_pairs(cfg: NetworkTrainConfig, g: int, pool: list) -> list:
     return pairs
 
 
-def task_of(seed, first, games, pair, pool, rules, orders, keep) -> DmcTask:
-    """A DmcTask of the pairing ``pair`` (names or pool indexes)."""
+def task_of(seed, first, games, pair, pool, rules, orders, keep) -> BranchTask:
+    """A BranchTask of the pairing ``pair`` (names or pool indexes)."""
     from strategies.registry import resolve
     sids = np.zeros(2, np.int64)
     sp = np.zeros((2, MAX_PARAMS), np.float64)
@@ -111,10 +111,10 @@ def task_of(seed, first, games, pair, pool, rules, orders, keep) -> DmcTask:
         else:
             sids[p], on[p] = resolve(NEURAL)[0], 1
             nets[p], margins[p] = pool[who]
-    return DmcTask(seed, first, games, rules, sids, sp, nets, margins, on, keep, orders)
+    return BranchTask(seed, first, games, rules, sids, sp, nets, margins, on, keep, orders)
 
 
-def generation_tasks(cfg: NetworkTrainConfig, g: int, pool: list) -> list[DmcTask]:
+def generation_tasks(cfg: NetworkTrainConfig, g: int, pool: list) -> list[BranchTask]:
     """Generation g's branched games as tasks, pairing by pairing (deals ``g x STRIDE ..`` of the seed)."""
     rules, orders = game_setup()
     tasks = []

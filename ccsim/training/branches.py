@@ -107,7 +107,7 @@ def rival_nb(alive, c, i, xrng):
 
 
 @njit(nogil=True, cache=True, nrt=True)
-def dmc_block_nb(lo, hi, seed, first, rules, sids, sp, nets, margins, on_net, keep, orders, obs_out, opt_out, val_out,
+def branch_block_nb(lo, hi, seed, first, rules, sids, sp, nets, margins, on_net, keep, orders, obs_out, opt_out, val_out,
                  seat_out, counts, results):
     """Games ``first + lo .. first + hi - 1``, seat p playing the network ``nets[p]`` where
     ``on_net[p]``, else strategy ``sids[p]``/``sp[p]``.  A decision the network covers is kept with
@@ -169,7 +169,7 @@ def dmc_block_nb(lo, hi, seed, first, rules, sids, sp, nets, margins, on_net, ke
 
 
 @dataclass(frozen=True, eq=False)
-class DmcTask:
+class BranchTask:
     """Games ``first .. first + games - 1`` of ``seed``: seat p plays ``nets[p]`` where ``on_net[p]``,
     else strategy ``sids[p]``/``sp[p]`` (resolved on the client: ``localized`` puts this process's
     entry in); ``keep``: the share of the decisions the network covers that are branched and kept."""
@@ -218,7 +218,7 @@ class Samples:
 V_ALT, V_ALT_MARGIN, V_OWN, V_OWN_MARGIN = range(4)  # the columns of Samples.val
 
 
-def play_task(task: DmcTask) -> Samples:
+def play_task(task: BranchTask) -> Samples:
     """Play a task's games (wherever the backend sends it) and keep their branched decisions."""
     from strategies.registry import localized
     sp = np.stack([task.sp[p] if task.on_net[p] else localized(int(task.sids[p]), task.sp[p]) for p in range(2)])
@@ -229,7 +229,7 @@ def play_task(task: DmcTask) -> Samples:
     seat = np.zeros((g, DECISIONS_PER_GAME), np.int8)
     counts = np.zeros(g, np.int64)
     results = np.zeros((g, N_RESULT), np.int16)
-    run_blocks(dmc_block_nb, g, np.int64(task.seed), np.int64(task.first), task.rules, task.sids, sp,
+    run_blocks(branch_block_nb, g, np.int64(task.seed), np.int64(task.first), task.rules, task.sids, sp,
                np.ascontiguousarray(task.nets, np.float32), np.asarray(task.margins, np.float64),
                task.on_net.astype(np.int64), float(task.keep),
                task.orders, obs, opt, val, seat, counts, results)
