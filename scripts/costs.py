@@ -10,6 +10,7 @@ what results/BENCHMARKS.md shows).
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -53,8 +54,16 @@ def report_rows(folder: Path) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    balance = Path(argv[0]) if argv else Path("results/balance")
-    report = Path(argv[1]) if len(argv) > 1 else Path("results/balance-report")
+    doc = __doc__.split("\n\n")
+    parser = argparse.ArgumentParser(description=doc[0], epilog=doc[2])
+    parser.add_argument("balance", nargs="?", default="results/balance", help="a ccsim balance folder [%(default)s]")
+    parser.add_argument("report", nargs="?", default="results/balance-report",
+                        help="a ccsim report folder [%(default)s]")
+    args = parser.parse_args(argv)
+    balance, report = Path(args.balance), Path(args.report)
+    if not (balance / "summary.json").is_file():
+        print(f"costs.py: {balance} holds no summary.json (a folder `ccsim balance --out` wrote)", file=sys.stderr)
+        return 2
     print("| part | games | minutes | games/s |")
     print("|---|---:|---:|---:|")
     for line in balance_rows(balance) + report_rows(report):

@@ -32,3 +32,18 @@ def test_the_walk_reaches_the_kernel_from_the_door():
     text = arch.render()
     walk = text[text.index("## A walk"):]
     assert "`ccsim.cli.analyses`" in walk and "`ccsim.kernel.simulate`" in walk
+
+
+def _unnamed_scripts(page: str, scripts) -> list[str]:
+    """The scripts the page's table of scripts does not name with its command."""
+    return sorted(s for s in scripts if f"`python scripts/{s}" not in page)
+
+
+def test_every_script_is_named_with_its_command():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    scripts = [p.name for p in (ROOT / "scripts").glob("*.py") if p.name != "strength_report.py"]  # (strength's page)
+    assert "strength_report.py" in page and _unnamed_scripts(page, scripts) == []
+
+
+def test_the_script_check_sees_an_unnamed_script():
+    assert _unnamed_scripts("`python scripts/bench.py`", ["bench.py", "bench_ab.py"]) == ["bench_ab.py"]
