@@ -129,7 +129,7 @@ class Space:
     search_deals: int = DEFAULT_SEARCH_DEALS
     skill_levels: tuple[Level, ...] = ()  # the skill curve's levels, weakest first (empty: no curve)
     skill_deals: int = DEFAULT_SKILL_DEALS
-    ring: bool = True                  # the next ring when nothing is fair at the judge (balance.widen)
+    ring: bool = True                  # the next ring when nothing is fair at the judge (balance.ring.widen)
     ring_screen_deals: int = DEFAULT_RING_SCREEN
     ring_race_deals: tuple[int, int] = DEFAULT_RING_RACE
     ring_shortlist: int = DEFAULT_RING_SHORTLIST
