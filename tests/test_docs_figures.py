@@ -43,12 +43,12 @@ def test_a_drifted_figure_fails_the_check(figures, tmp_path):
     shutil.copy(ROOT / "docs" / "results.md", root / "docs" / "results.md")
     assert figures.run(check=True, skip=frozenset(figures.TEST_COUNTS), root=root) == []
     readme = root / "README.md"
-    first = figures.answer().splitlines()[0]                       # a line of the answer, one word changed
+    first = figures.FIGURES["answer"]().splitlines()[0]             # a line of the answer, one word changed
     text = readme.read_text(encoding="utf-8")
     assert first in text
     readme.write_text(text.replace(first, first.replace(" ", "  ", 1)[:-1] + "!", 1), encoding="utf-8")
     res = root / "docs" / "results.md"
-    res.write_text(res.read_text(encoding="utf-8").replace(figures.report_games(), "22,000,000"), encoding="utf-8")
+    res.write_text(res.read_text(encoding="utf-8").replace(figures.FIGURES["report-games"](), "22,000,000"), encoding="utf-8")
     assert figures.run(check=True, skip=frozenset(figures.TEST_COUNTS), root=root) == [
         "README.md: answer", "docs/results.md: report-games"]
     assert figures.run(check=False, skip=frozenset(figures.TEST_COUNTS), root=root)   # writes them back
@@ -72,7 +72,7 @@ def test_the_answer_is_the_balance_commands_own_paragraph(figures):
     import json
     from ccsim.analyses.balance.search.verdict import answer_paragraph
     summary = json.loads((ROOT / "results" / "balance" / "summary.json").read_text(encoding="utf-8"))
-    flat = " ".join(line[2:] for line in figures.answer().splitlines())
+    flat = " ".join(line[2:] for line in figures.FIGURES["answer"]().splitlines())
     assert flat == answer_paragraph(summary)
 
 

@@ -21,7 +21,7 @@ from ccsim.analyses.balance.publish.skill import level_elos
 from ccsim.analyses.balance.space import Param, load_space, setting_of, toml_key, toml_value
 from ccsim.analyses.balance.search.verdict import answer_of, answer_paragraph, choose, estimate, points, strong_levels
 
-__all__ = ["published_settings", "publish"]
+__all__ = ["published_settings", "publish", "with_blocks"]
 
 ANSWER_MARKS = ("<!-- answer -->", "<!-- /answer -->")
 RING_MARKS = ("<!-- ring -->", "<!-- /ring -->")
@@ -213,13 +213,12 @@ def write_answer(folder, rec: dict) -> None:
     sp = load_space(folder / "space.toml")
     settings = published_settings(folder, sp.tolerance)
     text = answer_paragraph({"recommendation": rec})
+    ring_file = folder / "ring" / "ring.json"
     for name in ("README.md", "pareto.md"):
         path = folder / name
         if path.is_file():
-            doc = _with_answer(path.read_text(encoding="utf-8"), text)
-            if name == "README.md" and (folder / "ring" / "ring.json").is_file():
-                doc = _between(doc, RING_MARKS, ring_markdown(json.loads((folder / "ring" / "ring.json").read_text())))
-            path.write_text(doc, encoding="utf-8")
+            ring = json.loads(ring_file.read_text()) if name == "README.md" and ring_file.is_file() else None
+            path.write_text(with_blocks(path.read_text(encoding="utf-8"), text, ring), encoding="utf-8")
     _recommended_toml(folder, rec, settings, rec["judge"], sp.tolerance)
 
 
@@ -237,6 +236,14 @@ def answer_curve_frame(rec: dict, elos: dict) -> pd.DataFrame:
                                  seat_advantage=e["seat_advantage"], seat_advantage_lo=e["ci95"][0],
                                  seat_advantage_hi=e["ci95"][1]))
     return pd.DataFrame(rows)
+
+
+def with_blocks(doc: str, text: str, ring: dict | None = None) -> str:
+    """``doc`` with the answer ``text`` between its marks and, given the ring's data (ring.json), the ring's
+    stages between theirs: what ``ccsim balance`` writes into a folder's README.md, and what a check of that
+    page writes again."""
+    doc = _with_answer(doc, text)
+    return doc if ring is None else _between(doc, RING_MARKS, ring_markdown(ring))
 
 
 def _with_answer(doc: str, text: str) -> str:
