@@ -324,7 +324,7 @@ def test_the_presentation_check_sees_an_analysis_drawing():
 # where figures are drawn: the presentation room draws what the commands show; the report's figures and the
 # page's plots keep their own rooms (they draw nothing a command draws: docs/architecture.md); the training's
 # learning curves are still drawn inside its loop, as each generation ends (the one exception left)
-DRAWING_ROOMS = ("ccsim.present", "ccsim.report", "ccsim.explore", "ccsim.training.plots")
+DRAWING_ROOMS = ("ccsim.present", "ccsim.report", "ccsim.training.plots")
 
 
 def _drawers(sources: dict) -> list:

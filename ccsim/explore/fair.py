@@ -77,8 +77,6 @@ def fair_search(q: Question, say: Callable[[str], None], cancel: threading.Event
         say(line)
 
     b = answer_balance(space_from_data(space_around(q), "the page's space"), backend=TakingTurns(cancel), log=log)
-    import matplotlib.pyplot as plt  # (here: the server starts without matplotlib, seconds sooner)
-    plt.close(b.figure)  # the search draws its figure; the page has its own
     if b.info["interrupted"]:
         raise Cancelled
     out = balance_json(b)

@@ -182,7 +182,7 @@ def balance_all_games() -> str:
 
 def centre_prediction() -> str:
     """Cleopatra's one veto fewer at the judge as the ring's centre rule predicts it from the published tables
-    (``ccsim.analyses.balance.centre``, before the judge measured her): "predicted at +1.1 (95% interval …)"."""
+    (``ccsim.analyses.balance.ring.centre``, before the judge measured her): "predicted at +1.1 (95% interval …)"."""
     import pandas as pd
     from ccsim.analyses.balance.ring.centre import balanced_fast, centre_ranking, kept_rows
     from ccsim.analyses.balance.space import load_space

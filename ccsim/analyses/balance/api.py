@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -54,9 +53,6 @@ class Balance:
     search: pd.DataFrame = field(default_factory=pd.DataFrame)
     skill: pd.DataFrame = field(default_factory=pd.DataFrame)
     recommendation: dict = field(default_factory=dict)
-    # the search draws nothing (ccsim.present.balance_plot draws balance.png and skill.png from these tables);
-    # None, for the callers that still close what the search once drew
-    figure: Any = None
     info: dict = field(default_factory=dict)
     ring: dict | None = None
 
