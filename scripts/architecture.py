@@ -10,7 +10,6 @@ each room's line is the first sentence of its package's docstring; the picture i
 imports; the walk of ``ccsim balance`` follows the imports of the module that defines the command
 down to the kernel, floor by floor, and back up the same floors.
 """
-import argparse
 import ast
 import sys
 from pathlib import Path
@@ -174,7 +173,8 @@ def spliced(text: str, block: str) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    parser = ScriptParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if docs/architecture.md is out of date")
     args = parser.parse_args(argv)
     old = OUT.read_text(encoding="utf-8") if OUT.is_file() else "# Architecture\n"

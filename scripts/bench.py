@@ -13,7 +13,6 @@ noisy, so compare ratios measured in the same run.
 """
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
@@ -210,7 +209,8 @@ def replace_section(text: str, heading: str, section: str) -> str:
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser()
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run)")
     ap.add_argument("--markdown", help="write the results as Markdown here")
     ap.add_argument("--json", help="write the results as JSON here (results/bench/, read by bench_table.py)")

@@ -18,7 +18,6 @@ interfaces both engines have (``RunConfig``, ``simulate_rows``).
 """
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import os
 import platform
@@ -127,7 +126,8 @@ def git_rev(path: str) -> str:
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", required=True, help="a checkout of the commit to compare with")
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--procs", type=int, default=6, help="worker processes per checkout")

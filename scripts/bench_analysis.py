@@ -15,7 +15,6 @@ The section between the markers in ``--markdown`` is rewritten.
 """
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import os
 import platform
@@ -90,7 +89,8 @@ def section(rt, rw, args) -> str:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--tournament-games", type=int, default=10_000)
     ap.add_argument("--whatif-games", type=int, default=20_000)

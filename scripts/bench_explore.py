@@ -13,7 +13,6 @@ in the page's memory either: both arms are played.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import statistics
@@ -57,7 +56,8 @@ def one_try(driver, old, field, value, level, seed) -> tuple[float, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tries", type=int, default=7)
     ap.add_argument("--fresh-deals", action="store_true", help="a new seed each try: both arms played")
     ap.add_argument("--json", action="store_true")

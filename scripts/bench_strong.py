@@ -12,7 +12,6 @@ results/BENCHMARKS-history.md, the rest of the file kept.
 """
 from __future__ import annotations
 
-import argparse
 import datetime
 import os
 import platform
@@ -185,7 +184,8 @@ def write_json(path: str, rows: list[dict]) -> None:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.split("\n")[0])
     ap.add_argument("--markdown", help="a diary whose section of this benchmark is replaced")
     ap.add_argument("--json", help="results/bench/strong.json: the timed matchups' rows replaced, the others kept")
     ap.add_argument("--repeats", type=int, default=3)

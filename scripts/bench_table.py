@@ -21,7 +21,6 @@ The rounds of measurement, as written at the time, are in results/BENCHMARKS-his
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -164,7 +163,8 @@ def render(root: Path = ROOT) -> str:
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if the file differs")
     args = ap.parse_args(argv)
     path, text = root / TABLE, render(root)

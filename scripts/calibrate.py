@@ -22,7 +22,6 @@ Run both when the judge or a fast level changes (``play`` resumes from its task 
 """
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import math
@@ -103,7 +102,8 @@ def play(args) -> None:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="part", required=True)
     p = sub.add_parser("play", help="the check settings at the judge")
     p.add_argument("--deals", type=int, default=1500)

@@ -14,7 +14,6 @@ Prints one line per claim; exit status 1 when a claim fails.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -34,7 +33,8 @@ def _replay_markdown(rows) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder")
     ap.add_argument("--only", default="", help="comma-separated sections")
     ap.add_argument("--out", default=None, help="write the check as a Markdown table")

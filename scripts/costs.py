@@ -10,7 +10,6 @@ what results/BENCHMARKS.md shows).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -55,7 +54,8 @@ def report_rows(folder: Path) -> list[str]:
 
 def main(argv: list[str]) -> int:
     doc = __doc__.split("\n\n")
-    parser = argparse.ArgumentParser(description=doc[0], epilog=doc[2])
+    from ccsim.toolchain.script_args import ScriptParser
+    parser = ScriptParser(description=doc[0], epilog=doc[2])
     parser.add_argument("balance", nargs="?", default="results/balance", help="a ccsim balance folder [%(default)s]")
     parser.add_argument("report", nargs="?", default="results/balance-report",
                         help="a ccsim report folder [%(default)s]")

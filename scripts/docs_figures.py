@@ -19,7 +19,6 @@ of the documents' prose, and of the comments of examples/, that nothing writes: 
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
@@ -154,7 +153,8 @@ def run(check: bool, skip: frozenset = frozenset(), root: Path = ROOT) -> list[s
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if a figure differs")
     ap.add_argument("--no-test-counts", action="store_true", help="leave the test counts alone (no collection)")
     args = ap.parse_args(argv)

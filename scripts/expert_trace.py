@@ -15,7 +15,6 @@ under ``--out``.
 """
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import os
@@ -109,7 +108,8 @@ def plot(res: dict, path: Path) -> None:
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.splitlines()[0])
     ap.add_argument("--budgets", default="8,16,32,64,128,256,512,1024")
     ap.add_argument("--deals", type=int, default=400, help="deals at budget 64 (scaled by 64/b)")
     ap.add_argument("--min-deals", type=int, default=20)

@@ -9,7 +9,6 @@ into the search file given, replacing its [leaf] table).  The same seed gives th
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -17,7 +16,8 @@ import numpy as np
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--player", default="tactician")

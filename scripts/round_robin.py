@@ -17,7 +17,6 @@ the `weighted-balanced` weights, which are in the tournament by that name.
 """
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import os
@@ -257,7 +256,8 @@ def _md_notes() -> list:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=20_000, help="deals per pairing (each played twice, seats swapped)")
     ap.add_argument("--search-games", type=int, default=1_000,
                     help="deals of a pairing with a search player (each played twice, seats swapped)")

@@ -16,7 +16,6 @@ chromium and chromium-driver.
 """
 from __future__ import annotations
 
-import argparse
 import random
 import shutil
 import tempfile
@@ -124,7 +123,8 @@ def shoot_play(url: str, out: Path, seed: int = 2) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/img")
     ap.add_argument("--query", default=None, help="the form as a query string [the published answer's change]")
     ap.add_argument("--turn", type=int, default=6, help="the sample game's turn shown (0: the first)")

@@ -11,7 +11,6 @@ wider than the window, 2 when no Chromium is installed (``apt-get install -y chr
 """
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import shutil
@@ -88,7 +87,8 @@ def screenshot(exe: str, html: Path, out: Path, width: int, height: int) -> None
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.splitlines()[0])
     ap.add_argument("html", type=Path)
     ap.add_argument("--out", type=Path, default=None, help="the PNG [beside the page: <name>.png]")
     ap.add_argument("--width", type=int, default=1280)

@@ -33,7 +33,6 @@ has its 95% interval, and each part has a seed of its own (no part reuses anothe
 """
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import math
@@ -351,7 +350,8 @@ def seats(args) -> None:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from ccsim.toolchain.script_args import ScriptParser
+    ap = ScriptParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="part", required=True)
     p = sub.add_parser("ladder")
     p.add_argument("--games", type=int, default=10_000)
