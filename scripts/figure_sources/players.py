@@ -199,8 +199,8 @@ def judge_status() -> str:
         return f"`{search_level()}` judges: {seats.describe(search_level())}, {_gap(search_level())()}."
     name = strong_level()
     return (f"No search is shown balanced today: `{name}` {seats.describe(name)} against `tactician`, "
-            f"{_gap(name)()} (a gap known to ±1 point and beyond ±3), and `master`'s gap is "
-            f"{seats.status('master')}. So {name}'s figures are strong play's best, shown beside every fast figure "
+            f"{_gap(name)()} (a gap known to ±1 point and beyond ±3), and `master`, "
+            f"{_gap('master')()}. So {name}'s figures are strong play's best, shown beside every fast figure "
             f"with that said, but not yet a verdict by a balanced judge.")
 
 
