@@ -25,6 +25,11 @@ def shown_blocks(text: str) -> dict[str, str]:
     return {cmd.split("#")[0].strip(): out for cmd, out in pairs}
 
 
+def same(shown: str, printed: str) -> bool:
+    """A shown line stands for a printed one: equal, or both lines of timing."""
+    return shown == printed or bool(TIMING.match(shown) and TIMING.match(printed))
+
+
 def matches(shown: str, printed: str) -> list[str]:
     """The shown lines that the printed output lacks, in order ("..." skips any lines; timing lines pass)."""
     out = printed.splitlines()
@@ -34,11 +39,9 @@ def matches(shown: str, printed: str) -> list[str]:
             skip = True
             continue
         j = i
-        while j < len(out) and not (out[j] == line or (TIMING.match(line) and TIMING.match(out[j]))):
-            if not skip:
-                break
+        while skip and j < len(out) and not same(line, out[j]):
             j += 1
-        if j < len(out) and (out[j] == line or (TIMING.match(line) and TIMING.match(out[j]))):
+        if j < len(out) and same(line, out[j]):
             i, skip = j + 1, False
         else:
             missing.append(line)

@@ -33,7 +33,7 @@ from strategies import seats
 from strategies.registry import available, search_players, strategy_id
 
 __all__ = ["FormError", "Question", "form_spec", "read_question", "ORDER_FIELDS", "FIELDS", "PAGE_LEVEL", "page_level",
-           "plain_message"]
+           "plain_message", "one_value"]
 
 #: the page's own default level: ``learned`` plays both seats alike and answers a change within ±1 point in
 #: about a second (the page aims at 3 s); the published answer's judge, ``neural-search``, plays a few dozen
@@ -129,7 +129,8 @@ def _number(text: str):
     return int(text) if _INTEGER.fullmatch(text) else text
 
 
-def _one(fields: dict, name: str, default: str) -> str:
+def one_value(fields: dict, name: str, default: str) -> str:
+    """The single value of field ``name`` (``default`` when absent); FormError when it is given twice."""
     values = fields.get(name) or [default]
     if len(values) != 1:
         raise FormError({name: f"{name}: given {len(values)} times"})
@@ -154,7 +155,7 @@ def _rules(fields: dict) -> tuple[dict, tuple, dict]:
     for key in PARAMETER_KEYS:
         if key in fields:
             try:
-                value = _number(_one(fields, key, ""))
+                value = _number(one_value(fields, key, ""))
             except FormError as e:
                 errors.update(e.errors)
                 continue
@@ -184,7 +185,7 @@ def _orders(fields: dict, vec, check_standard: bool) -> tuple[tuple, dict]:
     out, errors = [], {}
     for p, name in enumerate(ORDER_FIELDS):
         try:
-            text = _one(fields, name, SHUFFLED)
+            text = one_value(fields, name, SHUFFLED)
             order = parse_ordering(text, action_counts(vec, p))
             if check_standard and order != SHUFFLED:
                 parse_ordering(text, R.ACTION_COUNTS)
@@ -196,7 +197,7 @@ def _orders(fields: dict, vec, check_standard: bool) -> tuple[tuple, dict]:
 
 
 def _level(fields: dict) -> str:
-    name = _one(fields, "level", page_level()).strip()
+    name = one_value(fields, "level", page_level()).strip()
     try:
         strategy_id(name)
     except KeyError as e:
@@ -205,7 +206,7 @@ def _level(fields: dict) -> str:
 
 
 def _seed(fields: dict) -> int:
-    return check_seed(_number(_one(fields, "seed", "1")), lambda m: FormError({"seed": m}))
+    return check_seed(_number(one_value(fields, "seed", "1")), lambda m: FormError({"seed": m}))
 
 
 #: the form's own name of each field that is not a rules parameter (a parameter's is its label)

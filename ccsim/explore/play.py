@@ -24,7 +24,7 @@ from ccsim.kernel.layout import PUB_RULES
 from ccsim.play.game import Game
 from ccsim.play.story import Story, announced_words, option_path, option_words, set_aside, step_order
 from ccsim.explore.compute import Cancelled
-from ccsim.explore.form import FormError, Question, nested_block
+from ccsim.explore.form import FormError, Question, nested_block, one_value
 from strategies.registry import search_players, strategy_id
 
 __all__ = ["PLAY_FIELDS", "MAX_DEAL", "MAX_TABLES", "Stale", "Table", "Tables", "read_play", "new_table",
@@ -92,15 +92,8 @@ class Tables:
 
 # --- a new game ---------------------------------------------------------------------------------
 
-def _one(fields: dict, name: str, default: str | None) -> str:
-    values = fields.get(name) or ([default] if default is not None else [])
-    if len(values) != 1:
-        raise FormError({name: f"{name}: given {len(values)} times" if values else f"{name}: missing"})
-    return values[0].strip()
-
-
 def _against(fields: dict, default_level: str) -> str:
-    name = _one(fields, "against", default_level)
+    name = one_value(fields, "against", default_level).strip()
     try:
         strategy_id(name)
     except KeyError as e:
@@ -109,7 +102,7 @@ def _against(fields: dict, default_level: str) -> str:
 
 
 def _seat(fields: dict) -> str:
-    seat = _one(fields, "seat", R.PLAYERS[0])
+    seat = one_value(fields, "seat", R.PLAYERS[0]).strip()
     if seat not in R.PLAYERS:
         raise FormError({"seat": f"Your seat: must be {' or '.join(R.PLAYERS)}; you asked for {seat!r}"})
     return seat
@@ -117,7 +110,7 @@ def _seat(fields: dict) -> str:
 
 def _deal(fields: dict) -> int:
     """The deal asked for; none: a new one, drawn at random."""
-    deal = _one(fields, "deal", str(secrets.randbelow(MAX_DEAL + 1)))
+    deal = one_value(fields, "deal", str(secrets.randbelow(MAX_DEAL + 1))).strip()
     if not deal.isdigit() or len(deal) > 7 or int(deal) > MAX_DEAL:
         raise FormError({"deal": f"Deal: must be a whole number from 0 to {MAX_DEAL:,}; you typed {deal!r}"})
     return int(deal)
