@@ -51,10 +51,11 @@ def orderings_search_table() -> str:
 def orderings_judge_table() -> str:
     """The search's best orderings played again by the strongest search on fresh deals
     (results/orderings/confirm/judge.json), beside the search's own figure and its prediction for that search."""
-    found = {o["ordering"]: o for o in _search()["orderings"]}
+    search = _search()
+    found = {o["ordering"]: o for o in search["orderings"]}
     confirm = read_json(f"{ORDERINGS}/confirm/judge.json")
     judge = confirm["level"]["name"]
-    rows = [f"| ordering | `{_search()['level']['name']}`, vs `shuffled` | predicted for `{judge}` "
+    rows = [f"| ordering | `{search['level']['name']}`, vs `shuffled` | predicted for `{judge}` "
             f"| measured with `{judge}` | held |", "| --- | --- | --- | --- | --- |"]
     for o in confirm["orderings"]:
         fast = found[o["ordering"]]
