@@ -133,7 +133,8 @@ def compare_cmd(candidates, baseline, strategy, opponent, opponent_order, seed, 
         raise click.UsageError(f"--alpha and --beta must be in (0, 0.5), got {alpha}, {beta}")
     if not 0 < delta < 1:  # before anything compiles: the error is the only line on stderr
         raise click.UsageError(f"--delta must be in (0, 1), got {delta!r}")
-    study.Matchup(strategy, opponent, opponent_order, seed, tuple(variants))  # refuse bad input before a cluster
+    study.compare_args(list(candidates), baseline, games)  # before anything compiles: the error is the only line
+    study.Matchup(strategy, opponent, opponent_order, seed, tuple(variants), warmed=False)  # refuse bad input before a cluster
     df = _on_backend(compare, (backend, scheduler, workers, connect_timeout), list(candidates), baseline=baseline,
                      strategy=strategy, opponent=opponent, opponent_order=opponent_order, games=games, seed=seed,
                      until_decided=until_decided, delta=delta, alpha=alpha, beta=beta, variants=variants)
@@ -175,8 +176,8 @@ def search_cmd(strategy, opponent, opponent_order, seed, variants, as_json, wide
     from ccsim.present.orderings import search_progress
     from ccsim.analyses.orderings.study import search, search_args
 
-    search_args(strategy, opponent, opponent_order, budget, seed, top, variants)
-    folder = _writable(out)
+    search_args(strategy, opponent, opponent_order, budget, seed, top, variants, warm=False)
+    folder = _writable(out)  # before anything compiles: the error is the only line
     df = _on_backend(search, (backend, scheduler, workers, connect_timeout), strategy=strategy, opponent=opponent,
                      opponent_order=opponent_order, budget=budget, seed=seed, top=top, variants=variants,
                      log=_log(quiet))
@@ -230,7 +231,7 @@ def positions_cmd(strategy, opponent, opponent_order, seed, variants, as_json, w
     from ccsim.analyses.orderings.study import Matchup, positions, positions_size
 
     positions_size(games, deals_per_ordering)
-    Matchup(strategy, opponent, opponent_order, seed, tuple(variants))
+    Matchup(strategy, opponent, opponent_order, seed, tuple(variants), warmed=False)
     folder = _writable(out)
     df = _on_backend(positions, (backend, scheduler, workers, connect_timeout), strategy=strategy, opponent=opponent,
                      opponent_order=opponent_order, games=games, seed=seed, deals_per_ordering=deals_per_ordering,

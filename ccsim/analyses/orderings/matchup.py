@@ -15,7 +15,7 @@ from ccsim.runner.config import ConfigError, RunConfig
 from ccsim.runner.driver import drive
 from ccsim.runner.grid import orderings_grid, play_task, segment_tasks, warm_task
 from ccsim.runner.orderings import LENGTH, SHUFFLED, OrderingError, from_codes, parse_ordering, to_codes
-from strategies.registry import resolve
+from strategies.registry import lookup
 
 __all__ = ["OrderingStudyError", "Matchup", "study_ordering", "kernel_codes", "positive_count", "deal_values"]
 
@@ -27,8 +27,9 @@ class OrderingStudyError(UsageError):
 
 
 def _strategy(name: str, flag: str):
+    """Refuse an unknown strategy (its name or file) without compiling it: ``warm`` compiles what plays."""
     try:
-        return resolve(name)
+        return lookup(name)
     except KeyError as e:
         raise OrderingStudyError(f"{flag}: {e.args[0]}") from None
 
@@ -73,6 +74,7 @@ class Matchup:
     variants: tuple = ()
     games: int = 0
     backend: object = None
+    warmed: bool = True           # compile the players now (False: only check the input, as a command does first)
 
     def __post_init__(self):
         if self.strategy is None:  # a notebook's study plays the level every command defaults to
@@ -80,17 +82,19 @@ class Matchup:
             self.strategy = default_level()
         if self.opponent is None:
             self.opponent = self.strategy
-        _strategy(self.strategy, "--strategy")
-        _strategy(self.opponent, "--opponent")
+        # what needs no compiled player first: with an empty cache a bad input's error stays the only line
         self.opponent_order = study_ordering(self.opponent_order, "--opponent-order")
         check_seed(self.seed, OrderingStudyError)
+        _strategy(self.strategy, "--strategy")
+        _strategy(self.opponent, "--opponent")
         try:
             self.rules = RunConfig(variants=tuple(self.variants)).validated().rules_vector()
         except ConfigError as e:
             raise OrderingStudyError(str(e)) from None
         self.opp = kernel_codes(self.opponent_order)
         self.backend = self.backend or LocalBackend()
-        self.warm()
+        if self.warmed:
+            self.warm()
 
     def _tasks(self, codes: np.ndarray, first: int, n: int, off: np.ndarray) -> list:
         """Tasks of candidates ``codes`` on deals ``first + off[c] ..`` (``n`` each), both seats."""

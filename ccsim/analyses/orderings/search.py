@@ -213,13 +213,14 @@ class _Search:
 
 
 def search_args(strategy=None, opponent=None, opponent_order=SHUFFLED, budget=1_000_000, seed=1, top=10,
-                variants=(), backend=None):
-    """(Matchup, budget, top) of a search, validated; OrderingStudyError names the problem."""
+                variants=(), backend=None, warm=True):
+    """(Matchup, budget, top) of a search, validated; OrderingStudyError names the problem; ``warm=False``: its
+    players not compiled yet (a command checks every input first)."""
     budget = positive_count(budget, "--budget", 2_000)
     top = positive_count(top, "--top")
     if top > 100:
         raise OrderingStudyError(f"--top must be at most 100, got {top}")
-    return Matchup(strategy, opponent, opponent_order, seed, tuple(variants), backend=backend), budget, top
+    return Matchup(strategy, opponent, opponent_order, seed, tuple(variants), backend=backend, warmed=warm), budget, top
 
 
 def search(strategy: str | None = None, opponent: str | None = None, opponent_order: str = SHUFFLED,

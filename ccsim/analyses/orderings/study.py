@@ -39,7 +39,7 @@ from ccsim.analyses.orderings.search import CONFIRM_BASE, search, search_args  #
 from ccsim.analyses.stats import PairedStats, sprt_decide_difference, wilson_interval
 from ccsim.runner.orderings import PRESETS, SHUFFLED
 
-__all__ = ["OrderingStudyError", "Matchup", "compare", "search", "search_args", "positions", "positions_size",
+__all__ = ["OrderingStudyError", "Matchup", "compare", "compare_args", "search", "search_args", "positions", "positions_size",
            "PositionFit", "CONFIRM_BASE", "REGIONS"]
 
 
@@ -48,6 +48,12 @@ __all__ = ["OrderingStudyError", "Matchup", "compare", "search", "search_args", 
 def _label(text: str, canonical: str) -> str:
     key = "-".join(str(text).strip().lower().replace("_", "-").split())
     return key if key in PRESETS or canonical == SHUFFLED else canonical
+
+
+def compare_args(orderings, baseline: str = SHUFFLED, games: int = 2) -> None:
+    """Refuse bad orderings or games to compare (OrderingStudyError, one line) before any game is set up."""
+    _candidates(orderings, baseline)
+    positive_count(games, "--games", 2)
 
 
 def _candidates(orderings, baseline: str):
