@@ -39,7 +39,8 @@ from ccsim.analyses.stats import Moments
 from ccsim.analyses.balance.search.estimates import COLUMNS
 from ccsim.runner.backends import LocalBackend
 
-__all__ = ["run_ring", "play_ring", "RingError", "SCREEN_OFFSET", "RACE_OFFSET", "CONFIRM_OFFSET", "main"]
+__all__ = ["run_ring", "play_ring", "RingError", "ring_estimate", "winner_candidates", "write_ring", "SCREEN_OFFSET",
+           "RACE_OFFSET", "CONFIRM_OFFSET", "main"]
 
 SCREEN_OFFSET, RACE_OFFSET, CONFIRM_OFFSET = 2, 3, 4
 
@@ -62,7 +63,7 @@ def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def _est(stats) -> dict:
+def ring_estimate(stats) -> dict:
     x = level_estimate(stats)
     return dict(deals=x["deals"], seat_advantage=x["seat_advantage"], ci95=[x["seat_advantage_lo"], x["seat_advantage_hi"]],
                 diff=x["diff"], diff_ci95=[x["diff_lo"], x["diff_hi"]])
@@ -132,27 +133,27 @@ def play_ring(sp: Space, folder: Path, store: TaskStore, backend, data: dict, ar
     t0 = time.perf_counter()
     out_json, screen, interrupted = _screen(rg, around, screen_deals)
     if interrupted:
-        return _write(folder, out_json | dict(interrupted=True))
+        return write_ring(folder, out_json | dict(interrupted=True))
     plans = _plans(rg, data, screen, shortlist_size)
     best = _best_plan(plans)
     out_json.update(_map_json(plans, best, rg.tol))
     _log_map(rg, best)
-    _write(folder, out_json)
+    write_ring(folder, out_json)
     if not best.chosen:
-        return _write(folder, out_json)
+        return write_ring(folder, out_json)
     raced = _race(rg, best, race_first, race_max)
     if raced is None:
-        return _write(folder, out_json | dict(interrupted=True))
+        return write_ring(folder, out_json | dict(interrupted=True))
     survivors, steps, measured = raced
     out_json.update(_race_json(rg, steps, measured, out_json["screen"]["games"]))
     out_json["survivors"] = survivors
     out_json["winner"] = _winner(rg, survivors, measured, screen)
-    _write(folder, out_json)
+    write_ring(folder, out_json)
     if not survivors or confirm_deals <= 0:
         return out_json
     out_json["confirm"] = _confirm(rg, out_json["winner"], confirm_deals, confirm_paired)
     out_json["seconds"] = round(time.perf_counter() - t0, 1)
-    return _write(folder, out_json)
+    return write_ring(folder, out_json)
 
 
 def _read_anchors(anchors_file) -> dict:
@@ -189,7 +190,7 @@ def _screen(rg: _Ring, around, screen_deals: int) -> tuple[dict, dict, bool]:
     returns ring.json so far, each candidate's estimate per fast level, and whether it was interrupted."""
     res = rg.screener.play(rg.sp.seed + SCREEN_OFFSET, rg.tags["screen"], range(len(rg.cands)), 0, screen_deals,
                            "ring: fast screen")
-    screen = {i: {lv.name: _est(res.stats[i][k]) for k, lv in enumerate(rg.fast)} for i in range(len(rg.cands))}
+    screen = {i: {lv.name: ring_estimate(res.stats[i][k]) for k, lv in enumerate(rg.fast)} for i in range(len(rg.cands))}
     out_json = dict(around=[list(a) for a in around], tolerance=rg.tol, judge=rg.judge.name,
                     fast_levels=[lv.name for lv in rg.fast],
                     seeds=dict(screen=rg.sp.seed + SCREEN_OFFSET, race=rg.sp.seed + RACE_OFFSET,
@@ -308,12 +309,12 @@ def _confirm(rg: _Ring, w: int, confirm_deals: int, confirm_paired: bool) -> dic
                                                       ", the setting alone"))
     r = rg.judger.play(rg.sp.seed + CONFIRM_OFFSET, rg.tags["confirm"], members, 0, confirm_deals,
                        f"ring: {rg.judge.name} confirmation")
-    setting = _est(r.stats[w][0])
+    setting = ring_estimate(r.stats[w][0])
     if not confirm_paired:
         setting = {k: v for k, v in setting.items() if k not in ("diff", "diff_ci95")}
     confirm = dict(seed=rg.sp.seed + CONFIRM_OFFSET, games=r.games, seconds=round(r.seconds, 1),
                    interrupted=r.interrupted, paired=confirm_paired, setting=setting,
-                   standard=_est(r.stats[0][0]) if confirm_paired else None)
+                   standard=ring_estimate(r.stats[0][0]) if confirm_paired else None)
     confirm["verdict"] = verdict_of((setting["seat_advantage"], *setting["ci95"]), rg.tol)
     return confirm
 
@@ -326,10 +327,7 @@ def run_curve(out, levels, deals=20_000, space=None, seed_offset=CONFIRM_OFFSET,
     if data.get("winner") is None:
         raise RingError(f"{folder / 'ring.json'}: the ring has no winner yet")
     sp = load_space(space)
-    w = next(s for s in data["settings"] if s["candidate"] == data["winner"])
-    params = {p.name: p for p in sp.params}
-    combo = tuple((_param(params, n, v), v) for n, v in _settings_of(w["key"], params))
-    cands = [setting_of(()), setting_of(combo)]
+    w, cands = winner_candidates(data, sp)
     store, backend = TaskStore(folder / "tasks", warn=log), LocalBackend()
     path = folder / "curve.json"
     kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
@@ -342,12 +340,20 @@ def run_curve(out, levels, deals=20_000, space=None, seed_offset=CONFIRM_OFFSET,
                                                               deals, f"ring: curve at {lv.name}")
         if r.interrupted:
             break
-        curve["levels"][lv.name] = dict(seed=sp.seed + seed_offset, standard=_est(r.stats[0][0]),
-                                        setting=_est(r.stats[1][0]))
+        curve["levels"][lv.name] = dict(seed=sp.seed + seed_offset, standard=ring_estimate(r.stats[0][0]),
+                                        setting=ring_estimate(r.stats[1][0]))
         tmp = folder / "curve.json.tmp"
         tmp.write_text(json.dumps(curve, indent=1) + "\n", encoding="utf-8")
         tmp.replace(path)
     return curve
+
+
+def winner_candidates(data: dict, sp: Space) -> tuple[dict, list]:
+    """ring.json's winner (its settings entry) and the candidates [the standard rules, the winner] of ``sp``."""
+    w = next(s for s in data["settings"] if s["candidate"] == data["winner"])
+    params = {p.name: p for p in sp.params}
+    combo = tuple((_param(params, n, v), v) for n, v in _settings_of(w["key"], params))
+    return w, [setting_of(()), setting_of(combo)]
 
 
 def _settings_of(key: str, params: dict) -> list[tuple[str, int]]:
@@ -378,7 +384,7 @@ def _param(params: dict, name: str, value: int) -> Param:
     return p if value in p.values else Param(p.name, tuple(sorted({*p.values, value})), p.default)
 
 
-def _write(folder: Path, data: dict) -> dict:
+def write_ring(folder: Path, data: dict) -> dict:
     tmp = folder / "ring.json.tmp"
     tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     tmp.replace(folder / "ring.json")
