@@ -152,12 +152,26 @@ def test_the_headline_level_is_the_strongest_balanced_level_measured_at_scale(se
     assert st.reference == "tactician"                    # not neural: it is lopsided, whatever its games
     st = parse_study({"levels": ["greedy", "tactician", "neural", "master"], "seat": {"games": 100_000}})
     assert st.reference == "tactician"
-    with pytest.raises(StudyError, match="neural is lopsided"):
-        parse_study({"levels": ["tactician", "neural"], "judge": "neural", "seat": {"games": 1000}})
     with pytest.raises(StudyError, match="master is lopsided"):
         parse_study({"levels": ["tactician", "master"], "reference": "master", "seat": {"games": 1000}})
     assert parse_study({"levels": ["greedy", "neural"], "caps": {"neural": 500},
                         "variants": {"games": 1000}}).reference == "greedy"   # no seat, no balance: full scale
+
+
+def test_a_judge_the_study_names_is_played_whatever_its_status_and_the_opening_says_it(seat_gaps):
+    """As on every door: a level asked for by name is played, and its status is said before its figures."""
+    seat_gaps({"neural": 10.9})
+    from types import SimpleNamespace as NS
+    from ccsim.report.render import rests_text
+    st = parse_study({"levels": ["tactician", "neural"], "judge": "neural", "seat": {"games": 1000}})
+    assert st.reference == "neural"
+    text = rests_text(NS(study=st, claims=[], info=dict(games=1)))
+    assert ("neural, the judge this study names, is lopsided (against tactician it plays Cleopatra 10.9 points "
+            "better than Caesar): its figures are the strongest play measured, not shown to be the game's own edge, "
+            "and no verdict of fair rests on them.") in text
+    assert "carry no headline" not in text             # the judge is not listed again among the other lopsided levels
+    seat_gaps({"neural": 1.0})
+    assert "the judge this study names, is" not in rests_text(NS(study=st, claims=[], info=dict(games=1)))
 
 
 def test_a_claim_not_measured_at_the_headline_level_is_said_so(seat_gaps):

@@ -136,6 +136,8 @@ class Claim:
     context: str = ""     # where the figure is stated: ``level``, or the opponent for a claim across opponents
     convergence: dict | None = None
     title: str = ""       # what it measures, in plain words, for the page's links and lists (the id is its key)
+    fast: dict | None = None       # stated at the judge: the fast level's figure beside it (``ccsim.report.beside``)
+    predicted: dict | None = None  # ... and the judge's figure the map predicted from it, and whether it held
 
     @property
     def headline(self) -> bool:

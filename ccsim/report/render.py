@@ -65,18 +65,33 @@ def rests_text(rep) -> str:
             f"{st.reference} ({how}). Seed {st.seed}; {i['games']:,} games in all; the standard rules unless a section says "
             f"otherwise; action decks shuffled (R1.4) unless an ordering is named"
             + ("; " + ", ".join(f"{k} plays at most {v:,} games" for k, v in st.caps.items()) + " a measurement"
-               if st.caps else "") + "." + _lopsided_text(st) + _not_measured_text(rep))
+               if st.caps else "") + "." + _judge_status_text(st) + _lopsided_text(st) + _not_measured_text(rep))
 
 
 def _lopsided_text(st) -> str:
-    """The levels that play one seat better than the other, named: their figures are shown, never the headline."""
+    """The levels that play one seat better than the other, named: their figures are shown, never the headline
+    (the judge the study names aside: its own status is said first, ``_judge_status_text``)."""
     from ccsim.analyses.balance.judge import LOPSIDED, seat_status
-    lop = [lv for lv in st.levels if seat_status(lv) == LOPSIDED]
+    lop = [lv for lv in st.levels if seat_status(lv) == LOPSIDED and lv != st.reference]
     if not lop:
         return ""
     return (f" {', '.join(lop)} {'is' if len(lop) == 1 else 'are'} lopsided (a seat gap of more than 3 points: "
             f"{'it gains' if len(lop) == 1 else 'each gains'} more in one seat than in the other): "
             f"{'its' if len(lop) == 1 else 'their'} figures are shown, named so, and carry no headline.")
+
+
+def _judge_status_text(st) -> str:
+    """A headline level the study names that is not shown to play both seats alike, said in plain words: its
+    figures are strong play's best, not shown to be the game's, and no verdict of fair rests on it."""
+    from ccsim.analyses.balance.judge import BALANCED, LOPSIDED, seat_status
+    from strategies.seats import describe
+    status = seat_status(st.reference)
+    if st.judge == "balanced" or status == BALANCED:
+        return ""
+    how = ("is lopsided" if status == LOPSIDED else "has a seat gap not yet known to ±1 point")
+    return (f" {st.reference}, the judge this study names, {how} (against tactician it {describe(st.reference)}): "
+            f"its figures are the strongest play measured, not shown to be the game's own edge, and no verdict of "
+            f"fair rests on them.")
 
 
 def not_measured_at_reference(rep) -> list:
@@ -134,7 +149,23 @@ def claim_row(c) -> dict:
                 figure=fmt(c.value, c.unit, (c.lo, c.hi), c.signed), interval=_bare_ci(c),
                 unit=c.unit, level=c.level, effect=c.effect, headline=c.headline, holds=c.holds,
                 skill=skill_text(c), convergence=(c.convergence or {}).get("text", ""), rests_on=c.rests_on,
-                command=c.command)
+                command=c.command, beside=beside_cell(c))
+
+
+def beside_cell(c) -> str:
+    """A claim stated at the judge, the table's column beside it: the fast level's figure, and the map's
+    prediction with whether the measurement fell inside it ("—" for any other claim)."""
+    if not c.fast:
+        return "—"
+    q = lambda d: fmt(d["value"], c.unit, (d["lo"], d["hi"]), c.signed) + " " + _bare_ci_of(c, d)  # noqa: E731
+    text = f"{c.fast['level']} {q(c.fast)}"
+    if c.predicted:
+        text += f"; predicted {q(c.predicted)}, " + ("held" if c.predicted["held"] else "missed")
+    return text
+
+
+def _bare_ci_of(c, d) -> str:
+    return f"[{fmt(d['lo'], c.unit, (d['lo'], d['hi']), c.signed)}, {fmt(d['hi'], c.unit, (d['lo'], d['hi']), c.signed)}]"
 
 
 def _bare_ci(c) -> str:
@@ -185,12 +216,12 @@ def markdown_summary(rep, figs: dict) -> str:
     anchors = {c.id: c.anchor for c in rep.claims}
     lines += ["## In short", ""] + [(f"* {x.text} " + " ".join(f"([{i}](report.html#{anchors[i]}))" for i in x.claims
                                                               if i in anchors)).rstrip() for x in rep.summary] + [""]
-    lines += ["## The answers", "", "| claim | figure | 95% interval | unit | level | effect | robustness | skill |",
-              "|---|---:|---|---|---|---|---|---|"]
+    lines += ["## The answers", "", "| claim | figure | 95% interval | unit | level | effect | robustness | skill "
+              "| fast level; predicted for the judge |", "|---|---:|---|---|---|---|---|---|---|"]
     for c in rep.claims:
         r = claim_row(c)
         lines.append(f"| {c.id} | {r['figure']} | {r['interval']} | {c.unit} | {c.level} | {c.effect} | {c.verdict} "
-                     f"| {r['skill']} |")
+                     f"| {r['skill']} | {r['beside']} |")
     for s in rep.sections:
         lines += ["", f"## {s.title}", ""] + ([_games_text(rep, s), ""] if s.name != "convergence" else [])
         lines += [f"* {line}" for line in s.conclusions] + [f"* *{note}*" for note in s.notes]

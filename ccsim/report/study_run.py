@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ccsim.report.beside import add_beside
 from ccsim.report.sections.convergence import Strength, build_convergence
 from ccsim.report.parts import Part, PartStore, Result
 from ccsim.report.sections.balance import RECOMMENDED_FILE
@@ -117,6 +118,7 @@ def run_study(path, out, progress: bool = False, render: bool = True, backend=No
     results, counts = run_parts(parts, store, progress, backend)
     sections = [build(st, name, results) for name in SECTIONS if name in st.sections]
     claims = [c for s in sections for c in s.claims]
+    add_beside(claims, st.reference, st.levels, {lv for lv in st.levels if st.is_search(lv)})
     skill, strength = build_convergence(st, sections)
     parts_games = {p.name: int(results[p.name].info.get("games", p.games)) for p in parts}
     # every part once: sections that share parts (seat and game share the mirror games) count them once here
