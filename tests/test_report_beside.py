@@ -49,3 +49,14 @@ def test_a_figure_the_map_does_not_carry_gets_the_fast_figure_alone_and_other_cl
                              "+10.2 points [+9.9, +10.5]."
     assert at_learned.fast is None and at_learned.statement == "A statement."
     assert card.to_json()["fast"]["level"] == "learned" and card.to_json()["predicted"] is None
+
+
+def test_an_orderings_worth_is_predicted_with_the_spread_of_a_mean_of_two_seats(seat_gaps):
+    """An ordering's worth over a shuffled deck is the mean of its two seats' effects: each strays from the map's
+    line on its own, so its prediction keeps 1/sqrt(2) of the spread a rules change's does."""
+    seat_gaps({"learned": 1.8, "neural": 7.2, "neural-search": -4.0})
+    order = _claim("ordering_effect", judge_value=0.09, fast_value=0.106, id="orderings.best.levels")
+    rules = _claim("rules_seat", judge_value=0.09, fast_value=0.106)
+    add_beside([order, rules], "neural-search", LEVELS, SEARCHES)
+    assert order.predicted["value"] == rules.predicted["value"]
+    assert order.predicted["hi"] - order.predicted["lo"] < rules.predicted["hi"] - rules.predicted["lo"]

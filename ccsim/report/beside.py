@@ -5,12 +5,13 @@ levels.  The strongest of those shown to play both seats alike is the *fast leve
 designer gets in seconds from ``ccsim whatif`` or the page.  Where the judge's map carries a figure
 (``ccsim.analyses.judging``: a change's effect on Cleopatra's edge), the fast figure also gives a
 *prediction* of the judge's, with its interval; the claim says whether the judge's measurement fell inside it
-(a prediction that missed is said so, never hidden).  Other figures (a card's worth, a game's length) have
-no map: the fast figure stands beside them alone.
+(a prediction that missed is said so, never hidden).  An ordering's worth against a shuffled deck is carried too.
+Other figures (a card's worth, a game's length) have no map: the fast figure stands beside them alone.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from ccsim.analyses.balance.judge import BALANCED, seat_status
 from ccsim.analyses.judging.effect_map import Z, interval_se
@@ -19,8 +20,10 @@ from ccsim.report.units import quote
 
 __all__ = ["MAPPED_KINDS", "fast_level", "fast_figure", "predicted_figure", "beside_text", "add_beside"]
 
-#: the claim kinds whose figure is a change's effect on Cleopatra's edge: what the judge's map carries
-MAPPED_KINDS = frozenset({"rules_seat"})
+#: the claim kinds the judge's map carries, and the share of its spread a prediction keeps: a rules change's
+#: effect on Cleopatra's edge whole; an ordering's worth over a shuffled deck is the mean of its two seats'
+#: effects, each straying from the line on its own (``ccsim.analyses.judging.figure.judge_ordering``)
+MAPPED_KINDS = {"rules_seat": 1.0, "ordering_effect": 1 / math.sqrt(2)}
 
 
 def fast_level(levels, judge: str, searches) -> str | None:
@@ -44,7 +47,8 @@ def predicted_figure(claim, fast: dict) -> dict | None:
     fitted = effect_map_of(fast["level"])
     if fitted is None:
         return None
-    value, se = fitted[0].predict(fast["value"], interval_se(fast["lo"], fast["hi"]))
+    emap = replace(fitted[0], model_sd=fitted[0].model_sd * MAPPED_KINDS[claim.kind])
+    value, se = emap.predict(fast["value"], interval_se(fast["lo"], fast["hi"]))
     lo, hi = value - Z * se, value + Z * se
     return dict(level=fast["level"], value=value, lo=lo, hi=hi, held=bool(lo <= claim.value <= hi))
 
