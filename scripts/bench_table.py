@@ -14,6 +14,8 @@ Each file holds the latest measurement of its kind, with its date, processor and
                      rows it measured and keeps the others: ``--only neural-search:neural-search`` renews the
                      judge's row alone);
 * ``tests.json``     how long the test suite takes (timed by hand; docs/tests.md and the README quote it);
+* ``judge_profile.json``  where the judge's time goes, piece by piece (``python scripts/profile_judge.py --json
+                     results/bench/judge_profile.json``);
 * ``analyses.json``  what the analyses cost (copied from ``scripts/bench_analysis.py``, ``scripts/costs.py``,
                      the report's parts and ``scripts/bench_explore.py``).
 
@@ -96,6 +98,13 @@ def strong_section(strong: dict) -> list[str]:
     return lines + [""]
 
 
+def judge_profile_section(profile: dict) -> list[str]:
+    """Where the judge's time goes (scripts/profile_judge.py writes both the file and this table)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from profile_judge import markdown
+    return ["## Where the judge's time goes", "", markdown(profile), ""]
+
+
 def analyses_section(analyses: dict) -> list[str]:
     """What the analyses cost: their games, minutes of play and games/s, each with its date and processor."""
     lines = ["## What the analyses cost", "",
@@ -155,6 +164,7 @@ def render(root: Path = ROOT) -> str:
              f"Written by `python scripts/bench_table.py` from `{BENCH}/*.json`; do not edit by hand.", ""]
     lines += matchups_section(engine)
     lines += strong_section(load(root, "strong.json"))
+    lines += judge_profile_section(load(root, "judge_profile.json"))
     lines += analyses_section(load(root, "analyses.json"))
     lines += startup_section(engine)
     lines += tests_section(load(root, "tests.json"))

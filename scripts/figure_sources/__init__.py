@@ -12,4 +12,4 @@ TEST_COUNTS = {"tests-fast", "tests-all"}
 #: figures written as blocks (their own lines between the markers)
 BLOCKS = {"answer", "ladder", "seat-table", "neural-generations", "remeasured-table", "search-table", "skill-table",
           "orderings-search-table", "orderings-judge-table", "judge-settings-table", "positions-table",
-          "network-table", "retune-table"}
+          "network-table", "retune-table", "judge-profile"}

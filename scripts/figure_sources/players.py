@@ -51,6 +51,12 @@ def learned_speed() -> str:
     return f"{strong_speed('learned', 'learned'):,.0f}"
 
 
+def judge_profile() -> str:
+    """Where the judge's time goes, piece by piece (results/bench/judge_profile.json, scripts/profile_judge.py)."""
+    from profile_judge import markdown
+    return markdown(read_json("results/bench/judge_profile.json"))
+
+
 def judge_settings_table() -> str:
     """The cheaper settings of the judge tried (results/strength/judge-settings/settings.json): each one's speed
     against the judge's in the same run, its score against the judge, and its seat gap against `tactician`."""
@@ -221,7 +227,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "network-neural-search-master": network_neural_search_master, "retune-table": retune_table,
     "retune-fresh": retune_fresh, "target-master": _target("master", "expert-b256"),
     "target-learned": _target("learned", "tactician"), "tactician-speed": tactician_speed,
-    "expert-b256-speed": expert_b256_speed, "judge-settings-table": judge_settings_table,
+    "expert-b256-speed": expert_b256_speed, "judge-settings-table": judge_settings_table, "judge-profile": judge_profile,
     **{f"elo-{name}": _ladder_elo(name) for name in ("master", "expert-b256", "neural-search", "neural")},
     **{f"gains-{name}": _seat_gains(name) for name in ("neural", "neural-search", "master")},
     "calibration": calibration, "judge-status": judge_status,
