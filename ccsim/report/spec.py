@@ -30,6 +30,8 @@ The study file (TOML; every section optional, docs/report.md)::
     games = 20_000              # games per ordering in each re-measurement
     positions_games = 1_000_000
     meta_games = 5_000          # deals per pairing of the ordering meta-game
+    search = "../orderings/search"   # a folder of `ccsim orderings search` to read instead of searching again
+                                # (its level must be this section's; beside the study file unless absolute)
     [variants]
     variants = ["two_orgies"]   # R11 variants [all four]
     games = 50_000
@@ -75,7 +77,7 @@ SECTIONS = {
     "orderings": {"level": (str, None), "budget": (int, 1_000_000), "top": (int, 5),
                   "presets": (list, ["balanced", "veto-first", "assassins-first", "spy-first", "wrath-last"]),
                   "field": (list, None), "games": (int, 20_000), "positions_games": (int, 500_000),
-                  "meta_games": (int, 5_000)},
+                  "meta_games": (int, 5_000), "search": (str, None)},
     "variants": {"variants": (list, None), "games": (int, 50_000), "change": (list, [])},
     "balance": {"results": (str, None), "games": (int, 100_000), "top": (int, 3)},
     "cards": {"games": (int, 50_000)},
@@ -354,6 +356,8 @@ def parse_study(data: dict, source: str = "", path: str = "") -> Study:
     sections = {k: _section(k, data[k], levels, caps) for k in present}
     if "balance" in sections:  # the results folder lies beside the study file unless it says otherwise
         sections["balance"]["results"] = _beside(sections["balance"]["results"], path)
+    if "orderings" in sections and sections["orderings"]["search"]:
+        sections["orderings"]["search"] = _beside(sections["orderings"]["search"], path)
     _check_sections(sections, levels)
     st = Study(title=data.get("title", "Balance study"), seed=int(seed), levels=levels, reference=reference,
                precision=None if precision is None else float(precision), caps=dict(caps), sections=sections,

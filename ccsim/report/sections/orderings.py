@@ -69,8 +69,11 @@ def plan_orderings(st: Study) -> list[Part]:
         base = pd.DataFrame([df.attrs["baseline"], df.attrs["worst"]]).assign(role=["shuffled", "worst"])
         return dict(top=pd.DataFrame(df), progress=prog, extra=base), dict(games=int(df.attrs["games_used"]),
                                                                           seconds=df.attrs["seconds"])
-    parts = [Part(f"orderings:search:{lv}", dict(level=lv, budget=s["budget"], seed=st.seed, top=s["top"]),
-                  s["budget"], search_compute)]
+    if s["search"]:  # a published search, read rather than played again: every figure rests on one search
+        parts = [published_search_part(lv, s["search"], s["top"])]
+    else:
+        parts = [Part(f"orderings:search:{lv}", dict(level=lv, budget=s["budget"], seed=st.seed, top=s["top"]),
+                      s["budget"], search_compute)]
     presets = [_canon(p) for p in s["presets"]]
     n_cand = s["top"] + len(presets) + 1
     for label, strat, opp, g in _contexts(st):
@@ -101,6 +104,37 @@ def plan_orderings(st: Study) -> list[Part]:
     parts.append(Part(f"orderings:meta:{lv}", dict(level=lv, deals=s["meta_games"], seed=st.seed, presets=presets),
                       k * (k - 1) * s["meta_games"], meta_compute, needs=(f"orderings:search:{lv}",)))
     return parts
+
+
+def published_search_part(level: str, folder: str, top: int) -> Part:
+    """The search part read from a folder of ``ccsim orderings search`` (its search.json, search_top.parquet and
+    search_progress.parquet), keyed by its search.json, so that a search published again plays the parts that
+    follow it again; StudyError (before any game) for a folder that is not a search at ``level`` with ``top``."""
+    import hashlib
+    import json
+    from pathlib import Path
+    from ccsim.report.spec import StudyError
+    where = Path(folder)
+    try:
+        meta = json.loads((where / "search.json").read_text(encoding="utf-8"))
+        table = pd.read_parquet(where / "search_top.parquet")
+        progress = pd.read_parquet(where / "search_progress.parquet")
+    except (OSError, ValueError) as e:
+        raise StudyError(f"[orderings] search: {folder} is no `ccsim orderings search` folder ({e})") from None
+    if meta["level"]["name"] != level:
+        raise StudyError(f"[orderings] search: {folder} searched at {meta['level']['name']}, the section's level is "
+                         f"{level}")
+    found = table[table["role"] == "top"].drop(columns="role").reset_index(drop=True)
+    if len(found) < top:
+        raise StudyError(f"[orderings] search: {folder} kept {len(found)} orderings, the section asks for top = {top}")
+    digest = hashlib.sha256((where / "search.json").read_bytes()).hexdigest()[:16]
+    extra = table[table["role"] != "top"].replace({"role": {"baseline": "shuffled", "worst of sample": "worst"}})
+
+    def compute(up, progress_bar, backend=None):
+        return (dict(top=found.head(top), progress=progress, extra=extra.reset_index(drop=True)),
+                dict(games=0, searched_games=int(meta["games_used"]), seconds=float(meta["seconds"]),
+                     budget=int(meta["budget"]), source=str(folder)))
+    return Part(f"orderings:search:{level}", dict(level=level, search=digest, top=top), 0, compute)
 
 
 def _candidates(search_res, presets, few: bool) -> list[str]:
@@ -146,6 +180,9 @@ def build_orderings(st: Study, res: dict) -> Section:
     top = srch.tables["top"]
     sec.tables["search_top"] = top
     sec.shows = dict(_SHOWS)
+    if srch.info.get("source"):
+        sec.notes.append(f"The search is the one published in {srch.info['source']} ({srch.info['searched_games']:,} "
+                         f"games at {lv}), read rather than played again: every ordering figure here rests on it.")
     best = top["ordering"].iloc[0]
     frames = []
     for label, strat, opp, g in _contexts(st):
@@ -243,7 +280,8 @@ def _best_claims(st: Study, srch, best_rows: pd.DataFrame, best: str) -> list:
     field_ctx = [c for c in _contexts(st) if c[1] == lv]
     away = [c[2] for c in field_ctx if c[2] != lv]
     claims = []
-    for kind, ctxs, across, stated_ctx in (("levels", level_ctx, "level", lv),
+    at_levels = st.reference if any(c[0] == st.reference for c in level_ctx) else lv
+    for kind, ctxs, across, stated_ctx in (("levels", level_ctx, "level", at_levels),
                                            ("field", field_ctx, "opponent", away[0] if away else None)):
         # a field context is named by its opponent: "against greedy", not "at tactician vs greedy"
         name = {c[0]: (c[2] if across == "opponent" else c[0]) for c in ctxs}
