@@ -48,22 +48,40 @@ def orderings_search_table() -> str:
     return "\n".join(rows)
 
 
+def report_best_at_judge(judge: str) -> dict | None:
+    """The balance report's claim on the published search's best ordering stated at ``judge``
+    (results/balance-report/claims.json, ``orderings.best.levels``): the one source of the best ordering's worth
+    at strong play, or None while the report has not measured it there."""
+    claims = read_json("results/balance-report/claims.json")
+    c = next((c for c in claims["claims"] if c["id"] == "orderings.best.levels"), None)
+    best = _search()["orderings"][0]["ordering"]
+    if c is None or c["level"] != judge or best not in c["statement"]:
+        return None
+    return dict(ordering=best, diff=c["value"], diff_ci95=[c["lo"], c["hi"]], games=c["games"],
+                source=f"the balance report, seed {claims['seed']}")
+
+
 def orderings_judge_table() -> str:
-    """The search's best orderings played again by the strongest search on fresh deals
-    (results/orderings/confirm/judge.json), beside the search's own figure and its prediction for that search."""
+    """The search's best orderings played again by the strongest search on fresh deals, beside the search's own
+    figure and its prediction for that search: the best one as the balance report measured it (its one source,
+    ``report_best_at_judge``), the others from results/orderings/confirm/judge.json."""
     search = _search()
     found = {o["ordering"]: o for o in search["orderings"]}
     confirm = read_json(f"{ORDERINGS}/confirm/judge.json")
     judge = confirm["level"]["name"]
+    measured = [dict(o, source="the confirmation") for o in confirm["orderings"]]
+    best = report_best_at_judge(judge)
+    if best is not None:
+        measured = [best] + [o for o in measured if o["ordering"] != best["ordering"]]
     rows = [f"| ordering | `{search['level']['name']}`, vs `shuffled` | predicted for `{judge}` "
             f"| measured with `{judge}` | held |", "| --- | --- | --- | --- | --- |"]
-    for o in confirm["orderings"]:
+    for o in measured:
         fast = found[o["ordering"]]
         pred = fast["judge"]
         lo, hi = pred["diff_ci95"]
         held = "yes" if lo <= o["diff"] <= hi else "no"
         rows.append(f"| `{o['ordering']}` | {edge(fast['diff'], *fast['diff_ci95'])} | {edge(pred['diff'], lo, hi)} "
-                    f"| {edge(o['diff'], *o['diff_ci95'])} on {o['games']:,} games | {held} |")
+                    f"| {edge(o['diff'], *o['diff_ci95'])} on {o['games']:,} games ({o['source']}) | {held} |")
     return "\n".join(rows)
 
 
