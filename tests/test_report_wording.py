@@ -294,6 +294,34 @@ def test_check_claims_replicates_on_a_fresh_seed(tiny, capsys):
         _script("check_claims").main([str(d / "out"), "--seed", "3"])
 
 
+def test_check_claims_keeps_the_rows_it_replicated_before_and_reruns_a_changed_figure(tiny, capsys):
+    """--keep: a claim whose earlier row replicated the very figure it ships keeps that row and plays nothing; a
+    claim whose figure changed since (a new edition) is rerun."""
+    d, rep = tiny
+    script = _script("check_claims")
+    script.main([str(d / "out"), "--seed", "4", "--only", "seat,balance"])
+    before = (d / "out" / "replication.md").read_text()
+    claims_file = d / "out" / "claims.json"
+    shipped = claims_file.read_text()
+    data = json.loads(shipped)
+    changed = next(c for c in data["claims"] if c["section"] == "seat")
+    changed["value"] += 0.001                                          # a figure published anew
+    claims_file.write_text(json.dumps(data))
+    capsys.readouterr()
+    try:
+        script.main([str(d / "out"), "--seed", "4", "--only", "seat,balance", "--keep"])
+    finally:
+        claims_file.write_text(shipped)
+    out = capsys.readouterr().out
+    text = (d / "out" / "replication.md").read_text()
+    kept = [c["id"] for c in data["claims"] if c["section"] in ("seat", "balance") and c["id"] != changed["id"]]
+    assert all(f"{i:<45} kept from the replication before" in out for i in kept)
+    assert f"{changed['id']:<45} kept" not in out
+    for i in kept:   # the very rows of before
+        assert next(x for x in before.splitlines() if x.startswith(f"| {i} |")) in text.splitlines()
+    assert "Kept from the replication before" in text and re.search(r"\*\*\d+ of %d claims agree" % (len(kept) + 1), text)
+
+
 def test_check_claims_names_the_claims_it_leaves_out(tiny, capsys):
     # a slow search's claims may be left out of a replication, but named, never counted as failures
     d, rep = tiny

@@ -28,7 +28,7 @@ from ccsim.report.spec import Z95
 from ccsim.report.units import diff_unit, quote, with_unit
 
 __all__ = ["with_seed", "agreement", "plays", "Rerun", "rerun", "command_runner", "replication_markdown",
-           "REPLICATION_FILE"]
+           "REPLICATION_FILE", "kept_rows"]
 
 REPLICATION_FILE = "replication.md"
 
@@ -66,9 +66,33 @@ class Rerun:
     seconds: float = 0.0
     error: str = ""
     skipped: bool = False   # not rerun on purpose (its command plays a player left out): named, never a failure
+    kept: str = ""          # the row of an earlier replication, kept as it was: the same claim, the same figure
 
     def agreement(self):
+        if self.kept:
+            return kept_agrees(self.kept), math.nan, math.nan
         return agreement(self.shipped, self.fresh) if self.fresh else (False, math.nan, math.nan)
+
+
+def kept_rows(markdown: str) -> dict[str, str]:
+    """{claim id: its table row} of an earlier replication.md (``replication_markdown``), rows that were rerun."""
+    rows = {}
+    for line in markdown.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 6 and cells[5] in ("yes", "**no**"):
+            rows[cells[0]] = line
+    return rows
+
+
+def kept_agrees(row: str) -> bool:
+    return row.rstrip().endswith("| yes |")
+
+
+def _kept_row(c: dict, keep: dict[str, str]) -> str:
+    """The earlier row of claim ``c`` if it replicated the same figure (its shipped column unchanged), else ""."""
+    row = keep.get(c["id"], "")
+    shipped = quote(c["value"], c["lo"], c["hi"], c["unit"], bool(c.get("signed")))
+    return row if row and row.split("|")[2].strip() == shipped else ""
 
 
 def command_runner(folder) -> callable:
@@ -86,13 +110,22 @@ def command_runner(folder) -> callable:
     return run
 
 
-def rerun(claims: list[dict], seed: int | None, run, log=None, skip=()) -> list[Rerun]:
+def rerun(claims: list[dict], seed: int | None, run, log=None, skip=(), keep=None) -> list[Rerun]:
     """Every claim (claims.json entries) measured again by its command, on ``seed`` (None: its own seed);
     each distinct command runs once.  ``log(rerun)`` sees each result as it comes.  A claim whose command
-    plays one of the strategies ``skip`` (a slow search) is not rerun and says so."""
+    plays one of the strategies ``skip`` (a slow search) is not rerun and says so.  ``keep`` ({claim id: row},
+    ``kept_rows``): a claim whose earlier row replicated the very figure it ships now keeps that row, unplayed
+    (a replication resumes across stretches of work)."""
     outputs, seconds, rows = {}, {}, []
     for c in claims:
         cmd = c["command"] if seed is None else with_seed(c["command"], seed)
+        row = _kept_row(c, keep or {})
+        if row:
+            rows.append(Rerun(c["id"], c["unit"], bool(c.get("signed")), (c["value"], c["lo"], c["hi"]), None, cmd,
+                              kept=row))
+            if log:
+                log(rows[-1])
+            continue
         left_out = plays(cmd, skip)
         if left_out:
             rows.append(Rerun(c["id"], c["unit"], bool(c.get("signed")), (c["value"], c["lo"], c["hi"]), None, cmd,
@@ -120,6 +153,18 @@ def rerun(claims: list[dict], seed: int | None, run, log=None, skip=()) -> list[
     return rows
 
 
+def _row(r: Rerun) -> str:
+    """A claim's row of the table."""
+    if r.kept:
+        return r.kept
+    agrees, diff, allowed = r.agreement()
+    unit = diff_unit(r.unit)
+    return (f"| {r.id} | {_figure(r, r.shipped)} | {_figure(r, r.fresh)} | "
+            f"{with_unit(diff, unit, (-allowed, allowed), True) if r.fresh else ''} | "
+            f"{'±' + with_unit(allowed, unit, (-allowed, allowed), False) if r.fresh else ''} | "
+            f"{_verdict(r, agrees)} |")
+
+
 def _figure(r: Rerun, est: tuple | None) -> str:
     return ("not rerun" if r.skipped else "failed") if est is None else quote(*est, r.unit, r.signed)
 
@@ -142,13 +187,7 @@ def replication_markdown(rows: list[Rerun], seed: int, study_seed: int, skip_not
              "",
              f"**{len(ok)} of {len(ran)} claims agree.**" + (f" {len(left)} not rerun (named below)." if left else ""),
              "", "| claim | shipped | fresh seed | difference | agrees within | agrees |", "|---|---|---|---:|---:|---|"]
-    for r in rows:
-        agrees, diff, allowed = r.agreement()
-        unit = diff_unit(r.unit)
-        lines.append(f"| {r.id} | {_figure(r, r.shipped)} | {_figure(r, r.fresh)} | "
-                     f"{with_unit(diff, unit, (-allowed, allowed), True) if r.fresh else ''} | "
-                     f"{'±' + with_unit(allowed, unit, (-allowed, allowed), False) if r.fresh else ''} | "
-                     f"{_verdict(r, agrees)} |")
+    lines += [_row(r) for r in rows]
     bad = [r.id for r in ran if not r.agreement()[0]]
     if bad:
         lines += ["", "Not replicated: " + ", ".join(bad) + ". Each needs a word of explanation before it is "
@@ -156,5 +195,9 @@ def replication_markdown(rows: list[Rerun], seed: int, study_seed: int, skip_not
                   "re-measured on the deals that chose it, or a real flaw)."]
     if left:
         lines += ["", "Not rerun: " + ", ".join(r.id for r in left) + "." + (f" {skip_note}" if skip_note else "")]
+    kept = [r.id for r in ran if r.kept]
+    if kept:
+        lines += ["", "Kept from the replication before, the same claims with the same figures, not played again: "
+                  + ", ".join(kept) + "."]
     lines += ["", "Commands: " + "; ".join(f"`{c}`" for c in dict.fromkeys(r.command for r in ran)), ""]
     return "\n".join(lines)
