@@ -16,7 +16,7 @@ from .common import ROOT, WIDTH, edge, gap_interval, parquet, read_json, recomme
 def answer() -> str:
     """The answer paragraph, made by the same function that made ``ccsim balance``'s, as a quote."""
     text = answer_paragraph(summary())
-    return "\n".join("> " + line for line in textwrap.wrap(text, WIDTH - 2))
+    return "\n".join("> " + line for line in textwrap.wrap(text, WIDTH - 2, break_on_hyphens=False))
 
 
 def answer_change() -> str:
@@ -270,9 +270,38 @@ def ring_minutes() -> str:
     return f"{read_json('results/balance/ring/ring.json')['seconds'] / 60:.0f}"
 
 
+def _confirm_parts() -> list[dict]:
+    """The ring's confirmation in the parts it was played in (results/balance/ring/ring.json): the ring's own,
+    then each played on to settle it (``ccsim.analyses.balance.ring.extend``)."""
+    c = read_json("results/balance/ring/ring.json")["confirm"]
+    return c.get("parts") or [dict(first=0, deals=c["setting"]["deals"], games=c["games"], seconds=c["seconds"])]
+
+
 def ring_confirm_minutes() -> str:
-    """The minutes of the ring's confirmation of its winner at the judge (results/balance/ring/ring.json)."""
-    return f"{read_json('results/balance/ring/ring.json')['confirm']['seconds'] / 60:.0f}"
+    """The minutes of the ring's own confirmation of its winner at the judge (its first part)."""
+    return f"{_confirm_parts()[0]['seconds'] / 60:.0f}"
+
+
+def ring_confirm_first_deals() -> str:
+    """The deals of the ring's own confirmation (its first part)."""
+    return f"{_confirm_parts()[0]['deals']:,}"
+
+
+def curve_learned_deals() -> str:
+    """The deals of the ring winner's skill curve at `learned` (results/balance/ring/curve.json)."""
+    return f"{read_json('results/balance/ring/curve.json')['levels']['learned']['setting']['deals']:,}"
+
+
+def ring_settle() -> str:
+    """How the confirmation was played on to settle the answer: its later parts' deals, games and minutes."""
+    parts = _confirm_parts()
+    if len(parts) < 2:
+        return "not played on since"
+    later = parts[1:]
+    deals, games = sum(p["deals"] for p in later), sum(p["games"] for p in later)
+    minutes = sum(p["seconds"] for p in later) / 60
+    total = sum(p["deals"] for p in parts)
+    return (f"played on by {deals:,} more deals ({games:,} games, {minutes:.0f} minutes), {total:,} deals in all")
 
 
 def master_mirror_speed() -> str:
@@ -289,6 +318,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     "report-games": report_games, "report-millions": report_millions, "expert-speed": expert_speed,
     "tactician-standard": _remeasured_edge("tactician", "RULES.md"), "ring-minutes": ring_minutes,
     "ring-confirm-minutes": ring_confirm_minutes, "master-mirror-speed": master_mirror_speed,
+    "ring-confirm-first-deals": ring_confirm_first_deals, "ring-settle": ring_settle,
+    "curve-learned-deals": curve_learned_deals,
     "edge-neural-standard": _remeasured_edge("neural", "RULES.md"),
     "effect-neural-caesar-veto-4": _remeasured_effect("neural", "action_count.caesar.veto 4"),
     "edge-judge-standard": _judge_edge("RULES.md"),

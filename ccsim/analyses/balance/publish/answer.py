@@ -307,10 +307,21 @@ def ring_markdown(data: dict) -> str:
     if c:
         x = c["setting"]
         lines += ["", f"The winner, {cands[data['winner']]['words']}, confirmed on {x['deals']:,} fresh deals (seed "
-                      f"{c['seed']}){', paired with the standard rules' if c.get('paired') else ''}: "
+                      f"{c['seed']}{_parts_text(c)}){', paired with the standard rules' if c.get('paired') else ''}: "
                       f"{_pts(x['seat_advantage'])} {_iv(*x['ci95'])} points"
                       + (" (interrupted: a partial figure)" if c.get("interrupted") else "") + "."]
     return "\n".join(lines)
+
+
+def _parts_text(c: dict) -> str:
+    """How a confirmation played on was played (``ccsim.analyses.balance.ring.extend``): its parts, each as measured."""
+    parts = c.get("parts") or []
+    if len(parts) < 2:
+        return ""
+    each = "; ".join(f"deals {p['first']:,} to {p['first'] + p['deals'] - 1:,}: {_pts(p['setting']['seat_advantage'])} "
+                     f"{_iv(*p['setting']['ci95'])}" for p in parts)
+    return (f"; played in {len(parts)} parts, the later ones to settle it (`python -m "
+            f"ccsim.analyses.balance.ring.extend`), pooled: {each}")
 
 
 def _recommended_toml(folder: Path, rec: dict, settings: list[dict], judge: str, tol: float) -> None:
