@@ -21,6 +21,7 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="the browser test d
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from ccsim.analyses.balance.search.verdict import points  # noqa: E402
 from ccsim.explore import compute  # noqa: E402
 from ccsim.explore.form import plain_message, published_answer  # noqa: E402
 from ccsim.explore.serve import serve_in_thread  # noqa: E402
@@ -115,6 +116,14 @@ def _stale(driver) -> bool:
     return "stale" in driver.find_element(By.TAG_NAME, "body").get_attribute("class").split()
 
 
+def published_confirmation() -> dict:
+    """The published change as the judge's store holds it: the ring's confirmation (results/balance/ring)."""
+    import json
+    from pathlib import Path
+    ring = Path(__file__).resolve().parents[1] / "results" / "balance" / "ring" / "ring.json"
+    return json.loads(ring.read_text(encoding="utf-8"))["confirm"]["setting"]
+
+
 def test_the_page_opens_with_the_published_answer_and_the_levels_seat_gaps(page):
     wait = WebDriverWait(page, 60, poll_frequency=0.1)
     words = published_answer()["words"]
@@ -130,7 +139,9 @@ def test_the_page_opens_with_the_published_answer_and_the_levels_seat_gaps(page)
     assert page.execute_script(FITS, menu) == [], "the level menu's text is cut"
     # the published answer's banner gives its interval and deals
     banner = page.find_element(By.ID, "published-level").text
-    assert f"measured with {JUDGE} on 10,000 deals: Cleopatra's edge +0.9 [" in banner, banner
+    confirm = published_confirmation()
+    assert (f"measured with {JUDGE} on {confirm['deals']:,} deals: Cleopatra's edge "
+            f"{points(confirm['seat_advantage'])} [") in banner, banner
     page.find_element(By.ID, "published-load").click()
     clauses = lambda text: sorted(text.split("; "))  # noqa: E731 (the form lists the changes in its own order)
     wait.until(lambda d: clauses(d.find_element(By.ID, "words").text) == clauses(words))
