@@ -89,17 +89,24 @@ def test_without_halving_every_member_plays_to_the_end():
     assert sorted(alive) == [1, 2] and seen == {1: 700, 2: 700} and [s.deals for s in steps] == [100, 200, 400]
 
 
-def test_the_ring_plays_screen_race_and_confirmation_and_resumes(tmp_path):
-    """A tiny ring on real games (greedy screens, tactician judges): every stage in ring.json, and a rerun
-    plays nothing again."""
+def tiny_anchors(folder):
+    """A judge anchors file for a tiny ring judged by tactician: one anchor, Caesar's four vetoes."""
     import json
-    from ccsim.analyses.balance.ring.run import run_ring
-    anchors = tmp_path / "anchors.json"
+    anchors = folder / "anchors.json"
     anchors.write_text(json.dumps({"level": "tactician", "standard": {"seat_advantage": 0.10, "ci95": [0.09, 0.11],
                                                                       "deals": 1000},
                                    "anchors": [{"setting": [["action_count.caesar.veto", 4]], "deals": 1000,
                                                 "seat_advantage": -0.05, "ci95": [-0.06, -0.04], "diff": -0.15,
                                                 "diff_ci95": [-0.16, -0.14]}]}))
+    return anchors
+
+
+def test_the_ring_plays_screen_race_and_confirmation_and_resumes(tmp_path):
+    """A tiny ring on real games (greedy screens, tactician judges): every stage in ring.json, and a rerun
+    plays nothing again."""
+    import json
+    from ccsim.analyses.balance.ring.run import run_ring
+    anchors = tiny_anchors(tmp_path)
     kw = dict(fast_levels=("greedy",), judge="tactician", screen_deals=30, shortlist_size=3, race_first=10,
               race_max=30, confirm_deals=20, confirm_paired=True, progress=False, log=None)
     lines = []

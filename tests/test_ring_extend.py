@@ -50,13 +50,8 @@ def test_the_extension_plays_on_the_same_deals_and_pools_to_what_one_longer_conf
     from ccsim.analyses.balance.ring.run import ring_estimate, winner_candidates
     from ccsim.analyses.levels import parse_level
     from ccsim.runner.backends import LocalBackend
-    anchors = tmp_path / "anchors.json"
-    anchors.write_text(json.dumps({"level": "tactician", "standard": {"seat_advantage": 0.10, "ci95": [0.09, 0.11],
-                                                                      "deals": 1000},
-                                   "anchors": [{"setting": [["action_count.caesar.veto", 4]], "deals": 1000,
-                                                "seat_advantage": -0.05, "ci95": [-0.06, -0.04], "diff": -0.15,
-                                                "diff_ci95": [-0.16, -0.14]}]}))
-    ring = run_ring(tmp_path / "ring", (("action_count.cleopatra.veto", 1),), anchors, fast_levels=("greedy",),
+    from test_balance_ring import tiny_anchors
+    ring = run_ring(tmp_path / "ring", (("action_count.cleopatra.veto", 1),), tiny_anchors(tmp_path), fast_levels=("greedy",),
                     judge="tactician", screen_deals=30, shortlist_size=3, race_first=10, race_max=30,
                     confirm_deals=20, progress=False, log=lambda m: None)
     assert ring["confirm"]["setting"]["deals"] == 20

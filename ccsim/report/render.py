@@ -157,20 +157,18 @@ def beside_cell(c) -> str:
     prediction with whether the measurement fell inside it ("—" for any other claim)."""
     if not c.fast:
         return "—"
-    q = lambda d: fmt(d["value"], c.unit, (d["lo"], d["hi"]), c.signed) + " " + _bare_ci_of(c, d)  # noqa: E731
+    q = lambda d: fmt(d["value"], c.unit, (d["lo"], d["hi"]), c.signed) + " " + _bare_ci(c, d["lo"], d["hi"])  # noqa: E731
     text = f"{c.fast['level']} {q(c.fast)}"
     if c.predicted:
         text += f"; predicted {q(c.predicted)}, " + ("held" if c.predicted["held"] else "missed")
     return text
 
 
-def _bare_ci_of(c, d) -> str:
-    return f"[{fmt(d['lo'], c.unit, (d['lo'], d['hi']), c.signed)}, {fmt(d['hi'], c.unit, (d['lo'], d['hi']), c.signed)}]"
-
-
-def _bare_ci(c) -> str:
-    """A claim's interval as its table shows it: numbers only, the unit in its own column."""
-    return f"[{fmt(c.lo, c.unit, (c.lo, c.hi), c.signed)}, {fmt(c.hi, c.unit, (c.lo, c.hi), c.signed)}]"
+def _bare_ci(c, lo=None, hi=None) -> str:
+    """An interval as the claims' table shows it, in the claim's unit (its own, or ``lo``..``hi``): numbers only,
+    the unit in its own column."""
+    lo, hi = (c.lo, c.hi) if lo is None else (lo, hi)
+    return f"[{fmt(lo, c.unit, (lo, hi), c.signed)}, {fmt(hi, c.unit, (lo, hi), c.signed)}]"
 
 
 def _box_class(c) -> str:

@@ -272,9 +272,9 @@ def ring_minutes() -> str:
 
 def _confirm_parts() -> list[dict]:
     """The ring's confirmation in the parts it was played in (results/balance/ring/ring.json): the ring's own,
-    then each played on to settle it (``ccsim.analyses.balance.ring.extend``)."""
-    c = read_json("results/balance/ring/ring.json")["confirm"]
-    return c.get("parts") or [dict(first=0, deals=c["setting"]["deals"], games=c["games"], seconds=c["seconds"])]
+    then each played on to settle it."""
+    from ccsim.analyses.balance.ring.extend import confirmation_parts
+    return confirmation_parts(read_json("results/balance/ring/ring.json")["confirm"])
 
 
 def ring_confirm_minutes() -> str:

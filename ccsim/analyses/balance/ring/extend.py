@@ -27,9 +27,17 @@ from ccsim.analyses.levels import parse_level
 from ccsim.runner.backends import LocalBackend
 from ccsim.toolchain.script_args import ScriptParser
 
-__all__ = ["pool", "pooled_confirmation", "extend_confirmation", "main"]
+__all__ = ["confirmation_parts", "pool", "pooled_confirmation", "extend_confirmation", "main"]
 
 Z95 = 1.959963984540054  # the normal quantile of a 95% interval: the parts' t intervals on thousands of deals
+
+
+def confirmation_parts(confirm: dict) -> list[dict]:
+    """ring.json's confirmation in the parts it was played in: its ``parts`` once played on, else the whole of it
+    as the one part (first deal, deals, games, seconds, setting and standard estimates)."""
+    return confirm.get("parts") or [dict(first=0, deals=confirm["setting"]["deals"], games=confirm["games"],
+                                         seconds=confirm["seconds"], setting=confirm["setting"],
+                                         standard=confirm.get("standard"))]
 
 
 def pool(parts: list[dict], value: str, interval: str) -> tuple[float, list[float]]:
@@ -51,10 +59,7 @@ def _pooled_side(parts: list[dict]) -> dict:
 def pooled_confirmation(confirm: dict, more: dict, tol: float) -> dict:
     """ring.json's ``confirm`` with the part ``more`` (first deal, deals, games, seconds, setting and standard
     estimates) pooled in: the figures over every part, each part kept as measured."""
-    parts = confirm.get("parts") or [dict(first=0, deals=confirm["setting"]["deals"], games=confirm["games"],
-                                          seconds=confirm["seconds"], setting=confirm["setting"],
-                                          standard=confirm["standard"])]
-    parts = [*parts, more]
+    parts = [*confirmation_parts(confirm), more]
     out = dict(confirm, parts=parts, games=sum(p["games"] for p in parts),
                seconds=round(sum(p["seconds"] for p in parts), 1),
                setting=_pooled_side([p["setting"] for p in parts]),
@@ -85,7 +90,7 @@ def extend_confirmation(out, deals: int, space=None, progress=True, log=_log) ->
     folder = Path(out)
     data = json.loads((folder / "ring.json").read_text(encoding="utf-8"))
     c = _confirmed(data, folder)
-    done = sum(p["deals"] for p in c["parts"]) if c.get("parts") else c["setting"]["deals"]
+    done = sum(p["deals"] for p in confirmation_parts(c))
     if deals <= done:
         raise RingError(f"--deals {deals:,}: the confirmation already has {done:,} deals; ask for more")
     w, cands = winner_candidates(data, load_space(space))
