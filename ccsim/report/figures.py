@@ -19,6 +19,7 @@ from ccsim.present.heatmap import draw_scores  # noqa: E402
 __all__ = ["level_forest", "stacked_shares", "payoff_heatmap", "ratings_plot", "length_boxes", "skill_panels"]
 
 _COLORS = ["C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9"]
+_MARKERS = ["o", "s", "D"]
 
 
 def level_forest(df: pd.DataFrame, item: str, level: str, title: str, xlabel: str, null: float | None = 0.0,
@@ -40,7 +41,9 @@ def level_forest(df: pd.DataFrame, item: str, level: str, title: str, xlabel: st
                 xs.append(scale * r["value"])
                 lo.append(scale * (r["value"] - r["lo"]))
                 hi.append(scale * (r["hi"] - r["value"]))
-        ax.errorbar(xs, ys, xerr=[lo, hi], fmt="o", ms=4, capsize=2.5, color=_COLORS[j % 10], label=lv)
+        # past ten levels the colours come round again: a marker of its own tells the second round apart
+        ax.errorbar(xs, ys, xerr=[lo, hi], fmt=_MARKERS[j // 10 % 3], ms=4, capsize=2.5, color=_COLORS[j % 10],
+                    label=lv)
     if null is not None:
         ax.axvline(scale * null, color="0.4", lw=1, ls="--")
         if band:

@@ -32,6 +32,10 @@ The study file (TOML; every section optional, docs/report.md)::
     meta_games = 5_000          # deals per pairing of the ordering meta-game
     search = "../orderings/search"   # a folder of `ccsim orderings search` to read instead of searching again
                                 # (its level must be this section's; beside the study file unless absolute)
+    at_judge = true             # the study's headline level plays again: the top orderings and the presets, the
+                                # best ordering against judge_field, the positions' headline (card and depth picked
+                                # at `level`) and the meta-game's headline pairing, each claim then stated at it
+    judge_field = ["greedy", "tactician"]   # [field]
     [variants]
     variants = ["two_orgies"]   # R11 variants [all four]
     games = 50_000
@@ -77,7 +81,8 @@ SECTIONS = {
     "orderings": {"level": (str, None), "budget": (int, 1_000_000), "top": (int, 5),
                   "presets": (list, ["balanced", "veto-first", "assassins-first", "spy-first", "wrath-last"]),
                   "field": (list, None), "games": (int, 20_000), "positions_games": (int, 500_000),
-                  "meta_games": (int, 5_000), "search": (str, None)},
+                  "meta_games": (int, 5_000), "search": (str, None), "at_judge": (bool, False),
+                  "judge_field": (list, None)},
     "variants": {"variants": (list, None), "games": (int, 50_000), "change": (list, [])},
     "balance": {"results": (str, None), "games": (int, 100_000), "top": (int, 3)},
     "cards": {"games": (int, 50_000)},
@@ -253,6 +258,8 @@ def _check_sections(sec: dict, levels: tuple) -> None:
             _fail("[orderings] top", f"must be in 1 .. 20, got {s['top']!r}")
         s["presets"] = _orderings(s["presets"], "[orderings] presets")
         s["field"] = _strategies(s["field"], "[orderings] field") if s["field"] is not None else s["levels"]
+        s["judge_field"] = (_strategies(s["judge_field"], "[orderings] judge_field") if s["judge_field"] is not None
+                            else s["field"])
         _games(s["games"], "[orderings] games", 200)
         _games(s["positions_games"], "[orderings] positions_games", 2 * 2 * 61 * 2)
         _games(s["meta_games"], "[orderings] meta_games", 50)

@@ -28,22 +28,34 @@ _SHOWS = dict(  # the page shows shares in %, differences of them in points
     remeasured=[Show(("win_rate", "ci_lo", "ci_hi"), "%"), Show(("diff", "diff_lo", "diff_hi"), "points"),
                 Show(("diff_se",), "points")],
     positions=[Show(("effect", "lo", "hi"), "points"), Show(("se",), "points"), Show(("raw",), "points")],
+    positions_judge=[Show(("effect", "lo", "hi"), "points"), Show(("se",), "points"), Show(("raw",), "points")],
+    meta_judge=[_SCORE, Show(("seat_advantage", "seat_lo", "seat_hi"), "points"), Show(("mean_turns",), "turns")],
     meta_mixture=[Show(("weight", "weight_lo", "weight_hi"), "%")],
     meta_pairings=[_SCORE, Show(("seat_advantage", "seat_lo", "seat_hi"), "points"), Show(("mean_turns",), "turns")])
 
 
+def judge_of(st: Study) -> str | None:
+    """The level that plays the section's headlines again (``at_judge``): the study's headline level, when it is
+    not the level the search played at; None otherwise."""
+    s = st.sections["orderings"]
+    return st.reference if s["at_judge"] and st.reference != s["level"] else None
+
+
 def _contexts(st: Study):
     """[(context label, strategy, opponent, games)] of the re-measurements: each level against
-    itself, then the search level against each field opponent."""
+    itself, then the search level against each field opponent, then the judge against its field."""
     s = st.sections["orderings"]
     out, seen = [], set()
     for lv in s["levels"]:
         out.append((lv, lv, lv, min(st.games_for(lv, s["games"], "orderings"), s["games"])))
         seen.add((lv, lv))
-    for o in s["field"]:
-        if (s["level"], o) not in seen:
-            g = min(st.games_for(s["level"], s["games"], "orderings"), st.games_for(o, s["games"], "orderings"))
-            out.append((f"{s['level']} vs {o}", s["level"], o, g))
+    judge = judge_of(st)
+    for player, field in ((s["level"], s["field"]), (judge, s["judge_field"] if judge else ())):
+        for o in field:
+            if (player, o) not in seen:
+                g = min(st.games_for(player, s["games"], "orderings"), st.games_for(o, s["games"], "orderings"))
+                out.append((f"{player} vs {o}", player, o, g))
+                seen.add((player, o))
     return out
 
 
@@ -90,12 +102,16 @@ def plan_orderings(st: Study) -> list[Part]:
                                                                         seed=st.seed, presets=presets, few=few),
                           g * (2 if few else n_cand), compare_compute, needs=(f"orderings:search:{lv}",)))
 
-    def positions_compute(up, progress, backend=None):
-        from ccsim.analyses.orderings.study import positions
-        df = positions(strategy=lv, games=s["positions_games"], seed=st.seed, backend=backend)
-        return dict(positions=pd.DataFrame(df)), {k: v for k, v in df.attrs.items() if k != "matchup"}
-    parts.append(Part(f"orderings:positions:{lv}", dict(level=lv, games=s["positions_games"], seed=st.seed),
-                      s["positions_games"], positions_compute))
+    judge = judge_of(st)
+    for player in [lv] + ([judge] if judge else []):
+        g = positions_games(st, player)
+
+        def positions_compute(up, progress, backend=None, player=player, g=g):
+            from ccsim.analyses.orderings.study import positions
+            df = positions(strategy=player, games=g, seed=st.seed, backend=backend)
+            return dict(positions=pd.DataFrame(df)), {k: v for k, v in df.attrs.items() if k != "matchup"}
+        parts.append(Part(f"orderings:positions:{player}", dict(level=player, games=g, seed=st.seed), g,
+                          positions_compute))
 
     def meta_compute(up, progress, backend=None):
         orders = _meta_orderings(up[f"orderings:search:{lv}"], presets)
@@ -103,7 +119,63 @@ def plan_orderings(st: Study) -> list[Part]:
     k = s["top"] + len(presets)
     parts.append(Part(f"orderings:meta:{lv}", dict(level=lv, deals=s["meta_games"], seed=st.seed, presets=presets),
                       k * (k - 1) * s["meta_games"], meta_compute, needs=(f"orderings:search:{lv}",)))
+    if judge and judge_plays_decks_apart(st):
+        g = min(st.games_for(judge, s["games"], "orderings"), s["games"])
+
+        def decks_compute(up, progress, backend=None):
+            from ccsim.analyses.orderings.study import compare
+            df = compare(_judge_decks(up[f"orderings:search:{lv}"], presets), baseline="shuffled", strategy=judge,
+                         opponent=judge, games=g, seed=st.seed, backend=backend)
+            return dict(compare=pd.DataFrame(df)), dict(games=int(df.attrs["games_played"]),
+                                                        baseline=df.attrs["baseline"])
+        parts.append(Part(f"orderings:decks:{judge}", dict(strategy=judge, games=g, seed=st.seed, presets=presets,
+                                                           top=s["top"]),
+                          g * (n_cand - 1), decks_compute, needs=(f"orderings:search:{lv}",)))
+    if judge:
+        deals = meta_judge_deals(st, judge)
+
+        def pairing_compute(up, progress, backend=None):
+            favoured, hardest = meta_headline(up[f"orderings:meta:{lv}"])
+            return play_tournament(st, [judge], deals, [favoured, hardest], progress, backend)
+        parts.append(Part(f"orderings:meta:{judge}", dict(level=judge, deals=deals, seed=st.seed, presets=presets),
+                          2 * deals, pairing_compute, needs=(f"orderings:meta:{lv}",)))
     return parts
+
+
+def judge_plays_decks_apart(st: Study) -> bool:
+    """The judge plays the search's other top orderings and the presets in a part of their own: its own
+    re-measurement plays the best ordering alone (a search plays few games) or it is no level of the section."""
+    s = st.sections["orderings"]
+    judge = judge_of(st)
+    return judge is not None and (st.is_search(judge) or judge not in s["levels"])
+
+
+def _judge_decks(search_res, presets) -> list[str]:
+    """The orderings the judge plays apart: the search's top and the presets, but the best ordering (its own
+    re-measurement plays it on the same deals)."""
+    return _candidates(search_res, presets, few=False)[1:]
+
+
+def positions_games(st: Study, player: str) -> int:
+    """The games of the positions study at ``player``: the section's, capped for a slow player."""
+    return st.games_for(player, st.sections["orderings"]["positions_games"], "orderings")
+
+
+def meta_judge_deals(st: Study, judge: str) -> int:
+    """The deals of the meta-game's headline pairing played by the judge: the section's deals a pairing, capped
+    so that its games (each deal in both seats) fit the judge's cap."""
+    s = st.sections["orderings"]
+    return max(1, st.games_for(judge, 2 * s["meta_games"], "orderings") // 2)
+
+
+def meta_headline(meta) -> tuple[str, str]:
+    """(the ordering the meta-game's equilibrium weighs most, the ordering it scores least against) of a played
+    meta-game part: the pairing its claim is about."""
+    labels = meta.info["entrants"]
+    p, _ = equilibrium(meta.tables["score"].set_index("entrant").loc[labels, labels].to_numpy(float))
+    favoured = labels[int(np.argmax(p))]
+    scores = {o: pair_score(meta.tables["pairings"], favoured, o)[0] for o in labels if o != favoured}
+    return favoured, min(scores, key=scores.get)
 
 
 def published_search_part(level: str, folder: str, top: int) -> Part:
@@ -191,6 +263,13 @@ def build_orderings(st: Study, res: dict) -> Section:
         c.insert(1, "strategy", strat)
         c.insert(2, "opponent", opp)
         frames.append(c)
+    judge = judge_of(st)
+    if judge_plays_decks_apart(st):  # the judge's other orderings, on the deals of its best
+        c = res[f"orderings:decks:{judge}"].tables["compare"].copy()
+        c.insert(0, "context", judge)
+        c.insert(1, "strategy", judge)
+        c.insert(2, "opponent", judge)
+        frames.append(c)
     comp = pd.concat(frames, ignore_index=True)
     sec.tables["remeasured"] = comp
     d = comp.rename(columns=dict(diff="value", diff_lo="lo", diff_hi="hi"))
@@ -207,22 +286,50 @@ def build_orderings(st: Study, res: dict) -> Section:
     pos_df.attrs.update(res[f"orderings:positions:{lv}"].info)
     sec.figures["positions"] = positions_heatmap(pos_df, None, f"Value of a card by depth with {lv} on both sides "
                                                  f"({s['positions_games']:,} games, seed {st.seed})")
-    reg = pos[pos["kind"] == "region"]
-    r = reg.loc[reg["effect"].abs().idxmax()]
-    e = Estimate(lv, float(r["effect"]), float(r["lo"]), float(r["hi"]), s["positions_games"])
-    text = (f"Where a card sits matters most for {r['card']}: one in the {r['region']} positions of the deck is worth "
-            f"{quote(e.value, e.lo, e.hi, 'points')} against uniformly random orderings ({lv} on both sides).")
-    sec.claims.append(make_claim(
-        "orderings.positions", "orderings", "position_effect", e, [e], text,
-        title=f"where a {r['card']} card sits in the deck",
-        rests_on=rests_on(lv, s["positions_games"], st.seed, " vs itself, random orderings"),
-        command=command_line("orderings", "positions", "--strategy", lv, "--games", s["positions_games"],
-                             "--seed", st.seed, "--out", "positions-check", "--quiet", "--json"),
-        json_path=["effects", f"card={r['card']}&kind=region&region={r['region']}", "effect"]))
+    if judge:  # what the judge played again, beside the search level's tables
+        sec.tables["positions_judge"] = res[f"orderings:positions:{judge}"].tables["positions"]
+        sec.tables["meta_judge"] = res[f"orderings:meta:{judge}"].tables["pairings"]
+    sec.claims.append(_positions_claim(st, res))
     _meta(st, res, sec)
     sec.conclusions += [c.sentence() for c in sec.claims]
     sec.games = int(sum(res[p.name].info.get("games", 0) for p in plan_orderings(st)))
     return sec
+
+
+def _positions_claim(st: Study, res: dict):
+    """Where a card's depth matters most: the card and depth region picked at the search level (on its many
+    games), stated at the judge when it played the positions study too (its few games measure, not pick)."""
+    s = st.sections["orderings"]
+    lv = s["level"]
+    players = [lv] + ([judge_of(st)] if judge_of(st) else [])
+    reg = res[f"orderings:positions:{lv}"].tables["positions"]
+    reg = reg[reg["kind"] == "region"]
+    r = reg.loc[reg["effect"].abs().idxmax()]
+    key = f"card={r['card']}&kind=region&region={r['region']}"
+    ests = []
+    for player in players:
+        pos = res[f"orderings:positions:{player}"].tables["positions"]
+        row = pos[(pos["kind"] == "region") & (pos["card"] == r["card"]) & (pos["region"] == r["region"])].iloc[0]
+        ests.append(Estimate(player, float(row["effect"]), float(row["lo"]), float(row["hi"]),
+                             positions_games(st, player)))
+    e = ests[-1]
+    where = (f"Where a card sits matters most for {r['card']}: one in the {r['region']} positions of the deck is "
+             f"worth")
+    picked = ("" if e.context == lv else
+              f"; the card and depth picked with {lv} on both sides, {s['positions_games']:,} games")
+    both = f"against uniformly random orderings ({e.context} on both sides, {e.games:,} games{picked})"
+    text = words_for(e, "position_effect", clear=f"{where} {quote(e.value, e.lo, e.hi, 'points')} {both}.",
+                     negligible=f"{where} no practical difference {both}: {quote(e.value, e.lo, e.hi, 'points')}, "
+                                f"within {margin(KINDS['position_effect'].seoi, 'points')}.",
+                     unclear=f"{where} {quote(e.value, e.lo, e.hi, 'points')} {both}: too few games to tell it "
+                             f"from nothing.")
+    return make_claim(
+        "orderings.positions", "orderings", "position_effect", e, ests, text,
+        title=f"where a {r['card']} card sits in the deck",
+        rests_on=rests_on(e.context, e.games, st.seed, " vs itself, random orderings"),
+        command=command_line("orderings", "positions", "--strategy", e.context, "--games", e.games,
+                             "--seed", st.seed, "--out", "positions-check", "--quiet", "--json"),
+        json_path=["effects", key, "effect"])
 
 
 def _meta(st: Study, res: dict, sec: Section) -> None:
@@ -245,29 +352,63 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
         sc, pd.DataFrame(lo, index=labels, columns=labels), pd.DataFrame(hi, index=labels, columns=labels), mix,
         f"Ordering meta-game with {lv} on both sides: each player picks an ordering ({s['meta_games']:,} deals a "
         f"pairing, seats swapped, seed {st.seed})")
-    # the ordering the equilibrium weighs most, and its worst pairing
-    i = int(np.argmax(p))
+    favoured, hardest = meta_headline(meta)
     pairs = meta.tables["pairings"]
-    ests = [Estimate(o, *pair_score(pairs, labels[i], o)[:4]) for o in labels if o != labels[i]]
-    worst = min(ests, key=lambda e: e.value)
-    flip = not pair_score(pairs, labels[i], worst.context)[4]
+    ests = [Estimate(o, *pair_score(pairs, favoured, o)[:4]) for o in labels if o != favoured]
     support = [f"{o} {100 * w:.0f}%" for o, w in sorted(zip(labels, p), key=lambda t: -t[1]) if w > 0.005]
-    if worst.lo > 0.5:
-        head = f"{labels[i]} is dominant in the ordering meta-game: it beats every other ordering tested"
+    if min(e.lo for e in ests) > 0.5:
+        head = f"{favoured} is dominant in the ordering meta-game: it beats every other ordering tested"
     elif len(support) == 1:
-        head = (f"{labels[i]} is the meta-game's equilibrium, but it does not beat every ordering significantly")
+        head = f"{favoured} is the meta-game's equilibrium, but it does not beat every ordering significantly"
     else:
         head = f"No ordering is dominant: the meta-game's equilibrium mixes {', '.join(support)}"
-    tail = words_for(worst, "score", clear="", negligible=f", even within {margin(KINDS['score'].seoi, '%')}",
-                     unclear=", too close to call")
-    text = (f"{head}; {labels[i]}'s weakest pairing is against {worst.context}, where it scores "
-            f"{quote(worst.value, worst.lo, worst.hi, '%')}{tail} ({lv} on both sides).")
-    a, b = (worst.context, labels[i]) if flip else (labels[i], worst.context)
+    judge = judge_of(st)
+    if judge:
+        _meta_at_judge(st, res, sec, head, favoured, hardest, next(e for e in ests if e.context == hardest))
+        return
+    worst = next(e for e in ests if e.context == hardest)
+    text = (f"{head}; {favoured}'s weakest pairing is against {hardest}, where it scores "
+            f"{quote(worst.value, worst.lo, worst.hi, '%')}{_meta_tail(worst)} ({lv} on both sides).")
     sec.claims.append(make_claim(
         "orderings.meta", "orderings", "score", worst, ests, text, level=lv, across="opponent ordering",
         rests_on=f"{lv} vs itself with fixed orderings, {worst.games:,} games a pairing, seed {st.seed}",
         command=tournament_cmd(st, [lv], s["meta_games"], labels),
-        json_path=["pairings", f"a={a}&b={b}", "score"] + (["1-x"] if flip else []),
+        json_path=_pairing_path(pairs, favoured, hardest),
+        title="the favoured ordering against its hardest opponent ordering"))
+
+
+def _meta_tail(e: Estimate) -> str:
+    return words_for(e, "score", clear="", negligible=f", even within {margin(KINDS['score'].seoi, '%')}",
+                     unclear=", too close to call")
+
+
+def _pairing_path(pairs: pd.DataFrame, x: str, y: str) -> list:
+    """Where x's score against y lies in a tournament's ``--json``: its pairing's score, turned over when the
+    pairing lists y first."""
+    flip = not pair_score(pairs, x, y)[4]
+    a, b = (y, x) if flip else (x, y)
+    return ["pairings", f"a={a}&b={b}", "score"] + (["1-x"] if flip else [])
+
+
+def _meta_at_judge(st: Study, res: dict, sec: Section, head: str, favoured: str, hardest: str,
+                   fast: Estimate) -> None:
+    """The meta-game's claim stated at the judge: the favoured ordering against its hardest opponent, the pairing
+    the search level's meta-game picked, played again by the judge on both sides."""
+    s = st.sections["orderings"]
+    lv, judge = s["level"], judge_of(st)
+    pairs = res[f"orderings:meta:{judge}"].tables["pairings"]
+    at = Estimate(judge, *pair_score(pairs, favoured, hardest)[:4])
+    ests = [replace(fast, context=lv), at]
+    lead = "no" + head[2:] if head.startswith("No ") else head   # an ordering's name keeps its capitals
+    text = (f"With {lv} on both sides, {lead}; {favoured}'s weakest pairing there is against "
+            f"{hardest}. Played by {judge} on both sides, {favoured} scores {quote(at.value, at.lo, at.hi, '%')} "
+            f"against {hardest}{_meta_tail(at)} ({at.games:,} games, seats swapped).")
+    sec.claims.append(make_claim(
+        "orderings.meta", "orderings", "score", at, ests, text, level=judge,
+        rests_on=f"{judge} vs itself with fixed orderings {favoured} and {hardest} (picked by {lv}'s meta-game, "
+                 f"{s['meta_games']:,} deals a pairing), {at.games:,} games, seed {st.seed}",
+        command=tournament_cmd(st, [judge], meta_judge_deals(st, judge), [favoured, hardest]),
+        json_path=_pairing_path(pairs, favoured, hardest),
         title="the favoured ordering against its hardest opponent ordering"))
 
 
@@ -276,9 +417,10 @@ def _best_claims(st: Study, srch, best_rows: pd.DataFrame, best: str) -> list:
     against the first field opponent across the field."""
     s = st.sections["orderings"]
     lv = s["level"]
+    player = judge_of(st) or lv   # who plays the field in the field claim
     level_ctx = [c for c in _contexts(st) if c[1] == c[2]]
-    field_ctx = [c for c in _contexts(st) if c[1] == lv]
-    away = [c[2] for c in field_ctx if c[2] != lv]
+    field_ctx = [c for c in _contexts(st) if c[1] == player]
+    away = [c[2] for c in field_ctx if c[2] != player]
     claims = []
     at_levels = st.reference if any(c[0] == st.reference for c in level_ctx) else lv
     for kind, ctxs, across, stated_ctx in (("levels", level_ctx, "level", at_levels),
@@ -300,7 +442,25 @@ def _best_claims(st: Study, srch, best_rows: pd.DataFrame, best: str) -> list:
             command=command_line("orderings", "compare", *cands, "--baseline", "shuffled", "--strategy", strat,
                                  "--opponent", opp, "--games", g, "--seed", st.seed, "--json"),
             json_path=["orderings", f"ordering={best}", "diff"], games=g))
+    field = next((c for c in claims if c.id == "orderings.best.field"), None)
+    if field is not None and player != lv:
+        _beside_field(field, best_rows, lv)
     return claims
+
+
+def _beside_field(claim, best_rows: pd.DataFrame, lv: str) -> None:
+    """The field claim stated at the judge gets the search level's figure against the same opponent beside it
+    (``fast``; no map carries an ordering's worth against a weaker opponent, so nothing is predicted)."""
+    opp = claim.context
+    label = lv if opp == lv else f"{lv} vs {opp}"
+    rows = best_rows[best_rows["context"] == label]
+    if not len(rows):
+        return
+    r = rows.iloc[0]
+    claim.fast = dict(level=lv, value=float(r["value"]), lo=float(r["lo"]), hi=float(r["hi"]),
+                      games=int(r.get("games", 0) or 0))
+    claim.statement += (f" Played by {lv}, the level the search played at, against {opp}, it scores "
+                        f"{quote(claim.fast['value'], claim.fast['lo'], claim.fast['hi'], 'points')}.")
 
 
 def _best_statement(lv: str, best: str, e: Estimate, strat: str, opp: str, games: int) -> str:
