@@ -61,18 +61,34 @@ def report_best_at_judge(judge: str) -> dict | None:
                 source=f"the balance report, seed {claims['seed']}")
 
 
+def _report_top_at_judge(judge: str, best: dict | None) -> list[dict]:
+    """The search's top orderings as the balance report played them with ``judge`` on both sides: the best one
+    from its claim (``best``), the others from the report's table of re-measurements."""
+    if best is None:
+        return []
+    rows = _report_remeasured_at(judge).set_index("ordering")
+    source = best["source"]
+    out = [best]
+    for o in _search()["orderings"][1:]:
+        if o["ordering"] in rows.index:
+            r = rows.loc[o["ordering"]]
+            out.append(dict(ordering=o["ordering"], diff=float(r["diff"]),
+                            diff_ci95=[float(r["diff_lo"]), float(r["diff_hi"])], games=int(r["games"]),
+                            source=source))
+    return out
+
+
 def orderings_judge_table() -> str:
-    """The search's best orderings played again by the strongest search on fresh deals, beside the search's own
-    figure and its prediction for that search: the best one as the balance report measured it (its one source,
-    ``report_best_at_judge``), the others from results/orderings/confirm/judge.json."""
+    """The search's best orderings played again by the strongest search, beside the search's own figure and its
+    prediction for that search: as the balance report measured them (the best one from its claim, the one source
+    of its worth, ``report_best_at_judge``; the others from its table), then the confirmation on fresh deals of
+    its own (results/orderings/confirm/judge.json)."""
     search = _search()
     found = {o["ordering"]: o for o in search["orderings"]}
     confirm = read_json(f"{ORDERINGS}/confirm/judge.json")
     judge = confirm["level"]["name"]
-    measured = [dict(o, source="the confirmation") for o in confirm["orderings"]]
-    best = report_best_at_judge(judge)
-    if best is not None:
-        measured = [best] + [o for o in measured if o["ordering"] != best["ordering"]]
+    measured = (_report_top_at_judge(judge, report_best_at_judge(judge))
+                + [dict(o, source="the confirmation") for o in confirm["orderings"]])
     rows = [f"| ordering | `{search['level']['name']}`, vs `shuffled` | predicted for `{judge}` "
             f"| measured with `{judge}` | held |", "| --- | --- | --- | --- | --- |"]
     for o in measured:
@@ -121,6 +137,38 @@ def _preset_score(name: str) -> Callable[[], str]:
     its letters, which the file prints whether or not its name column fits."""
     from ccsim.runner.orderings import PRESETS
     return lambda: _compared()[PRESETS[name][0]].split(" ")[0]
+
+
+def _report_remeasured_at(level: str):
+    """The balance report's re-measurements with ``level`` on both sides (results/balance-report/tables)."""
+    import pandas as pd
+    d = pd.read_parquet(ROOT / "results/balance-report/tables/orderings_remeasured.parquet")
+    return d[(d["strategy"] == level) & (d["opponent"] == level)]
+
+
+def _preset_at_judge(name: str) -> Callable[[], str]:
+    """A preset's score against `shuffled` with the report's judge on both sides, with its interval ("53.1% [52.0,
+    54.2]"; the report measured it on few games), or "not played" for a preset the report's study does not name."""
+    from ccsim.runner.orderings import PRESETS
+
+    def figure() -> str:
+        judge = read_json("results/balance-report/claims.json")["claims"]
+        level = next(c["level"] for c in judge if c["id"] == "orderings.best.levels")
+        rows = _report_remeasured_at(level)
+        r = rows[rows["ordering"] == PRESETS[name][0]]
+        if not len(r):
+            return "not played"
+        r = r.iloc[0]
+        return f"{r['win_rate']:.1%} [{100 * r['ci_lo']:.1f}, {100 * r['ci_hi']:.1f}]"
+    return figure
+
+
+def presets_judge_size() -> str:
+    """The games each preset played in the balance report with its judge on both sides, and the report's seed."""
+    claims = read_json("results/balance-report/claims.json")
+    level = next(c["level"] for c in claims["claims"] if c["id"] == "orderings.best.levels")
+    games = sorted(set(_report_remeasured_at(level)["games"]))
+    return f"{games[-1]:,} games each ({games[-1] // 2:,} deals, both seats), seed {claims['seed']}"
 
 
 def orderings_seed_2_check() -> str:
@@ -173,8 +221,10 @@ FIGURES: dict[str, Callable[[], str]] = {
     "orderings-best-lower-ends": orderings_best_lower_ends,
     "orderings-finalist-deals": orderings_finalist_deals, "orderings-search-time": orderings_search_time,
     "orderings-seed-2-check": orderings_seed_2_check, "positions-size": positions_size,
-    "positions-table": positions_table,
+    "positions-table": positions_table, "presets-judge-size": presets_judge_size,
     **{f"preset-{name}": _preset_score(name) for name in (
+        "balanced", "veto-first", "veto-last", "assassins-first", "spy-first", "wrath-last", "rules-example")},
+    **{f"preset-judge-{name}": _preset_at_judge(name) for name in (
         "balanced", "veto-first", "veto-last", "assassins-first", "spy-first", "wrath-last", "rules-example")},
     **{f"position-{card}-{where.replace(' ', '-')}": _position_effect(card, kind, where) for card, kind, where in (
         ("veto", "region", "top 3"), ("spy", "region", "bottom 3"), ("veto", "position", "1"),
