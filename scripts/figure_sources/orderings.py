@@ -139,6 +139,12 @@ def _preset_score(name: str) -> Callable[[], str]:
     return lambda: _compared()[PRESETS[name][0]].split(" ")[0]
 
 
+def _report_level() -> str:
+    """The level the balance report states its orderings claims at (its claim ``orderings.best.levels``)."""
+    claims = read_json("results/balance-report/claims.json")["claims"]
+    return next(c["level"] for c in claims if c["id"] == "orderings.best.levels")
+
+
 def _report_remeasured_at(level: str):
     """The balance report's re-measurements with ``level`` on both sides (results/balance-report/tables)."""
     import pandas as pd
@@ -152,9 +158,7 @@ def _preset_at_judge(name: str) -> Callable[[], str]:
     from ccsim.runner.orderings import PRESETS
 
     def figure() -> str:
-        judge = read_json("results/balance-report/claims.json")["claims"]
-        level = next(c["level"] for c in judge if c["id"] == "orderings.best.levels")
-        rows = _report_remeasured_at(level)
+        rows = _report_remeasured_at(_report_level())
         r = rows[rows["ordering"] == PRESETS[name][0]]
         if not len(r):
             return "not played"
@@ -165,10 +169,9 @@ def _preset_at_judge(name: str) -> Callable[[], str]:
 
 def presets_judge_size() -> str:
     """The games each preset played in the balance report with its judge on both sides, and the report's seed."""
-    claims = read_json("results/balance-report/claims.json")
-    level = next(c["level"] for c in claims["claims"] if c["id"] == "orderings.best.levels")
-    games = sorted(set(_report_remeasured_at(level)["games"]))
-    return f"{games[-1]:,} games each ({games[-1] // 2:,} deals, both seats), seed {claims['seed']}"
+    games = max(_report_remeasured_at(_report_level())["games"])
+    seed = read_json("results/balance-report/claims.json")["seed"]
+    return f"{games:,} games each ({games // 2:,} deals, both seats), seed {seed}"
 
 
 def orderings_seed_2_check() -> str:

@@ -92,18 +92,14 @@ def plan_orderings(st: Study) -> list[Part]:
         few = st.is_search(strat) or st.is_search(opp)
 
         def compare_compute(up, progress, backend=None, strat=strat, opp=opp, g=g, few=few):
-            from ccsim.analyses.orderings.study import compare
-            cands = _candidates(up[f"orderings:search:{lv}"], presets, few)
-            df = compare(cands, baseline="shuffled", strategy=strat, opponent=opp, games=g, seed=st.seed,
-                         backend=backend)
-            return dict(compare=pd.DataFrame(df)), dict(games=int(df.attrs["games_played"]),
-                                                        baseline=df.attrs["baseline"])
+            return _compare_tables(_candidates(up[f"orderings:search:{lv}"], presets, few), strat, opp, g, st.seed,
+                                   backend)
         parts.append(Part(f"orderings:compare:{strat}-vs-{opp}", dict(strategy=strat, opponent=opp, games=g,
                                                                         seed=st.seed, presets=presets, few=few),
                           g * (2 if few else n_cand), compare_compute, needs=(f"orderings:search:{lv}",)))
 
     judge = judge_of(st)
-    for player in [lv] + ([judge] if judge else []):
+    for player in positions_players(st):
         g = positions_games(st, player)
 
         def positions_compute(up, progress, backend=None, player=player, g=g):
@@ -123,11 +119,8 @@ def plan_orderings(st: Study) -> list[Part]:
         g = min(st.games_for(judge, s["games"], "orderings"), s["games"])
 
         def decks_compute(up, progress, backend=None):
-            from ccsim.analyses.orderings.study import compare
-            df = compare(_judge_decks(up[f"orderings:search:{lv}"], presets), baseline="shuffled", strategy=judge,
-                         opponent=judge, games=g, seed=st.seed, backend=backend)
-            return dict(compare=pd.DataFrame(df)), dict(games=int(df.attrs["games_played"]),
-                                                        baseline=df.attrs["baseline"])
+            return _compare_tables(_judge_decks(up[f"orderings:search:{lv}"], presets), judge, judge, g, st.seed,
+                                   backend)
         parts.append(Part(f"orderings:decks:{judge}", dict(strategy=judge, games=g, seed=st.seed, presets=presets,
                                                            top=s["top"]),
                           g * (n_cand - 1), decks_compute, needs=(f"orderings:search:{lv}",)))
@@ -142,6 +135,13 @@ def plan_orderings(st: Study) -> list[Part]:
     return parts
 
 
+def _compare_tables(cands, strat: str, opp: str, games: int, seed: int, backend):
+    """A compare part's tables and info: ``cands`` against a shuffled deck, ``strat`` against ``opp``."""
+    from ccsim.analyses.orderings.study import compare
+    df = compare(cands, baseline="shuffled", strategy=strat, opponent=opp, games=games, seed=seed, backend=backend)
+    return dict(compare=pd.DataFrame(df)), dict(games=int(df.attrs["games_played"]), baseline=df.attrs["baseline"])
+
+
 def judge_plays_decks_apart(st: Study) -> bool:
     """The judge plays the search's other top orderings and the presets in a part of their own: its own
     re-measurement plays the best ordering alone (a search plays few games) or it is no level of the section."""
@@ -154,6 +154,12 @@ def _judge_decks(search_res, presets) -> list[str]:
     """The orderings the judge plays apart: the search's top and the presets, but the best ordering (its own
     re-measurement plays it on the same deals)."""
     return _candidates(search_res, presets, few=False)[1:]
+
+
+def positions_players(st: Study) -> list[str]:
+    """Who plays the positions study: the search level, then the judge when it plays the section again."""
+    judge = judge_of(st)
+    return [st.sections["orderings"]["level"]] + ([judge] if judge else [])
 
 
 def positions_games(st: Study, player: str) -> int:
@@ -173,9 +179,23 @@ def meta_headline(meta) -> tuple[str, str]:
     meta-game part: the pairing its claim is about."""
     labels = meta.info["entrants"]
     p, _ = equilibrium(meta.tables["score"].set_index("entrant").loc[labels, labels].to_numpy(float))
-    favoured = labels[int(np.argmax(p))]
-    scores = {o: pair_score(meta.tables["pairings"], favoured, o)[0] for o in labels if o != favoured}
+    return headline_pairing(labels, p, meta.tables["pairings"])
+
+
+def headline_pairing(labels, weights, pairings: pd.DataFrame) -> tuple[str, str]:
+    """(the ordering of ``labels`` the equilibrium ``weights`` weigh most, the one it scores least against)."""
+    favoured = labels[int(np.argmax(weights))]
+    scores = {o: pair_score(pairings, favoured, o)[0] for o in labels if o != favoured}
     return favoured, min(scores, key=scores.get)
+
+
+def _labelled(compared: pd.DataFrame, context: str, strat: str, opp: str) -> pd.DataFrame:
+    """A compare part's rows with where they were played in front: context, strategy, opponent."""
+    c = compared.copy()
+    c.insert(0, "context", context)
+    c.insert(1, "strategy", strat)
+    c.insert(2, "opponent", opp)
+    return c
 
 
 def published_search_part(level: str, folder: str, top: int) -> Part:
@@ -258,18 +278,10 @@ def build_orderings(st: Study, res: dict) -> Section:
     best = top["ordering"].iloc[0]
     frames = []
     for label, strat, opp, g in _contexts(st):
-        c = res[f"orderings:compare:{strat}-vs-{opp}"].tables["compare"].copy()
-        c.insert(0, "context", label)
-        c.insert(1, "strategy", strat)
-        c.insert(2, "opponent", opp)
-        frames.append(c)
+        frames.append(_labelled(res[f"orderings:compare:{strat}-vs-{opp}"].tables["compare"], label, strat, opp))
     judge = judge_of(st)
     if judge_plays_decks_apart(st):  # the judge's other orderings, on the deals of its best
-        c = res[f"orderings:decks:{judge}"].tables["compare"].copy()
-        c.insert(0, "context", judge)
-        c.insert(1, "strategy", judge)
-        c.insert(2, "opponent", judge)
-        frames.append(c)
+        frames.append(_labelled(res[f"orderings:decks:{judge}"].tables["compare"], judge, judge, judge))
     comp = pd.concat(frames, ignore_index=True)
     sec.tables["remeasured"] = comp
     d = comp.rename(columns=dict(diff="value", diff_lo="lo", diff_hi="hi"))
@@ -301,13 +313,12 @@ def _positions_claim(st: Study, res: dict):
     games), stated at the judge when it played the positions study too (its few games measure, not pick)."""
     s = st.sections["orderings"]
     lv = s["level"]
-    players = [lv] + ([judge_of(st)] if judge_of(st) else [])
     reg = res[f"orderings:positions:{lv}"].tables["positions"]
     reg = reg[reg["kind"] == "region"]
     r = reg.loc[reg["effect"].abs().idxmax()]
     key = f"card={r['card']}&kind=region&region={r['region']}"
     ests = []
-    for player in players:
+    for player in positions_players(st):
         pos = res[f"orderings:positions:{player}"].tables["positions"]
         row = pos[(pos["kind"] == "region") & (pos["card"] == r["card"]) & (pos["region"] == r["region"])].iloc[0]
         ests.append(Estimate(player, float(row["effect"]), float(row["lo"]), float(row["hi"]),
@@ -352,9 +363,10 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
         sc, pd.DataFrame(lo, index=labels, columns=labels), pd.DataFrame(hi, index=labels, columns=labels), mix,
         f"Ordering meta-game with {lv} on both sides: each player picks an ordering ({s['meta_games']:,} deals a "
         f"pairing, seats swapped, seed {st.seed})")
-    favoured, hardest = meta_headline(meta)
     pairs = meta.tables["pairings"]
+    favoured, hardest = headline_pairing(labels, p, pairs)
     ests = [Estimate(o, *pair_score(pairs, favoured, o)[:4]) for o in labels if o != favoured]
+    worst = next(e for e in ests if e.context == hardest)
     support = [f"{o} {100 * w:.0f}%" for o, w in sorted(zip(labels, p), key=lambda t: -t[1]) if w > 0.005]
     if min(e.lo for e in ests) > 0.5:
         head = f"{favoured} is dominant in the ordering meta-game: it beats every other ordering tested"
@@ -364,9 +376,8 @@ def _meta(st: Study, res: dict, sec: Section) -> None:
         head = f"No ordering is dominant: the meta-game's equilibrium mixes {', '.join(support)}"
     judge = judge_of(st)
     if judge:
-        _meta_at_judge(st, res, sec, head, favoured, hardest, next(e for e in ests if e.context == hardest))
+        _meta_at_judge(st, res, sec, head, favoured, hardest, worst)
         return
-    worst = next(e for e in ests if e.context == hardest)
     text = (f"{head}; {favoured}'s weakest pairing is against {hardest}, where it scores "
             f"{quote(worst.value, worst.lo, worst.hi, '%')}{_meta_tail(worst)} ({lv} on both sides).")
     sec.claims.append(make_claim(
